@@ -1,0 +1,214 @@
+// Package config reads ragbot.yaml: strict YAML decoding, defaults, environment
+// overrides, then a validation pass that reports every problem with its YAML
+// path. Other packages receive the resulting plain structs from cmd/ragbot.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is the whole of ragbot.yaml. Relative paths in it are resolved
+// against the directory of the file by Load.
+type Config struct {
+	Weaviate   Weaviate   `yaml:"weaviate"`
+	Embedder   Embedder   `yaml:"embedder"`
+	Retrieval  Retrieval  `yaml:"retrieval"`
+	Indexing   Indexing   `yaml:"indexing"`
+	Sources    []Source   `yaml:"sources"`
+	dir        string     // directory of the file, for relative paths
+	envApplied []envField // which fields came from the environment, for messages
+}
+
+// Weaviate says where the vector database is.
+type Weaviate struct {
+	// URL of an existing Weaviate (cluster), e.g. "https://weaviate.internal:8080".
+	// Empty means the embedded default: ragbot starts the local weaviate-server.
+	URL string `yaml:"url"`
+	// DataDir holds the local server's data; default ".ragbot/weaviate".
+	DataDir string `yaml:"data_dir"`
+	// APIKeyEnv names the environment variable holding an API key for URL; the
+	// key itself never appears in the file.
+	APIKeyEnv string `yaml:"api_key_env"`
+	// Binary is the weaviate-server executable; empty searches $PATH, $GOBIN
+	// and $(go env GOPATH)/bin.
+	Binary string `yaml:"binary"`
+	// Port is the local server's HTTP port; default 8079. Its gRPC, gossip and
+	// Raft ports are Port+1 .. Port+5 (they must stay fixed for one data dir).
+	Port int `yaml:"port"`
+	// Collection is the Weaviate class of chunks; default "Chunk".
+	Collection string `yaml:"collection"`
+	// Timeout bounds each request to Weaviate; default 60s.
+	Timeout time.Duration `yaml:"timeout"`
+}
+
+// Embedder selects how vectors are made.
+type Embedder struct {
+	// Kind is "offline" (default: code-aware feature hashing, no network) or
+	// "openai" (an OpenAI-compatible /v1/embeddings endpoint; not built yet).
+	Kind string `yaml:"kind"`
+}
+
+// Retrieval holds query-time settings.
+type Retrieval struct {
+	// Alpha weights the vector side of hybrid search, 0 (BM25 only) to 1
+	// (vectors only); unset means 0.5. A pointer, because 0 is meaningful.
+	Alpha *float64 `yaml:"alpha"`
+	// TopK is how many snippets an answer shows; default 5.
+	TopK int `yaml:"top_k"`
+	// Candidates is how many hybrid hits are fetched before reranking; default 40.
+	Candidates int `yaml:"candidates"`
+	// Thresholds decide "no coverage"; see retrieval.Thresholds.
+	Thresholds Thresholds `yaml:"thresholds"`
+}
+
+// Thresholds below which a question is answered with "no coverage".
+type Thresholds struct {
+	// MinSimilarity is the cosine similarity (0..1) the best vector hit must
+	// reach; unset means the embedder's default (0.30 for offline).
+	MinSimilarity *float64 `yaml:"min_similarity"`
+	// MinTermCoverage is the share (0..1) of the question's content terms that
+	// the best hit must contain for a lexical match; unset means 0.6.
+	MinTermCoverage *float64 `yaml:"min_term_coverage"`
+}
+
+// Indexing holds index-time settings.
+type Indexing struct {
+	// MaxSymbolLines is the longest symbol kept as one chunk, in lines; default 150.
+	MaxSymbolLines int `yaml:"max_symbol_lines"`
+	// WindowLines is the window size for split symbols and unparsed files, in lines; default 60.
+	WindowLines int `yaml:"window_lines"`
+	// Workers is how many files are chunked at once; default the number of CPUs.
+	Workers int `yaml:"workers"`
+}
+
+// Source kinds.
+const (
+	KindGit      = "git"
+	KindMarkdown = "markdown"
+)
+
+// Source is one entry of "sources".
+type Source struct {
+	// Name is unique; shown in citations; eval matches it to a question's corpus.
+	Name string `yaml:"name"`
+	// Kind is "git" (a local repository) or "markdown" (a folder of .md files).
+	Kind string `yaml:"kind"`
+	// Path is the repository root or the docs folder.
+	Path string `yaml:"path"`
+	// Branches to index, for git; default the checked-out branch.
+	Branches []string `yaml:"branches"`
+	// Include, for git, limits indexing to paths under these prefixes; empty means all.
+	Include []string `yaml:"include"`
+	// Exclude drops paths under these prefixes (after Include).
+	Exclude []string `yaml:"exclude"`
+	// LinkTemplate builds deep links: {commit}, {path}, {start}, {end} are
+	// replaced, e.g. "https://github.com/org/repo/blob/{commit}/{path}#L{start}-L{end}".
+	// Empty means no link.
+	LinkTemplate string `yaml:"link_template"`
+	// ACL lists the groups allowed to see this source; empty means everyone.
+	ACL []string `yaml:"acl"`
+}
+
+// Default values, applied by Load to unset fields.
+const (
+	DefaultDataDir    = ".ragbot/weaviate"
+	DefaultPort       = 8079
+	DefaultCollection = "Chunk"
+	DefaultTimeout    = 60 * time.Second
+	DefaultAlpha      = 0.5
+	DefaultTopK       = 5
+	DefaultCandidates = 40
+	DefaultMaxSymbol  = 150
+	DefaultWindow     = 60
+)
+
+// Load reads the YAML file at path strictly (unknown keys are errors), fills
+// defaults, applies RAGBOT_* environment overrides (see Env) and validates.
+// The error lists every problem found, each with its YAML path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	cfg, err := Parse(data, filepath.Dir(abs), os.LookupEnv)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// Parse is Load on bytes: dir resolves relative paths and lookupEnv reads the
+// environment (os.LookupEnv in production, a map in tests).
+func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Config, error) {
+	var cfg Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("parse YAML: %w", err)
+	}
+	cfg.dir = dir
+	cfg.applyDefaults()
+	if err := cfg.applyEnv(lookupEnv); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+func (c *Config) applyDefaults() {
+	w := &c.Weaviate
+	if w.DataDir == "" {
+		w.DataDir = DefaultDataDir
+	}
+	if w.Port == 0 {
+		w.Port = DefaultPort
+	}
+	if w.Collection == "" {
+		w.Collection = DefaultCollection
+	}
+	if w.Timeout == 0 {
+		w.Timeout = DefaultTimeout
+	}
+	if c.Embedder.Kind == "" {
+		c.Embedder.Kind = "offline"
+	}
+	r := &c.Retrieval
+	if r.Alpha == nil {
+		a := DefaultAlpha
+		r.Alpha = &a
+	}
+	if r.TopK == 0 {
+		r.TopK = DefaultTopK
+	}
+	if r.Candidates == 0 {
+		r.Candidates = DefaultCandidates
+	}
+	if c.Indexing.MaxSymbolLines == 0 {
+		c.Indexing.MaxSymbolLines = DefaultMaxSymbol
+	}
+	if c.Indexing.WindowLines == 0 {
+		c.Indexing.WindowLines = DefaultWindow
+	}
+}
+
+// Resolve returns p made absolute against the config file's directory.
+func (c *Config) Resolve(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.dir, p)
+}
