@@ -1,0 +1,102 @@
+package retrieval
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Kinds of chunk, stored in Chunk.Kind.
+const (
+	KindCode = "code" // one symbol of a source file, or a line window of it
+	KindDoc  = "doc"  // one heading section of a document
+	KindAPI  = "api"  // one operation of an API description
+)
+
+// A Chunk is the unit of indexing and retrieval: one symbol, one heading section
+// or one API endpoint. StartLine and EndLine are 1-based and inclusive, and count
+// lines (LF-terminated), not bytes. The fields mirror the Weaviate collection
+// "Chunk" of design.md one to one.
+type Chunk struct {
+	Source     string // stable id: "repo:<name>", "docs:<name>", "confluence:<space>", "openapi:<name>"
+	Kind       string // KindCode, KindDoc or KindAPI
+	Path       string // repo-relative file path with "/" separators, page path or spec file
+	Symbol     string // "Type.Method", "func", "Guide > Setup" heading path, "GET /v1/orders/{id}"; "" for a line window of an unparsed file
+	SymbolKind string // function, method, class, interface, type, var, const, section, window
+	Language   string // go, python, javascript, typescript, java, markdown, ... ("" when unknown)
+	Signature  string // the declaration line(s), repeated on every window of a split symbol
+	Content    string // what is shown: doc comment + signature + body, or the section text; valid UTF-8, LF line ends
+	SearchText string // what BM25 reads: content plus split identifiers, path segments and headings (see SearchText)
+	StartLine  int    // first line, 1-based
+	EndLine    int    // last line, inclusive
+	Ordinal    int    // 0 for the first chunk with this Path and Symbol, 1 for the next window or duplicate, ...
+
+	CommitSHA string // full 40-hex SHA the content was read at ("" for non-git sources); render the first 7
+	Branch    string // branch the chunk belongs to ("" for non-git sources)
+	URL       string // deep link to the lines ("" when the source has no web address)
+	Author    string // last committer of the file at CommitSHA, or the page author
+	Version   string // spec or page version ("" for code)
+
+	ModifiedAt time.Time // when the content last changed (commit time for git sources)
+	IndexedAt  time.Time // when ragbot wrote it, not when the content changed
+
+	ContentHash string   // hex sha256 of Content; unchanged chunks are not re-embedded
+	ACL         []string // groups allowed to see it; empty means everyone
+}
+
+// idNamespace is the namespace of chunk ids: UUIDv5 over NAMESPACE_DNS, as the
+// Weaviate Python client's generate_uuid5 does (protocols.md §5.5).
+var idNamespace = uuid.NameSpaceDNS
+
+// ID returns the Weaviate object id of the chunk: the UUIDv5 (RFC 4122 §4.3,
+// namespace DNS) of "source|branch|path|symbol|ordinal" (design.md). Indexing
+// the same chunk again therefore replaces the same object.
+func (c Chunk) ID() string {
+	key := c.Source + "|" + c.Branch + "|" + c.Path + "|" + c.Symbol + "|" + strconv.Itoa(c.Ordinal)
+	return uuid.NewSHA1(idNamespace, []byte(key)).String()
+}
+
+// HashContent returns the hex sha256 of content, the value of Chunk.ContentHash.
+func HashContent(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(sum[:])
+}
+
+// Validate reports every missing or inconsistent field, joined into one error
+// that names the chunk by path and lines. The store calls it before each upsert.
+func (c Chunk) Validate() error {
+	var errs []error
+	bad := func(field, msg string) { errs = append(errs, fmt.Errorf("%s: %s", field, msg)) }
+	if c.Source == "" {
+		bad("source", "must not be empty")
+	}
+	switch c.Kind {
+	case KindCode, KindDoc, KindAPI:
+	default:
+		bad("kind", fmt.Sprintf("got %q, want one of code, doc, api", c.Kind))
+	}
+	if c.Path == "" {
+		bad("path", "must not be empty")
+	}
+	if c.StartLine < 1 || c.EndLine < c.StartLine {
+		bad("start_line/end_line", fmt.Sprintf("got %d-%d, want 1 <= start <= end", c.StartLine, c.EndLine))
+	}
+	if c.Content == "" {
+		bad("content", "must not be empty")
+	}
+	if c.ContentHash != "" && c.ContentHash != HashContent(c.Content) {
+		bad("content_hash", "does not match content")
+	}
+	if c.IndexedAt.IsZero() {
+		bad("indexed_at", "must be set")
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("chunk %s:%d-%d %q: %w", c.Path, c.StartLine, c.EndLine, c.Symbol, err)
+	}
+	return nil
+}

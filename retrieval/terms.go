@@ -1,0 +1,167 @@
+package retrieval
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// SplitIdentifier splits an identifier, or any token made of identifiers, into
+// its lower-cased word pieces. Every rune that is not a letter, digit or mark
+// separates pieces, so snake_case, SCREAMING_CASE, kebab-case, dotted and
+// path-like tokens split at "_", "-", ".", "/" and the like
+// ("user_repo.find_by_email" -> user, repo, find, by, email). Inside a run of
+// letters and digits a piece also ends
+//   - before an upper-case letter that follows a lower-case letter or a digit
+//     (findByEmail -> find, by, email),
+//   - before the last upper-case letter of an upper-case run followed by a
+//     lower-case letter (HTTPServer -> http, server),
+//   - before a letter that follows a digit (md5sum -> md5, sum).
+//
+// Digits stay with the letters before them, because version and size
+// suffixes are part of the word in code (int64, sha256, oauth2, utf8,
+// v1beta1 -> v1, beta1); so parseJSON2XML -> parse, json2, xml. A digit run
+// at the start of a piece is its own start: 404NotFound -> 404, not, found.
+// SplitIdentifier returns nil when s has no letters or digits.
+func SplitIdentifier(s string) []string {
+	return appendPieces(nil, s)
+}
+
+// appendPieces appends the word pieces of s, as SplitIdentifier defines
+// them, to dst.
+func appendPieces(dst []string, s string) []string {
+	start := -1   // byte offset of the current piece, -1 between pieces
+	var prev rune // last letter or digit of the current piece
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsMark(r): // combining marks extend the rune before them
+			if start < 0 {
+				start = i
+			}
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			if start >= 0 {
+				dst = append(dst, strings.ToLower(s[start:i]))
+				start = -1
+			}
+		case start < 0:
+			start, prev = i, r
+		default:
+			split := false
+			switch {
+			case unicode.IsUpper(r):
+				if !unicode.IsUpper(prev) {
+					split = true // aB, 2B
+				} else if next, _ := utf8.DecodeRuneInString(s[i+size:]); unicode.IsLower(next) {
+					split = true // ABc: "A" ends, "Bc" starts
+				}
+			case unicode.IsLetter(r):
+				split = unicode.IsDigit(prev) // 2b
+			}
+			if split {
+				dst = append(dst, strings.ToLower(s[start:i]))
+				start = i
+			}
+			prev = r
+		}
+		i += size
+	}
+	if start >= 0 {
+		dst = append(dst, strings.ToLower(s[start:]))
+	}
+	return dst
+}
+
+// isTokenRune reports whether r belongs to an identifier-like token of free
+// text: letters, digits, marks and "_".
+func isTokenRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+// appendTerms appends the terms of text to dst: the word pieces of each
+// identifier-like token (a maximal run of letters, digits, marks and "_"),
+// followed, when whole is true and the token has more than one piece, by
+// the pieces joined without separators.
+func appendTerms(dst []string, text string, whole bool) []string {
+	start := -1
+	flush := func(end int) {
+		n := len(dst)
+		dst = appendPieces(dst, text[start:end])
+		if whole && len(dst)-n > 1 {
+			dst = append(dst, strings.Join(dst[n:], ""))
+		}
+		start = -1
+	}
+	for i, r := range text {
+		switch {
+		case isTokenRune(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			flush(i)
+		}
+	}
+	if start >= 0 {
+		flush(len(text))
+	}
+	return dst
+}
+
+// Terms tokenises free text or code into lower-case terms, in order of
+// appearance and with repeats. An identifier-like token is a maximal run of
+// letters, digits, marks and "_" (so "a.b", "a-b" and "a/b" are two tokens);
+// each token yields its word pieces (SplitIdentifier) and then, when it had
+// more than one piece, the pieces joined: "findByEmail" and "find_by_email"
+// both yield find, by, email, findbyemail. The joined form is what Weaviate's
+// "word" tokenization makes of a camelCase query, so it lets such a query
+// find the snake_case spelling and the reverse.
+func Terms(text string) []string {
+	return appendTerms(nil, text, true)
+}
+
+// SearchText returns the text BM25 reads for c (the search_text property of
+// design.md's chunk table): c.Content, then a line of the terms of c.Symbol
+// and c.Signature (word pieces and joined identifiers, see Terms; for a doc
+// chunk the Symbol is its heading path, so this line carries the headings of
+// the enclosing sections), then a line of the word pieces of c.Path
+// ("notify/set_notifies_stage.go" -> "notify set notifies stage go"). Each
+// added line lists a term once, in order of first appearance, and is left out
+// when empty; the intro symbol "(intro)" adds no terms. The result depends on
+// Content, Symbol, Signature and Path only, and is the same on every call.
+func SearchText(c Chunk) string {
+	var b strings.Builder
+	b.WriteString(c.Content)
+	line := func(words []string) {
+		if len(words) == 0 {
+			return
+		}
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(strings.Join(words, " "))
+		b.WriteByte('\n')
+	}
+	var ids []string
+	if c.Symbol != "(intro)" {
+		ids = appendTerms(ids, c.Symbol, true)
+	}
+	ids = appendTerms(ids, c.Signature, true)
+	line(dedupe(ids))
+	line(dedupe(SplitIdentifier(c.Path)))
+	return b.String()
+}
+
+// dedupe returns words without repeats, keeping first occurrences in order.
+// It reuses the array of words.
+func dedupe(words []string) []string {
+	seen := make(map[string]bool, len(words))
+	out := words[:0]
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
