@@ -1,0 +1,129 @@
+package code
+
+import (
+	"bytes"
+	"context"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// Options tunes Chunk. Zero values mean the defaults in brackets.
+type Options struct {
+	MaxLines    int // longest symbol kept as one chunk, in lines [150]
+	WindowLines int // window size when a symbol or an unparsed file is split, in lines [60]
+	Overlap     int // lines shared by consecutive line windows, at most WindowLines/2; negative for none [10]
+}
+
+// Defaults of Options, in lines.
+const (
+	DefaultMaxLines    = 150
+	DefaultWindowLines = 60
+	DefaultOverlap     = 10
+)
+
+// withDefaults fills zero fields and caps the overlap at half a window.
+func (o Options) withDefaults() Options {
+	if o.MaxLines <= 0 {
+		o.MaxLines = DefaultMaxLines
+	}
+	if o.WindowLines <= 0 {
+		o.WindowLines = DefaultWindowLines
+	}
+	if o.Overlap == 0 {
+		o.Overlap = DefaultOverlap
+	}
+	o.Overlap = max(0, min(o.Overlap, o.WindowLines/2))
+	return o
+}
+
+// Reasons for line windows, stored in Result.Fallback.
+const (
+	FallbackParseError = "parse error" // the grammar found a syntax error
+	FallbackNoGrammar  = "no grammar"  // no tree-sitter grammar for the language
+	FallbackNoSymbols  = "no symbols"  // it parsed, but declares nothing to index
+)
+
+// Result is the outcome of chunking one file.
+type Result struct {
+	// Chunks are in line order. Only Kind (retrieval.KindCode), Path, Symbol,
+	// SymbolKind, Language, Signature, Content, StartLine, EndLine and Ordinal
+	// are set; the caller fills the rest.
+	Chunks []retrieval.Chunk
+	// Fallback is "" when symbols were found (or the file is blank), else why
+	// the file was cut into line windows: FallbackParseError,
+	// FallbackNoGrammar or FallbackNoSymbols.
+	Fallback string
+}
+
+// topLevelCodeMin is the number of non-blank lines outside all symbols above
+// which a Python, JavaScript or TypeScript file also gets windows over its
+// top-level code (scripts that do their work outside functions).
+const topLevelCodeMin = 20
+
+// Chunk cuts one file into chunks. path is repo-relative with "/" separators
+// and picks the grammar (see Language); src is the file's bytes, in any line
+// ending or encoding. Each symbol is one chunk from its doc comment or first
+// decorator to its end; a class longer than opt.MaxLines keeps only its
+// header (up to its first member), and any symbol longer than opt.MaxLines is
+// cut into consecutive opt.WindowLines windows: the first as it is, each
+// later one as the signature, a "..." line, then its lines. A file
+// that fails to parse, has no grammar or no symbols is cut into windows of
+// opt.WindowLines lines overlapping by opt.Overlap, with Symbol "" and
+// SymbolKind "window". A blank file gives no chunks. Chunk never fails and is
+// safe for concurrent use.
+func Chunk(path string, src []byte, opt Options) Result {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return Result{}
+	}
+	lines := splitLines(src)
+	c := chunker{path: path, lang: Language(path), lines: lines, opt: opt.withDefaults()}
+	syms, fallback := parse(path, src)
+	if fallback != "" {
+		c.window(1, len(lines))
+		return Result{Chunks: c.finish(), Fallback: fallback}
+	}
+	for _, s := range syms {
+		c.symbol(s)
+	}
+	if c.lang == "python" || c.lang == "javascript" || c.lang == "typescript" {
+		c.topLevel(syms)
+	}
+	return Result{Chunks: c.finish()}
+}
+
+// parse returns the symbols of src, or why there are none.
+func parse(path string, src []byte) ([]symbol, string) {
+	lang := grammar(path)
+	if lang == nil {
+		return nil, FallbackNoGrammar
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	p.SetLanguage(lang)
+	tree, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		return nil, FallbackParseError
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		return nil, FallbackParseError
+	}
+	var syms []symbol
+	switch Language(path) {
+	case "go":
+		syms = goSymbols(root, src)
+	case "python":
+		syms = pySymbols(root, src)
+	case "javascript", "typescript":
+		syms = esSymbols(root, src)
+	case "java":
+		syms = javaSymbols(root, src)
+	}
+	if len(syms) == 0 {
+		return nil, FallbackNoSymbols
+	}
+	return syms, ""
+}

@@ -1,0 +1,117 @@
+package code
+
+import (
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// esDoc are the JavaScript/TypeScript node types that belong to the
+// declaration below them: JSDoc and line comments, and decorators, which the
+// grammar puts before a class member as its siblings.
+var esDoc = map[string]bool{"comment": true, "decorator": true}
+
+// esTypes maps JavaScript/TypeScript declarations to a symbol kind.
+var esTypes = map[string]string{
+	"function_declaration":           "function",
+	"generator_function_declaration": "function",
+	"class_declaration":              "class",
+	"abstract_class_declaration":     "class",
+	"interface_declaration":          "interface",
+	"type_alias_declaration":         "type",
+	"enum_declaration":               "type",
+	"lexical_declaration":            "function", // only when it binds a function
+	"variable_declaration":           "function", // only when it binds a function
+}
+
+// esFuncs are the expressions that make "const f = ..." a function.
+var esFuncs = map[string]bool{
+	"arrow_function": true, "function_expression": true, "function": true,
+	"generator_function": true,
+}
+
+// esSymbols returns the top-level declarations of a JavaScript or TypeScript
+// file (also under "export"): functions, functions bound by const/let/var,
+// classes, interfaces, type aliases and enums; and for each class its methods
+// and arrow-function fields as "Class.method".
+func esSymbols(root *sitter.Node, src []byte) []symbol {
+	var out []symbol
+	for _, outer := range namedChildren(root) {
+		decl := outer
+		if outer.Type() == "export_statement" {
+			if decl = outer.ChildByFieldName("declaration"); decl == nil {
+				continue
+			}
+		}
+		kind, ok := esTypes[decl.Type()]
+		if !ok {
+			continue
+		}
+		name, fn := fieldText(decl, "name", src), decl
+		if kind == "function" && decl.ChildByFieldName("body") == nil {
+			if name, fn = esBoundFunc(decl, src); fn == nil {
+				continue
+			}
+		}
+		s := symbol{name: name, kind: kind, start: docStart(outer, esDoc), end: endLine(outer), sig: bodySig(src, outer, fn)}
+		if kind == "class" {
+			s.container = true
+		}
+		out = append(out, s)
+		if s.container {
+			i := len(out) - 1
+			out = append(out, esMembers(decl, src, name)...)
+			if len(out) > i+1 {
+				out[i].member = out[i+1].start
+			}
+		}
+	}
+	return out
+}
+
+// esBoundFunc returns the name and function of "const name = () => {...}"
+// (first declarator only), or nil when the declaration binds no function.
+func esBoundFunc(decl *sitter.Node, src []byte) (string, *sitter.Node) {
+	for _, d := range namedChildren(decl) {
+		if d.Type() != "variable_declarator" {
+			continue
+		}
+		if v := d.ChildByFieldName("value"); v != nil && esFuncs[v.Type()] {
+			return fieldText(d, "name", src), v
+		}
+		return "", nil
+	}
+	return "", nil
+}
+
+// esMembers returns the methods of a class, and fields holding an arrow
+// function (React-style handlers), as "Class.name".
+func esMembers(class *sitter.Node, src []byte, className string) []symbol {
+	body := class.ChildByFieldName("body")
+	if body == nil {
+		return nil
+	}
+	var out []symbol
+	for _, m := range namedChildren(body) {
+		fn := m
+		switch m.Type() {
+		case "method_definition":
+		case "public_field_definition", "field_definition":
+			if fn = m.ChildByFieldName("value"); fn == nil || !esFuncs[fn.Type()] {
+				continue
+			}
+		default:
+			continue
+		}
+		name := fieldText(m, "name", src)
+		if name == "" {
+			name = fieldText(m, "property", src) // JavaScript field_definition
+		}
+		out = append(out, symbol{
+			name:  className + "." + name,
+			kind:  "method",
+			start: docStart(m, esDoc),
+			end:   endLine(m),
+			sig:   bodySig(src, m, fn),
+		})
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package code
+
+import (
+	"sort"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// windowMarker separates the repeated signature from the lines of a window
+// after the first one of a split symbol.
+const windowMarker = "\n...\n"
+
+// chunker collects the chunks of one file.
+type chunker struct {
+	path, lang string
+	lines      lineSet
+	opt        Options
+	out        []retrieval.Chunk
+}
+
+func (c *chunker) add(name, kind, sig, content string, from, to int) {
+	c.out = append(c.out, retrieval.Chunk{
+		Kind:       retrieval.KindCode,
+		Path:       c.path,
+		Symbol:     name,
+		SymbolKind: kind,
+		Language:   c.lang,
+		Signature:  sig,
+		Content:    content,
+		StartLine:  from,
+		EndLine:    to,
+	})
+}
+
+// symbol adds the chunk(s) of one symbol: the whole symbol if it fits in
+// MaxLines; for a long class only its header, up to its first member; else
+// consecutive windows of WindowLines.
+func (c *chunker) symbol(s symbol) {
+	from, to := s.start, s.end
+	if to-from+1 > c.opt.MaxLines && s.container && s.member > from {
+		var ok bool
+		if from, to, ok = c.lines.trim(from, s.member-1); !ok {
+			return
+		}
+	}
+	if to-from+1 <= c.opt.MaxLines {
+		c.add(s.name, s.kind, s.sig, c.lines.text(from, to), from, to)
+		return
+	}
+	for a, k := from, 0; a <= to; a, k = a+c.opt.WindowLines, k+1 {
+		b := min(a+c.opt.WindowLines-1, to)
+		content := c.lines.text(a, b)
+		if k > 0 {
+			content = s.sig + windowMarker + content
+		}
+		c.add(s.name, s.kind, s.sig, content, a, b)
+	}
+}
+
+// window adds overlapping line windows over from..to, without symbol.
+func (c *chunker) window(from, to int) {
+	f, t, ok := c.lines.trim(from, to)
+	if !ok {
+		return
+	}
+	for _, w := range c.lines.windows(f, t, c.opt.WindowLines, c.opt.Overlap) {
+		c.add("", "window", "", c.lines.text(w.from, w.to), w.from, w.to)
+	}
+}
+
+// topLevel adds windows over the code outside all symbols when it has more
+// than topLevelCodeMin non-blank lines; each uncovered run is windowed on its
+// own.
+func (c *chunker) topLevel(syms []symbol) {
+	covered := make([]bool, len(c.lines)+2)
+	for _, s := range syms {
+		for l := s.start; l <= s.end && l <= len(c.lines); l++ {
+			covered[l] = true
+		}
+	}
+	code := 0
+	for l := 1; l <= len(c.lines); l++ {
+		if !covered[l] && !c.lines.blank(l) {
+			code++
+		}
+	}
+	if code <= topLevelCodeMin {
+		return
+	}
+	for l := 1; l <= len(c.lines); l++ {
+		if covered[l] {
+			continue
+		}
+		from := l
+		for l < len(c.lines) && !covered[l+1] {
+			l++
+		}
+		c.window(from, l)
+	}
+}
+
+// finish orders the chunks by line and numbers each Symbol's chunks 0, 1, ...
+func (c *chunker) finish() []retrieval.Chunk {
+	sort.SliceStable(c.out, func(i, j int) bool { return c.out[i].StartLine < c.out[j].StartLine })
+	seen := map[string]int{}
+	for i := range c.out {
+		c.out[i].Ordinal = seen[c.out[i].Symbol]
+		seen[c.out[i].Symbol]++
+	}
+	return c.out
+}
