@@ -1,0 +1,292 @@
+package retrieval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-openapi/strfmt"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+	"github.com/weaviate/weaviate/entities/models"
+)
+
+// StoreConfig says which Weaviate to use and which collections.
+type StoreConfig struct {
+	URL        string        // "http://127.0.0.1:8079"; scheme and host only
+	APIKey     string        // optional; sent as a bearer token
+	ChunkClass string        // collection of chunks ["Chunk"]
+	StateClass string        // collection of source states [ChunkClass+"SourceState", "SourceState" for "Chunk"]
+	Timeout    time.Duration // per request [60s]
+	Logger     *slog.Logger  // [slog.Default()]
+}
+
+// Store is the Weaviate store of chunks and source states. It is safe for
+// concurrent use. It holds no resources that need closing.
+type Store struct {
+	client *weaviate.Client
+	chunk  string
+	state  string
+	emb    string // embedder name recorded in the chunk collection
+	log    *slog.Logger
+}
+
+// ErrEmbedderMismatch is wrapped by OpenStore when the collection holds
+// vectors from another embedder; the fix is a full re-index (Recreate).
+var ErrEmbedderMismatch = errors.New("collection was embedded by another embedder")
+
+// batchSize is how many objects go in one batch request: small enough to keep
+// a request under a few MB with 384-dim vectors and 4 KB of text each.
+const batchSize = 200
+
+// OpenStore connects to Weaviate, creates the chunk and state collections if
+// missing, and checks that the chunk collection was made by the embedder named
+// embedder. Errors: the server unreachable, a schema request failing, or
+// ErrEmbedderMismatch (wrapped, naming both embedders).
+func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, error) {
+	u, err := url.Parse(cfg.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
+	}
+	if cfg.ChunkClass == "" {
+		cfg.ChunkClass = "Chunk"
+	}
+	if cfg.StateClass == "" {
+		cfg.StateClass = "SourceState"
+		if cfg.ChunkClass != "Chunk" {
+			cfg.StateClass = cfg.ChunkClass + "SourceState"
+		}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	wc := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: cfg.Timeout}
+	if cfg.APIKey != "" {
+		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
+	}
+	client, err := weaviate.NewClient(wc)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate %s: %w", u.Host, err)
+	}
+	s := &Store{client: client, chunk: cfg.ChunkClass, state: cfg.StateClass, emb: embedder, log: cfg.Logger}
+	if err := s.ensureSchema(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ChunkClass is the name of the chunk collection.
+func (s *Store) ChunkClass() string { return s.chunk }
+
+func (s *Store) ensureSchema(ctx context.Context) error {
+	sc := s.client.Schema()
+	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
+	switch {
+	case err == nil:
+		have := strings.TrimPrefix(got.Description, embedderTag)
+		if have != s.emb {
+			return fmt.Errorf("weaviate collection %s holds vectors from embedder %q, configured embedder is %q; re-index with `ragbot index --recreate`: %w",
+				s.chunk, have, s.emb, ErrEmbedderMismatch)
+		}
+	case isNotFound(err):
+		if err := sc.ClassCreator().WithClass(chunkClass(s.chunk, s.emb)).Do(ctx); err != nil {
+			return fmt.Errorf("weaviate: create collection %s: %w", s.chunk, describe(err))
+		}
+	default:
+		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
+	}
+	if _, err := sc.ClassGetter().WithClassName(s.state).Do(ctx); isNotFound(err) {
+		if err := sc.ClassCreator().WithClass(stateClass(s.state)).Do(ctx); err != nil {
+			return fmt.Errorf("weaviate: create collection %s: %w", s.state, describe(err))
+		}
+	} else if err != nil {
+		return fmt.Errorf("weaviate: read collection %s: %w", s.state, describe(err))
+	}
+	return nil
+}
+
+// Recreate drops both collections and creates them empty: every source must
+// then be indexed again. Used after an embedder change and by tests.
+func (s *Store) Recreate(ctx context.Context) error {
+	for _, c := range []string{s.chunk, s.state} {
+		if err := s.client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
+			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
+		}
+	}
+	return s.ensureSchema(ctx)
+}
+
+// Drop deletes both collections (tests use it to clean up).
+func (s *Store) Drop(ctx context.Context) error {
+	for _, c := range []string{s.chunk, s.state} {
+		if err := s.client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
+			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
+		}
+	}
+	return nil
+}
+
+// Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i])
+// in batches of batchSize. Each chunk is validated first. Weaviate answers a
+// batch with HTTP 200 even when objects failed (protocols.md §5.4), so every
+// object's result is checked; the error names the failed ids and their
+// messages. A failed object's state is unknown: the caller retries the run,
+// and the idempotent ids make that safe.
+func (s *Store) Upsert(ctx context.Context, chunks []Chunk, vectors [][]float32) error {
+	if len(chunks) != len(vectors) {
+		return fmt.Errorf("upsert: %d chunks but %d vectors", len(chunks), len(vectors))
+	}
+	var verr []error
+	for _, c := range chunks {
+		if err := c.Validate(); err != nil {
+			verr = append(verr, err)
+		}
+	}
+	if err := errors.Join(verr...); err != nil {
+		return fmt.Errorf("upsert: %w", err)
+	}
+	for start := 0; start < len(chunks); start += batchSize {
+		end := min(start+batchSize, len(chunks))
+		objs := make([]*models.Object, 0, end-start)
+		for i := start; i < end; i++ {
+			objs = append(objs, &models.Object{
+				Class:      s.chunk,
+				ID:         strfmt.UUID(chunks[i].ID()),
+				Properties: chunkProperties(chunks[i]),
+				Vector:     vectors[i],
+			})
+		}
+		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
+		if err != nil {
+			return fmt.Errorf("weaviate batch upsert of %d objects: %w", len(objs), describe(err))
+		}
+		if err := batchErrors(resp); err != nil {
+			return fmt.Errorf("weaviate batch upsert: %w", err)
+		}
+	}
+	return nil
+}
+
+// batchErrors folds the FAILED entries of a batch reply into one error naming
+// each object id, or nil when all succeeded.
+func batchErrors(resp []models.ObjectsGetResponse) error {
+	var failed []string
+	for _, r := range resp {
+		if r.Result == nil {
+			continue
+		}
+		var msgs []string
+		if r.Result.Errors != nil {
+			for _, e := range r.Result.Errors.Error {
+				msgs = append(msgs, e.Message)
+			}
+		}
+		if len(msgs) == 0 && (r.Result.Status == nil || *r.Result.Status != "FAILED") {
+			continue
+		}
+		failed = append(failed, fmt.Sprintf("%s: %s", r.ID, strings.Join(msgs, "; ")))
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	shown := failed
+	if len(shown) > 5 {
+		shown = shown[:5]
+	}
+	return fmt.Errorf("%d objects failed: %s", len(failed), strings.Join(shown, " | "))
+}
+
+func chunkProperties(c Chunk) map[string]any {
+	p := map[string]any{
+		"source": c.Source, "kind": c.Kind, "path": c.Path, "symbol": c.Symbol,
+		"symbol_kind": c.SymbolKind, "language": c.Language, "signature": c.Signature,
+		"content": c.Content, "search_text": c.SearchText,
+		"start_line": c.StartLine, "end_line": c.EndLine, "ordinal": c.Ordinal,
+		"commit_sha": c.CommitSHA, "branch": c.Branch, "url": c.URL, "author": c.Author,
+		"version": c.Version, "indexed_at": c.IndexedAt.UTC().Format(time.RFC3339Nano),
+		"content_hash": c.ContentHash, "acl": aclValues(c.ACL),
+	}
+	if !c.ModifiedAt.IsZero() {
+		p["modified_at"] = c.ModifiedAt.UTC().Format(time.RFC3339Nano)
+	}
+	return p
+}
+
+// aclValues is the stored acl: the groups, or ACLEveryone when there are none.
+func aclValues(acl []string) []string {
+	if len(acl) == 0 {
+		return []string{ACLEveryone}
+	}
+	return acl
+}
+
+// DeleteIDs deletes chunks by object id, in groups of 1000 (each call matches
+// at most QUERY_MAXIMUM_RESULTS, 10,000 by default; protocols.md §5.4).
+func (s *Store) DeleteIDs(ctx context.Context, ids []string) error {
+	for start := 0; start < len(ids); start += 1000 {
+		end := min(start+1000, len(ids))
+		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).WithValueText(ids[start:end]...)
+		if _, err := s.deleteWhere(ctx, where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteSource deletes every chunk of a source id ("repo:payments") and its
+// state, looping until nothing matches.
+func (s *Store) DeleteSource(ctx context.Context, source string) error {
+	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
+	for {
+		n, err := s.deleteWhere(ctx, where)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			break
+		}
+	}
+	_, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.state).WithWhere(where).Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate: delete state of %s: %w", source, describe(err))
+	}
+	return nil
+}
+
+func (s *Store) deleteWhere(ctx context.Context, where *filters.WhereBuilder) (int64, error) {
+	resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.chunk).WithWhere(where).WithOutput("minimal").Do(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("weaviate batch delete: %w", describe(err))
+	}
+	if resp.Results != nil && resp.Results.Failed > 0 {
+		return 0, fmt.Errorf("weaviate batch delete: %d of %d objects failed", resp.Results.Failed, resp.Results.Matches)
+	}
+	if resp.Results == nil {
+		return 0, nil
+	}
+	return resp.Results.Matches, nil
+}
+
+// isNotFound reports a 404 from the client.
+func isNotFound(err error) bool {
+	var we *fault.WeaviateClientError
+	return errors.As(err, &we) && we.StatusCode == 404
+}
+
+// describe turns a client error into one that carries the server's message.
+func describe(err error) error {
+	var we *fault.WeaviateClientError
+	if errors.As(err, &we) {
+		if we.DerivedFromError != nil {
+			return fmt.Errorf("status %d: %s: %w", we.StatusCode, we.Msg, we.DerivedFromError)
+		}
+		return fmt.Errorf("status %d: %s", we.StatusCode, we.Msg)
+	}
+	return err
+}

@@ -1,0 +1,293 @@
+// Package weaviatelocal runs the real weaviate-server binary as a child
+// process on loopback: ragbot's embedded default and the test helper's server.
+// The environment that makes it run on one machine without Docker is the one
+// verified in ../shared/protocols.md §5.1.
+package weaviatelocal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Version is the weaviate-server release ragbot is built and tested against.
+const Version = "v1.35.2"
+
+// InstallHint tells a user how to get the binary.
+const InstallHint = "install it with: bash scripts/install-weaviate.sh (go install github.com/weaviate/weaviate/cmd/weaviate-server@" + Version + ")"
+
+// ErrNoBinary is returned by FindBinary when weaviate-server is nowhere to be found.
+var ErrNoBinary = errors.New("weaviate-server not found; " + InstallHint)
+
+// Options configure a local server. Zero values pick the defaults in brackets.
+type Options struct {
+	Binary  string // executable; "" means FindBinary("")
+	DataDir string // PERSISTENCE_DATA_PATH, created if missing (required)
+	// Port is the HTTP port; gRPC, gossip, gossip data, Raft and Raft RPC take
+	// Port+1..Port+5. 0 picks free ports (for tests with throwaway data dirs:
+	// Raft state in a data dir remembers its ports, so a kept dir needs a fixed Port).
+	Port         int
+	ReadyTimeout time.Duration // how long to wait for /v1/.well-known/ready [90s]
+	Log          io.Writer     // server stdout and stderr [DataDir/weaviate.log]
+	Logger       *slog.Logger  // lifecycle lines [slog.Default()]
+}
+
+// Server is a running weaviate-server child process. Stop it with Stop.
+type Server struct {
+	URL    string // "http://127.0.0.1:PORT"
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when the process has exited
+	err    error         // exit error, valid after done
+	logger *slog.Logger
+	closer io.Closer
+}
+
+// FindBinary returns the weaviate-server executable: explicit if not empty,
+// else the first of $PATH, $GOBIN and $(go env GOPATH)/bin (default ~/go/bin)
+// that has it. It returns ErrNoBinary when there is none.
+func FindBinary(explicit string) (string, error) {
+	if explicit != "" {
+		if _, err := os.Stat(explicit); err != nil {
+			return "", fmt.Errorf("weaviate.binary %q: %w", explicit, err)
+		}
+		return explicit, nil
+	}
+	if p, err := exec.LookPath("weaviate-server"); err == nil {
+		return p, nil
+	}
+	var dirs []string
+	if b := os.Getenv("GOBIN"); b != "" {
+		dirs = append(dirs, b)
+	}
+	if gp := os.Getenv("GOPATH"); gp != "" {
+		for _, d := range filepath.SplitList(gp) {
+			dirs = append(dirs, filepath.Join(d, "bin"))
+		}
+	} else if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
+		dirs = append(dirs, filepath.Join(strings.TrimSpace(string(out)), "bin"))
+	} else if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, "go", "bin"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, "weaviate-server")
+		if st, err := os.Stat(p); err == nil && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", ErrNoBinary
+}
+
+// Ready reports whether a Weaviate at baseURL answers its readiness probe
+// (GET /v1/.well-known/ready -> 200) within 2 seconds.
+func Ready(ctx context.Context, baseURL string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/v1/.well-known/ready", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// Start launches weaviate-server and waits until it is ready. The child is
+// stopped by Stop, not by ctx: ctx only bounds the wait. Errors: ErrNoBinary,
+// a port or data-dir problem, or the server exiting or not becoming ready in
+// time (the error then quotes the end of its log).
+func Start(ctx context.Context, opt Options) (*Server, error) {
+	bin, err := FindBinary(opt.Binary)
+	if err != nil {
+		return nil, err
+	}
+	if opt.DataDir == "" {
+		return nil, errors.New("weaviatelocal: DataDir is required")
+	}
+	if err := os.MkdirAll(opt.DataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("weaviate data dir: %w", err)
+	}
+	logger := opt.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	ports, err := pickPorts(opt.Port)
+	if err != nil {
+		return nil, err
+	}
+	logPath := filepath.Join(opt.DataDir, "weaviate.log")
+	var closer io.Closer
+	out := opt.Log
+	if out == nil {
+		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("weaviate log: %w", err)
+		}
+		out, closer = f, f
+	}
+	cmd := exec.Command(bin, "--host", "127.0.0.1", "--port", strconv.Itoa(ports[0]), "--scheme", "http")
+	cmd.Env = append(os.Environ(), serverEnv(opt.DataDir, ports)...)
+	cmd.Stdout, cmd.Stderr = out, out
+	// Own process group: a Ctrl-C on the terminal reaches ragbot only, which
+	// stops the child in order; Pdeathsig ends the child if ragbot dies.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := cmd.Start(); err != nil {
+		if closer != nil {
+			closer.Close()
+		}
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", ports[0]), cmd: cmd, done: make(chan struct{}), logger: logger, closer: closer}
+	go func() { // exits when the child does
+		s.err = cmd.Wait()
+		close(s.done)
+	}()
+	logger.Info("starting weaviate-server", "url", s.URL, "data_dir", opt.DataDir, "pid", cmd.Process.Pid)
+	if err := s.waitReady(ctx, opt.ReadyTimeout, logPath); err != nil {
+		_ = s.Stop(context.Background())
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) waitReady(ctx context.Context, timeout time.Duration, logPath string) error {
+	if timeout == 0 {
+		timeout = 90 * time.Second
+	}
+	start := time.Now()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.done:
+			return fmt.Errorf("weaviate-server exited before it was ready (%v); end of %s:\n%s", s.err, logPath, tail(logPath, 15))
+		case <-deadline.C:
+			return fmt.Errorf("weaviate-server not ready after %s; end of %s:\n%s", timeout, logPath, tail(logPath, 15))
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-tick.C:
+			if Ready(ctx, s.URL) {
+				s.logger.Info("weaviate-server ready", "url", s.URL, "seconds", time.Since(start).Round(100*time.Millisecond).Seconds())
+				return nil
+			}
+		}
+	}
+}
+
+// Stop sends SIGTERM and waits for the server to exit, up to ctx's deadline or
+// 30 seconds, then kills it. It is safe to call more than once.
+func (s *Server) Stop(ctx context.Context) error {
+	if s.closer != nil {
+		defer s.closer.Close()
+	}
+	select {
+	case <-s.done:
+		return nil
+	default:
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	timer := time.NewTimer(30 * time.Second)
+	defer timer.Stop()
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	case <-timer.C:
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+	s.logger.Info("weaviate-server stopped", "url", s.URL)
+	return nil
+}
+
+// Done is closed when the server process has exited.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// serverEnv is protocols.md §5.1's environment: no modules, anonymous access,
+// a single-node Raft cluster on loopback (CLUSTER_ADVERTISE_ADDR avoids the
+// IPv6 start-up crash), profiling and telemetry off.
+func serverEnv(dataDir string, p [6]int) []string {
+	return []string{
+		"PERSISTENCE_DATA_PATH=" + dataDir,
+		"DEFAULT_VECTORIZER_MODULE=none",
+		"ENABLE_MODULES=",
+		"AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true",
+		"QUERY_DEFAULTS_LIMIT=25",
+		"CLUSTER_HOSTNAME=node1",
+		"CLUSTER_ADVERTISE_ADDR=127.0.0.1",
+		"CLUSTER_BIND_ADDR=127.0.0.1",
+		"GRPC_PORT=" + strconv.Itoa(p[1]),
+		"CLUSTER_GOSSIP_BIND_PORT=" + strconv.Itoa(p[2]),
+		"CLUSTER_DATA_BIND_PORT=" + strconv.Itoa(p[3]),
+		"RAFT_PORT=" + strconv.Itoa(p[4]),
+		"RAFT_INTERNAL_RPC_PORT=" + strconv.Itoa(p[5]),
+		"RAFT_BOOTSTRAP_EXPECT=1",
+		"RAFT_JOIN=node1:" + strconv.Itoa(p[4]),
+		"GO_PROFILING_DISABLE=true",
+		"DISABLE_TELEMETRY=true",
+		"LOG_LEVEL=warning",
+		"PROMETHEUS_MONITORING_ENABLED=false",
+	}
+}
+
+// pickPorts returns HTTP, gRPC, gossip, data, Raft and Raft RPC ports: base..base+5,
+// or, for base 0, six ports free right now (gossip and data adjacent, as the
+// server derives nothing but wants both).
+func pickPorts(base int) ([6]int, error) {
+	var p [6]int
+	if base != 0 {
+		for i := range p {
+			p[i] = base + i
+			if !free(p[i]) {
+				return p, fmt.Errorf("weaviate port %d is in use (weaviate.port %d uses %d..%d); another ragbot or weaviate may be running", p[i], base, base, base+5)
+			}
+		}
+		return p, nil
+	}
+	for i := range p {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return p, fmt.Errorf("pick a free port: %w", err)
+		}
+		defer l.Close()
+		p[i] = l.Addr().(*net.TCPAddr).Port
+	}
+	return p, nil
+}
+
+func free(port int) bool {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return false
+	}
+	l.Close()
+	return true
+}
+
+func tail(path string, n int) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "(no log: " + err.Error() + ")"
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
