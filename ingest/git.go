@@ -1,0 +1,210 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// gitRepo runs the git CLI in one repository. The CLI is used rather than a
+// Go reimplementation because it is what the repositories were written with:
+// same ref resolution, packs, and rename detection.
+type gitRepo struct {
+	dir string
+}
+
+// run returns git's stdout; the error carries its stderr.
+func (g gitRepo) run(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", g.dir}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// head resolves branch ("" for the checked-out HEAD) to a full commit SHA and
+// the branch's name.
+func (g gitRepo) head(ctx context.Context, branch string) (sha, name string, err error) {
+	if branch == "" {
+		out, err := g.run(ctx, "symbolic-ref", "--short", "-q", "HEAD")
+		if err == nil {
+			branch = strings.TrimSpace(string(out))
+		} else {
+			branch = "HEAD" // detached
+		}
+	}
+	// A branch is looked up as refs/heads/<branch> first: git's own lookup
+	// (gitrevisions(7)) prefers refs/tags/<branch>, so a tag named like the
+	// branch would win. Anything else (HEAD, a remote-tracking ref, a SHA)
+	// falls back to that lookup.
+	out, err := g.run(ctx, "rev-parse", "--verify", "-q", "refs/heads/"+branch+"^{commit}")
+	if err != nil {
+		out, err = g.run(ctx, "rev-parse", "--verify", "-q", branch+"^{commit}")
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("branch %q not found: %w", branch, err)
+	}
+	return strings.TrimSpace(string(out)), branch, nil
+}
+
+// treeEntry is one blob of `git ls-tree -r -l`.
+type treeEntry struct {
+	mode string
+	blob string
+	size int64
+	path string
+}
+
+// files lists the regular files (mode 100644/100755) of commit; symlinks and
+// submodules are left out.
+func (g gitRepo) files(ctx context.Context, commit string) ([]treeEntry, error) {
+	out, err := g.run(ctx, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+	if err != nil {
+		return nil, err
+	}
+	var entries []treeEntry
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(meta)) // mode type object size
+		if len(f) != 4 || f[1] != "blob" || (f[0] != "100644" && f[0] != "100755") {
+			continue
+		}
+		size, _ := strconv.ParseInt(f[3], 10, 64)
+		entries = append(entries, treeEntry{mode: f[0], blob: f[2], size: size, path: string(path)})
+	}
+	return entries, nil
+}
+
+// catFile streams blob contents through one `git cat-file --batch` process.
+// It is not safe for concurrent use; Close it when done.
+type catFile struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func (g gitRepo) catFile(ctx context.Context) (*catFile, error) {
+	cmd := exec.CommandContext(ctx, "git", "-C", g.dir, "cat-file", "--batch")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
+}
+
+// read returns the content of one blob by object name.
+func (c *catFile) read(blob string) ([]byte, error) {
+	if _, err := io.WriteString(c.in, blob+"\n"); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	header, err := c.out.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	f := strings.Fields(header) // <sha> <type> <size> | <name> missing
+	if len(f) != 3 {
+		return nil, fmt.Errorf("git cat-file: %s", strings.TrimSpace(header))
+	}
+	size, err := strconv.Atoi(f[2])
+	if err != nil {
+		return nil, fmt.Errorf("git cat-file: bad header %q", header)
+	}
+	buf := make([]byte, size+1) // content + trailing LF
+	if _, err := io.ReadFull(c.out, buf); err != nil {
+		return nil, fmt.Errorf("git cat-file: %w", err)
+	}
+	return buf[:size], nil
+}
+
+func (c *catFile) Close() error {
+	c.in.Close()
+	return c.cmd.Wait()
+}
+
+// lastChange is the commit that last touched a file.
+type lastChange struct {
+	author string // the commit's committer: Chunk.Author is the last committer (design.md)
+	when   time.Time
+}
+
+// lastChanges walks history from commit, newest first, and returns for each
+// path in want the committer and commit time of the last commit that touched it. It
+// stops reading as soon as every wanted path is seen, so a repository whose
+// files all changed recently costs one short walk.
+func (g gitRepo) lastChanges(ctx context.Context, commit string, want map[string]bool) (map[string]lastChange, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", g.dir, "log", "--no-renames", "--name-only", "-z",
+		"--format=%x01%cn%x02%ct", commit)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("git log: %w", err)
+	}
+	defer func() { cancel(); _ = cmd.Wait() }()
+	res := make(map[string]lastChange, len(want))
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	sc.Split(splitNUL)
+	var cur lastChange
+	for sc.Scan() && len(res) < len(want) {
+		tok := sc.Text()
+		tok = strings.TrimLeft(tok, "\n")
+		if i := strings.IndexByte(tok, 1); i >= 0 {
+			// "\x01committer\x02unix\n\npath" : a header, possibly followed by the first path
+			hdr := tok[i+1:]
+			rest := ""
+			if j := strings.IndexByte(hdr, '\n'); j >= 0 {
+				hdr, rest = hdr[:j], strings.TrimLeft(hdr[j:], "\n")
+			}
+			name, ts, _ := strings.Cut(hdr, "\x02")
+			sec, _ := strconv.ParseInt(ts, 10, 64)
+			cur = lastChange{author: name, when: time.Unix(sec, 0).UTC()}
+			tok = rest
+		}
+		if tok != "" && want[tok] {
+			if _, seen := res[tok]; !seen {
+				res[tok] = cur
+			}
+		}
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, context.Canceled) {
+		return nil, fmt.Errorf("git log: %w", err)
+	}
+	return res, nil
+}
+
+func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}

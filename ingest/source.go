@@ -1,0 +1,60 @@
+package ingest
+
+import (
+	"strconv"
+	"strings"
+)
+
+// GitSource is a local git repository indexed at a branch's head commit.
+type GitSource struct {
+	ID      string   // chunk source id, "repo:<name>"
+	Dir     string   // repository root (work tree or bare)
+	Branch  string   // branch to index; "" means the checked-out branch
+	Include []string // path prefixes to index; empty means all
+	Exclude []string // path prefixes to leave out, after Include
+	// LinkTemplate builds Chunk.URL: {commit}, {path}, {start} and {end} are
+	// replaced; "" leaves URL empty.
+	LinkTemplate string
+	ACL          []string // groups allowed to see the chunks; empty means everyone
+}
+
+// DirSource is a folder of markdown files read from the file system (no git).
+type DirSource struct {
+	ID      string   // chunk source id, "docs:<name>"
+	Dir     string   // folder root
+	Exclude []string // path prefixes to leave out
+	ACL     []string
+}
+
+// included reports whether path passes the include and exclude prefixes.
+// A prefix matches the whole path or a leading run of its "/" segments.
+func included(path string, include, exclude []string) bool {
+	under := func(prefix string) bool {
+		prefix = strings.TrimSuffix(prefix, "/")
+		return prefix == "" || path == prefix || strings.HasPrefix(path, prefix+"/")
+	}
+	if len(include) > 0 {
+		ok := false
+		for _, p := range include {
+			ok = ok || under(p)
+		}
+		if !ok {
+			return false
+		}
+	}
+	for _, p := range exclude {
+		if under(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// link fills a link template for one chunk.
+func link(template, commit, path string, start, end int) string {
+	if template == "" {
+		return ""
+	}
+	return strings.NewReplacer("{commit}", commit, "{path}", path,
+		"{start}", strconv.Itoa(start), "{end}", strconv.Itoa(end)).Replace(template)
+}
