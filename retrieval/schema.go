@@ -30,6 +30,11 @@ func chunkClass(name, embedder string) *models.Class {
 		Class:       name,
 		Description: embedderTag + embedder,
 		Vectorizer:  "none",
+		// Flat (brute-force) vector index: exact nearest neighbours, so the
+		// same index answers the same way however it was built (HNSW's graph
+		// depends on insertion order), which ragbot eval relies on. A scan of
+		// 100k 384-dim vectors takes milliseconds; see design.md for clusters.
+		VectorIndexType: "flat",
 		InvertedIndexConfig: &models.InvertedIndexConfig{
 			// Okapi BM25 with the usual k1 and b (Robertson & Zaragoza 2009), Weaviate's defaults.
 			Bm25:      &models.BM25Config{K1: 1.2, B: 0.75},

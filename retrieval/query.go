@@ -1,0 +1,72 @@
+package retrieval
+
+import (
+	"strings"
+)
+
+// questionWords are words of how people ask, not of what they ask about; they
+// carry no evidence that a chunk is relevant.
+var questionWords = map[string]bool{
+	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "be": true, "it": true,
+	"where": true, "what": true, "which": true, "how": true, "why": true, "who": true, "when": true,
+	"do": true, "does": true, "did": true, "can": true, "i": true, "we": true, "you": true, "our": true,
+	"of": true, "to": true, "in": true, "for": true, "on": true, "and": true, "or": true, "with": true,
+	"that": true, "this": true, "there": true, "s": true, "me": true, "show": true,
+	"defined": true, "define": true, "implemented": true, "implement": true, "handled": true,
+	"located": true, "code": true, "happens": true, "done": true,
+}
+
+// QueryTerms returns the content terms of a question: its word pieces and
+// joined identifiers (see Terms) without question words, each once.
+func QueryTerms(q string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range Terms(q) {
+		if questionWords[t] || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// TermCoverage is the share (0..1) of terms found among the terms of the
+// chunk's symbol, path and content; 0 when terms is empty.
+func TermCoverage(terms []string, c Chunk) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {
+		have[t] = true
+	}
+	n := 0
+	for _, t := range terms {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(terms))
+}
+
+// NormalizeQuery makes the BM25 text of a question: the question as asked
+// (Weaviate's word tokenizer lower-cases it and drops punctuation), followed
+// by the word pieces of each identifier in it, so that "findByEmail" also
+// matches the "find by email" terms that SearchText adds for symbols.
+func NormalizeQuery(q string) string {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return ""
+	}
+	var extra []string
+	for _, f := range strings.Fields(q) {
+		if p := SplitIdentifier(f); len(p) > 1 {
+			extra = append(extra, p...)
+		}
+	}
+	if len(extra) == 0 {
+		return q
+	}
+	return q + " " + strings.Join(extra, " ")
+}
