@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
+)
+
+// app is the wiring shared by the subcommands: config, a Weaviate (the
+// configured URL, an already running local server, or one started now),
+// the store and the embedder. Close stops what Open started.
+type app struct {
+	cfg      *config.Config
+	log      *slog.Logger
+	embedder retrieval.Embedder
+	store    *retrieval.Store
+	server   *weaviatelocal.Server // nil unless this process started it
+	stderr   io.Writer             // progress and notices
+}
+
+// commonFlags are the flags every subcommand has.
+type commonFlags struct {
+	config  string
+	verbose bool
+}
+
+func (c *commonFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	BoolVar(*bool, string, bool, string)
+}) {
+	c.config = "ragbot.yaml"
+	fs.StringVar(&c.config, "config", "ragbot.yaml", "config `file`")
+	fs.BoolVar(&c.verbose, "v", false, "log debug lines to stderr")
+}
+
+// newLogger logs warnings and errors to stderr, and debug lines too with -v;
+// results go to stdout and short notices straight to stderr.
+func newLogger(stderr io.Writer, verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// loadConfig loads the config, pointing a user who has none at the example.
+func loadConfig(path string) (*config.Config, error) {
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return nil, fmt.Errorf("config file %s not found; copy ragbot.example.yaml or pass --config FILE", path)
+	}
+	return config.Load(path)
+}
+
+// openApp loads the config and connects to Weaviate, starting the local
+// server when no URL is configured and none is running on the configured port.
+func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, error) {
+	cfg, err := loadConfig(flags.config)
+	if err != nil {
+		return nil, err
+	}
+	a := &app{cfg: cfg, log: newLogger(stderr, flags.verbose), embedder: retrieval.NewOffline(), stderr: stderr}
+	url, apiKey := cfg.Weaviate.URL, ""
+	if env := cfg.Weaviate.APIKeyEnv; env != "" {
+		apiKey = os.Getenv(env)
+	}
+	if url == "" {
+		url, err = a.localWeaviate(ctx)
+		if err != nil {
+			return nil, err
+		}
+	}
+	a.store, err = retrieval.OpenStore(ctx, retrieval.StoreConfig{
+		URL: url, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
+	}, a.embedder.Name())
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// localWeaviate returns the URL of the embedded server: one already answering
+// on the configured port (e.g. `ragbot weaviate` in another terminal), or a
+// child process started now.
+func (a *app) localWeaviate(ctx context.Context) (string, error) {
+	url := fmt.Sprintf("http://127.0.0.1:%d", a.cfg.Weaviate.Port)
+	if weaviatelocal.Ready(ctx, url) {
+		a.log.Debug("using running weaviate", "url", url)
+		return url, nil
+	}
+	fmt.Fprintf(a.stderr, "starting local Weaviate on %s (about 10 s)...\n", url)
+	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
+		Binary: a.cfg.Weaviate.Binary, DataDir: a.cfg.Resolve(a.cfg.Weaviate.DataDir), Port: a.cfg.Weaviate.Port, Logger: a.log,
+	})
+	if err != nil {
+		return "", err
+	}
+	a.server = srv
+	return srv.URL, nil
+}
+
+// Close stops the local server if this process started it.
+func (a *app) Close() {
+	if a.server != nil {
+		_ = a.server.Stop(context.Background())
+	}
+}
+
+// asker builds the retrieval front end from the config.
+func (a *app) asker() *retrieval.Asker {
+	r := a.cfg.Retrieval
+	th := retrieval.DefaultThresholds(a.embedder.Name())
+	if v := r.Thresholds.MinSimilarity; v != nil {
+		th.MinSimilarity = *v
+	}
+	if v := r.Thresholds.MinTermCoverage; v != nil {
+		th.MinTermCoverage = *v
+	}
+	return &retrieval.Asker{Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Thresholds: th}
+}
+
+// sourceIDs maps source names to chunk source ids; an unknown name is an error.
+func (a *app) sourceIDs(names string) ([]string, error) {
+	if names == "" {
+		return nil, nil
+	}
+	var ids []string
+	for _, n := range strings.Split(names, ",") {
+		s, ok := a.cfg.SourceNamed(strings.TrimSpace(n))
+		if !ok {
+			return nil, fmt.Errorf("%w: --source %q is not a configured source", errUsage, n)
+		}
+		ids = append(ids, s.SourceID())
+	}
+	return ids, nil
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+const askAbout = `ragbot ask answers a question with the top cited snippets from the indexed
+sources: path:start-end, symbol, commit, author and when it was indexed, then
+the snippet. When nothing relevant is indexed it says so.
+
+Examples:
+  ragbot ask --config ragbot.yaml "where is the hybrid query built?"
+  ragbot ask --config ragbot.yaml --json "Store.Upsert"
+  ragbot ask --config ragbot.yaml --index "where are chunks written to Weaviate?"`
+
+func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf commonFlags
+	fs := newFlags("ask", askAbout, stderr)
+	cf.register(fs)
+	asJSON := fs.Bool("json", false, "print the answer as JSON")
+	explain := fs.Bool("explain", false, "show each hit's score parts")
+	sources := fs.String("source", "", "search only these sources (comma-separated names); empty means all")
+	branch := fs.String("branch", "", "only chunks of this branch; empty means any")
+	index := fs.Bool("index", false, "first bring the index up to date (as ragbot index), then answer")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if question == "" {
+		return fmt.Errorf("%w: ask needs a question, e.g. ragbot ask \"where is the retry for 503 handled?\"", errUsage)
+	}
+	a, err := openApp(ctx, cf, stderr)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if *index {
+		if err := indexAll(ctx, a, nil, false, stderr); err != nil {
+			return err
+		}
+	}
+	ids, err := a.sourceIDs(*sources)
+	if err != nil {
+		return err
+	}
+	ans, err := a.asker().Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: *branch})
+	if err != nil {
+		return fmt.Errorf("search is unavailable: %w", err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(ans)
+	}
+	renderText(stdout, ans, time.Now(), *explain)
+	return nil
+}
+
+// renderText prints an answer for a terminal: one header line per snippet,
+// `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)`, then the
+// snippet indented.
+func renderText(w io.Writer, ans retrieval.Answer, now time.Time, explain bool) {
+	if ans.Coverage == retrieval.NoCoverage {
+		fmt.Fprintf(w, "No coverage in the indexed sources for %q.\n", ans.Question)
+		fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
+		return
+	}
+	for _, warn := range ans.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+	for i, s := range ans.Snippets {
+		var meta []string
+		if c := s.ShortCommit(); c != "" {
+			meta = append(meta, "commit "+c)
+		}
+		if s.Author != "" {
+			meta = append(meta, "by "+s.Author)
+		}
+		meta = append(meta, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
+		sym := s.Symbol
+		if sym == "" {
+			sym = "(lines)"
+		}
+		fmt.Fprintf(w, "[%d] %s:%d-%d  %s  (%s)\n", i+1, s.Path, s.StartLine, s.EndLine, sym, strings.Join(meta, ", "))
+		if s.URL != "" {
+			fmt.Fprintf(w, "    %s\n", s.URL)
+		}
+		if s.Stale != "" {
+			fmt.Fprintf(w, "    warning: %s\n", s.Stale)
+		}
+		if explain {
+			fmt.Fprintf(w, "    score: %s\n", s.Debug)
+		}
+		for _, line := range strings.Split(s.Text, "\n") {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
+		if s.MoreLines > 0 {
+			fmt.Fprintf(w, "    ... %d more lines\n", s.MoreLines)
+		}
+		fmt.Fprintln(w)
+	}
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/ingest/code"
+)
+
+const indexAbout = `ragbot index indexes the configured sources into Weaviate: git repositories at
+each branch head (one chunk per symbol, markdown by H1-H3 section) and markdown
+folders. An unchanged source is skipped; unchanged chunks are never embedded
+again. Progress goes to stderr, the summary to stdout.
+
+Examples:
+  ragbot index --config ragbot.yaml
+  ragbot index --config ragbot.yaml --source payments --full`
+
+func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf commonFlags
+	fs := newFlags("index", indexAbout, stderr)
+	cf.register(fs)
+	only := fs.String("source", "", "index only these sources (comma-separated names); empty means all")
+	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
+	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after an embedder change)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	a, err := openApp(ctx, cf, stderr)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if *recreate {
+		if err := a.store.Recreate(ctx); err != nil {
+			return err
+		}
+	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			if _, ok := a.cfg.SourceNamed(n); !ok {
+				return fmt.Errorf("%w: --source %q is not a configured source", errUsage, n)
+			}
+			want[n] = true
+		}
+	}
+	return indexAll(ctx, a, want, *full || *recreate, stdout)
+}
+
+// indexAll indexes the sources named in want (all when empty), printing one
+// summary line per source and branch to out. Errors of several sources are
+// joined; a failing source does not stop the others.
+func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out io.Writer) error {
+	ix := &ingest.Indexer{
+		Store: a.store, Embedder: a.embedder, Log: a.log, Workers: a.cfg.Indexing.Workers,
+		Code:     code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines},
+		Progress: a.stderr, ProgressTTY: isTerminal(a.stderr),
+	}
+	var errs []error
+	for _, src := range a.cfg.Sources {
+		if len(want) > 0 && !want[src.Name] {
+			continue
+		}
+		for _, st := range indexSource(ctx, ix, a.cfg, src, full, &errs) {
+			printStats(out, src.Name, st)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// indexSource runs one source (each branch of a git source) and collects errors.
+func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, src config.Source, full bool, errs *[]error) []ingest.Stats {
+	var out []ingest.Stats
+	switch src.Kind {
+	case config.KindGit:
+		branches := src.Branches
+		if len(branches) == 0 {
+			branches = []string{""}
+		}
+		for _, b := range branches {
+			st, err := ix.IndexGit(ctx, ingest.GitSource{
+				ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Branch: b, Include: src.Include, Exclude: src.Exclude,
+				LinkTemplate: src.LinkTemplate, ACL: src.ACL,
+			}, full)
+			if err != nil {
+				*errs = append(*errs, err)
+				continue
+			}
+			out = append(out, st)
+		}
+	case config.KindMarkdown:
+		st, err := ix.IndexDir(ctx, ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL})
+		if err != nil {
+			*errs = append(*errs, err)
+			break
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+func printStats(w io.Writer, name string, st ingest.Stats) {
+	where := name
+	if st.Branch != "" {
+		where += "@" + st.Branch
+	}
+	if st.Commit != "" {
+		where += " (" + st.Commit[:7] + ")"
+	}
+	if st.UpToDate {
+		fmt.Fprintf(w, "%s: up to date, %d files, %d chunks (%.1fs)\n", where, st.Files, st.Chunks, st.Duration.Seconds())
+		return
+	}
+	fmt.Fprintf(w, "%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s, %.1fs\n",
+		where, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted, counts(st.Skipped), counts(st.Fallback), st.Duration.Round(100*time.Millisecond).Seconds())
+}
+
+// counts renders {"binary":2,"vendored":1} as "3 (binary 2, vendored 1)".
+func counts(m map[string]int) string {
+	total := 0
+	var parts []string
+	for k, v := range m {
+		total += v
+		parts = append(parts, fmt.Sprintf("%s %d", k, v))
+	}
+	if total == 0 {
+		return "0"
+	}
+	sort.Strings(parts)
+	return fmt.Sprintf("%d (%s)", total, strings.Join(parts, ", "))
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

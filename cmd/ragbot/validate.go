@@ -1,0 +1,28 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+const validateAbout = `ragbot validate loads the config file, checks every field and exits: 0 when it
+is valid, 1 with one line per problem otherwise. It starts and contacts nothing.
+
+Example:
+  ragbot validate --config ragbot.yaml`
+
+func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf commonFlags
+	fs := newFlags("validate", validateAbout, stderr)
+	cf.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(cf.config)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: valid, %d sources\n", cf.config, len(cfg.Sources))
+	return nil
+}
