@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Indexes the public eval corpus (../shared/eval) and measures it: a full index
+# from empty, a re-index of the unchanged corpus (up-to-date check), a forced
+# re-chunk of the unchanged corpus (--full: everything chunked, nothing
+# embedded), each with wall time and peak RSS of ragbot from /usr/bin/time -v;
+# then prints `ragbot eval`. Weaviate runs as a separate process (`ragbot
+# weaviate`), so its memory is not in ragbot's figures.
+#   bash scripts/bench-eval.sh [CORPUS_DIR]     (default .ragbot/eval-corpus)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+EVAL="${RAGBOT_EVAL_DIR:-$ROOT/../shared/eval}"
+CORPUS="${1:-$ROOT/.ragbot/eval-corpus}"
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
+bash scripts/install-weaviate.sh >/dev/null
+[ -d "$CORPUS/alertmanager@v0.35.0" ] || bash "$EVAL/fetch-corpus.sh" "$CORPUS"
+mkdir -p bin && go build -o bin/ragbot ./cmd/ragbot
+
+WORK="$(mktemp -d)"
+cat > "$WORK/eval.yaml" <<YAML
+weaviate:
+  data_dir: $WORK/weaviate
+  port: 8279
+sources:
+  - name: github.com/prometheus/alertmanager@v0.35.0
+    kind: git
+    path: $CORPUS/alertmanager@v0.35.0
+YAML
+bin/ragbot weaviate --config "$WORK/eval.yaml" > "$WORK/weaviate.out" 2>&1 &
+WV_PID=$!
+trap 'kill $WV_PID 2>/dev/null; wait $WV_PID 2>/dev/null; rm -rf "$WORK"' EXIT
+for i in $(seq 1 120); do grep -q "weaviate ready" "$WORK/weaviate.out" && break; sleep 1; done
+
+measure() { # name, args...
+  local name="$1"; shift
+  /usr/bin/time -v bin/ragbot "$@" > "$WORK/out" 2> "$WORK/err" || { cat "$WORK/err"; exit 1; }
+  cat "$WORK/out"
+  local wall rss
+  wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$WORK/err")
+  rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$WORK/err")
+  printf '%-28s wall %s  peak RSS %d MB\n' "$name" "$wall" $((rss / 1024))
+}
+measure "full index (empty)" index --config "$WORK/eval.yaml" --recreate
+measure "re-index, unchanged" index --config "$WORK/eval.yaml"
+measure "re-chunk, unchanged (--full)" index --config "$WORK/eval.yaml" --full
+echo
+bin/ragbot eval --config "$WORK/eval.yaml" "$EVAL/questions.jsonl" ${RAGBOT_EVAL_FLAGS:-}

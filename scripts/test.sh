@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs every test against a real Weaviate: the server named by
+# RAGBOT_TEST_WEAVIATE_URL (as .ci/run provides), or one weaviate-server per
+# test package started by the tests themselves. Installs weaviate-server first
+# if it is missing (a cold build takes several minutes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-weaviate.sh
+unformatted="$(gofmt -l $(git ls-files '*.go'))"
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+go vet ./...
+go test -count=1 ./...
