@@ -25,6 +25,9 @@ type Config struct {
 	Sources    []Source   `yaml:"sources"`
 	dir        string     // directory of the file, for relative paths
 	envApplied []envField // which fields came from the environment, for messages
+	// lookupEnv reads the environment for Validate (weaviate.api_key_env);
+	// nil means os.LookupEnv.
+	lookupEnv func(string) (string, bool)
 }
 
 // Weaviate says where the vector database is.
@@ -156,9 +159,10 @@ func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Con
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("parse YAML: %w", err)
+		return nil, decodeError(err)
 	}
 	cfg.dir = dir
+	cfg.lookupEnv = lookupEnv
 	cfg.applyDefaults()
 	if err := cfg.applyEnv(lookupEnv); err != nil {
 		return nil, err
@@ -167,6 +171,21 @@ func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Con
 		return nil, err
 	}
 	return &cfg, nil
+}
+
+// decodeError turns a yaml.v3 error into one line per problem, e.g.
+// "parse YAML: line 3: field sorces not found in type config.Config", where
+// yaml.v3 would print a "yaml: unmarshal errors:" header and indented lines.
+func decodeError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("parse YAML: %w", err)
+	}
+	errs := make([]error, len(te.Errors))
+	for i, e := range te.Errors {
+		errs[i] = fmt.Errorf("parse YAML: %s", e)
+	}
+	return errors.Join(errs...)
 }
 
 func (c *Config) applyDefaults() {

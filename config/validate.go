@@ -3,116 +3,213 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 )
 
 // Validate checks the whole config and returns every problem joined into one
 // error, one line each, each starting with the field's YAML path, e.g.
-// `sources[1].kind: got "svn", want one of git, markdown`.
+// `sources[1].kind: got "svn", want one of git, markdown`. It expects the
+// defaults of Load to be filled in; a field that defaults (such as
+// retrieval.alpha) is reported as missing if it is not.
 func (c *Config) Validate() error {
-	var errs []error
-	bad := func(path, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s%s: %s", path, c.from(path), fmt.Sprintf(format, args...)))
-	}
-	if u := c.Weaviate.URL; u != "" {
+	v := validator{c: c}
+	v.weaviate()
+	v.retrieval()
+	v.indexing()
+	v.sources()
+	return errors.Join(v.errs...)
+}
+
+// validator collects the problems of one Config.
+type validator struct {
+	c    *Config
+	errs []error
+}
+
+// bad records a problem with the field at path, naming the environment
+// variable the value came from, if any.
+func (v *validator) bad(path, format string, args ...any) {
+	v.errs = append(v.errs, fmt.Errorf("%s%s: %s", path, v.c.from(path), fmt.Sprintf(format, args...)))
+}
+
+// className is what Weaviate accepts as a class (collection) name.
+var className = regexp.MustCompile(`^[A-Z][_0-9A-Za-z]*$`)
+
+func (v *validator) weaviate() {
+	w := v.c.Weaviate
+	if u := w.URL; u != "" {
 		p, err := url.Parse(u)
 		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			bad("weaviate.url", "must be an absolute http(s) URL or empty for the embedded server, got %q", u)
+			v.bad("weaviate.url", "must be an absolute http(s) URL or empty for the embedded server, got %q", redactURL(u))
 		} else if p.User != nil {
-			bad("weaviate.url", "must not hold credentials; put the API key in the variable named by weaviate.api_key_env")
+			v.bad("weaviate.url", "must not hold credentials; put the API key in the variable named by weaviate.api_key_env")
 		}
 	}
-	if env := c.Weaviate.APIKeyEnv; env != "" {
-		if c.Weaviate.URL == "" {
-			bad("weaviate.api_key_env", "is only used with weaviate.url (a remote cluster)")
-		} else if _, ok := os.LookupEnv(env); !ok {
-			bad("weaviate.api_key_env", "names %s, which is not set in the environment", env)
+	if env := w.APIKeyEnv; env != "" {
+		lookup := v.c.lookupEnv
+		if lookup == nil {
+			lookup = os.LookupEnv
+		}
+		if w.URL == "" {
+			v.bad("weaviate.api_key_env", "is only used with weaviate.url (a remote cluster)")
+		} else if key, ok := lookup(env); !ok || key == "" {
+			v.bad("weaviate.api_key_env", "names %s, which is not set in the environment", env)
 		}
 	}
-	if p := c.Weaviate.Port; p < 1 || p > 65535-5 {
-		bad("weaviate.port", "must be 1..65530 (ports port..port+5 are used), got %d", p)
+	if p := w.Port; p < 1 || p > 65535-5 {
+		v.bad("weaviate.port", "must be 1..65530 (ports port..port+5 are used), got %d", p)
 	}
-	if c.Weaviate.Timeout < 0 {
-		bad("weaviate.timeout", "must be positive, got %s", c.Weaviate.Timeout)
+	if w.Timeout < 0 {
+		v.bad("weaviate.timeout", "must be positive, got %s", w.Timeout)
 	}
-	if col := c.Weaviate.Collection; col[0] < 'A' || col[0] > 'Z' {
-		bad("weaviate.collection", "must start with an upper-case letter (a Weaviate class name), got %q", col)
+	if col := w.Collection; !className.MatchString(col) {
+		v.bad("weaviate.collection", "must be a Weaviate class name (an upper-case letter, then letters, digits or _), got %q", col)
 	}
-	switch c.Embedder.Kind {
+	switch v.c.Embedder.Kind {
 	case "offline":
 	case "openai":
-		bad("embedder.kind", `"openai" is not available yet; use "offline"`)
+		v.bad("embedder.kind", `"openai" is not available yet; use "offline"`)
 	default:
-		bad("embedder.kind", "got %q, want offline", c.Embedder.Kind)
+		v.bad("embedder.kind", "got %q, want offline", v.c.Embedder.Kind)
 	}
-	if a := *c.Retrieval.Alpha; a < 0 || a > 1 {
-		bad("retrieval.alpha", "must be between 0 (BM25 only) and 1 (vectors only), got %g", a)
+}
+
+func (v *validator) retrieval() {
+	r := v.c.Retrieval
+	if r.Alpha == nil {
+		v.bad("retrieval.alpha", "must be set")
+	} else if a := *r.Alpha; a < 0 || a > 1 {
+		v.bad("retrieval.alpha", "must be between 0 (BM25 only) and 1 (vectors only), got %g", a)
 	}
-	if k := c.Retrieval.TopK; k < 1 || k > 20 {
-		bad("retrieval.top_k", "must be 1..20, got %d", k)
+	if k := r.TopK; k < 1 || k > 20 {
+		v.bad("retrieval.top_k", "must be 1..20, got %d", k)
 	}
-	if n := c.Retrieval.Candidates; n < c.Retrieval.TopK || n > 200 {
-		bad("retrieval.candidates", "must be top_k..200, got %d", n)
+	if n := r.Candidates; n < r.TopK || n > 200 {
+		v.bad("retrieval.candidates", "must be top_k..200, got %d", n)
 	}
-	for name, v := range map[string]*float64{
-		"retrieval.thresholds.min_similarity":    c.Retrieval.Thresholds.MinSimilarity,
-		"retrieval.thresholds.min_term_coverage": c.Retrieval.Thresholds.MinTermCoverage,
+	for _, t := range []struct {
+		path string
+		v    *float64
+	}{
+		{"retrieval.thresholds.min_similarity", r.Thresholds.MinSimilarity},
+		{"retrieval.thresholds.min_term_coverage", r.Thresholds.MinTermCoverage},
 	} {
-		if v != nil && (*v < 0 || *v > 1) {
-			bad(name, "must be between 0 and 1, got %g", *v)
+		if t.v != nil && (*t.v < 0 || *t.v > 1) {
+			v.bad(t.path, "must be between 0 and 1, got %g", *t.v)
 		}
 	}
-	if n := c.Indexing.MaxSymbolLines; n < 10 {
-		bad("indexing.max_symbol_lines", "must be at least 10, got %d", n)
+}
+
+func (v *validator) indexing() {
+	ix := v.c.Indexing
+	if n := ix.MaxSymbolLines; n < 10 {
+		v.bad("indexing.max_symbol_lines", "must be at least 10, got %d", n)
 	}
-	if n := c.Indexing.WindowLines; n < 5 || n > c.Indexing.MaxSymbolLines {
-		bad("indexing.window_lines", "must be 5..max_symbol_lines, got %d", n)
+	if n := ix.WindowLines; n < 5 || n > ix.MaxSymbolLines {
+		v.bad("indexing.window_lines", "must be 5..max_symbol_lines, got %d", n)
 	}
-	if n := c.Indexing.Workers; n < 0 {
-		bad("indexing.workers", "must be 0 (one per CPU) or more, got %d", n)
+	if n := ix.Workers; n < 0 {
+		v.bad("indexing.workers", "must be 0 (one per CPU) or more, got %d", n)
 	}
-	if len(c.Sources) == 0 {
-		bad("sources", "must list at least one source")
+}
+
+// linkPlaceholder finds the {name} placeholders of a link template.
+var linkPlaceholder = regexp.MustCompile(`\{[^{}]*\}`)
+
+func (v *validator) sources() {
+	if len(v.c.Sources) == 0 {
+		v.bad("sources", "must list at least one source")
 	}
 	seen := map[string]int{}
-	for i, s := range c.Sources {
+	for i, s := range v.c.Sources {
 		p := fmt.Sprintf("sources[%d]", i)
 		switch {
 		case s.Name == "":
-			bad(p+".name", "must not be empty")
+			v.bad(p+".name", "must not be empty")
 		case strings.ContainsAny(s.Name, "|\n"):
-			bad(p+".name", "must not contain '|' or a newline, got %q", s.Name)
+			v.bad(p+".name", "must not contain '|' or a newline, got %q", s.Name)
 		default:
 			if j, dup := seen[s.Name]; dup {
-				bad(p+".name", "%q is already the name of sources[%d]", s.Name, j)
+				v.bad(p+".name", "%q is already the name of sources[%d]", s.Name, j)
+			} else {
+				seen[s.Name] = i
 			}
-			seen[s.Name] = i
 		}
 		switch s.Kind {
 		case KindGit, KindMarkdown:
 		default:
-			bad(p+".kind", "got %q, want one of git, markdown", s.Kind)
+			v.bad(p+".kind", "got %q, want one of git, markdown", s.Kind)
 		}
-		if s.Path == "" {
-			bad(p+".path", "must not be empty")
-		} else if st, err := os.Stat(c.Resolve(s.Path)); err != nil || !st.IsDir() {
-			bad(p+".path", "%q is not a directory", s.Path)
-		}
+		v.path(p+".path", s.Path)
 		if s.Kind != KindGit && len(s.Branches) > 0 {
-			bad(p+".branches", "only git sources have branches")
+			v.bad(p+".branches", "only git sources have branches")
+		}
+		if s.Kind != KindGit && len(s.Include) > 0 {
+			v.bad(p+".include", "only git sources have include; use exclude")
+		}
+		if s.Kind != KindGit && s.LinkTemplate != "" {
+			v.bad(p+".link_template", "only git sources have links (a markdown folder has no web address)")
 		}
 		for j, b := range s.Branches {
 			if b == "" || strings.HasPrefix(b, "-") || strings.ContainsAny(b, " ~^:?*[\\") {
-				bad(fmt.Sprintf("%s.branches[%d]", p, j), "not a valid branch name: %q", b)
+				v.bad(fmt.Sprintf("%s.branches[%d]", p, j), "not a valid branch name: %q", b)
 			}
 		}
-		if t := s.LinkTemplate; t != "" && !strings.Contains(t, "{path}") {
-			bad(p+".link_template", "must contain {path}, got %q", t)
+		v.linkTemplate(p+".link_template", s.LinkTemplate)
+	}
+}
+
+// path checks that a source path names a directory.
+func (v *validator) path(field, p string) {
+	if p == "" {
+		v.bad(field, "must not be empty")
+		return
+	}
+	st, err := os.Stat(v.c.Resolve(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		v.bad(field, "%q does not exist", p)
+	case err != nil:
+		v.bad(field, "%q: %v", p, err)
+	case !st.IsDir():
+		v.bad(field, "%q is not a directory", p)
+	}
+}
+
+// linkTemplate checks that t, if set, has {path} and no placeholder that
+// ingest would leave in the link as it is (such as a misspelt {line}).
+func (v *validator) linkTemplate(field, t string) {
+	if t == "" {
+		return
+	}
+	if !strings.Contains(t, "{path}") {
+		v.bad(field, "must contain {path}, got %q", t)
+	}
+	for _, ph := range linkPlaceholder.FindAllString(t, -1) {
+		switch ph {
+		case "{commit}", "{path}", "{start}", "{end}":
+		default:
+			v.bad(field, "unknown placeholder %s, want {commit}, {path}, {start} or {end}", ph)
 		}
 	}
-	return errors.Join(errs...)
+}
+
+// redactURL hides the user information of u ("user:pass@") so that a
+// rejected URL can be quoted in a message without its secret.
+func redactURL(u string) string {
+	at := strings.LastIndex(u, "@")
+	if at < 0 {
+		return u
+	}
+	start := 0
+	if i := strings.Index(u, "://"); i >= 0 && i < at {
+		start = i + len("://")
+	}
+	return u[:start] + "xxxxx" + u[at:]
 }
 
 // SourceID returns the stable chunk source id of s: "repo:<name>" for git,

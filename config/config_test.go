@@ -1,0 +1,257 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/ragbot/ragbot/config"
+)
+
+// dir holds the test configs and the folders their sources point at.
+const dir = "../testdata/config"
+
+// env returns a lookup function over m, for Parse.
+func env(m map[string]string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		v, ok := m[name]
+		return v, ok
+	}
+}
+
+// parseFile parses the config file name in dir against the environment m.
+func parseFile(t *testing.T, name string, m map[string]string) (*config.Config, error) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return config.Parse(data, dir, env(m))
+}
+
+// clearEnv hides the RAGBOT_* variables of the machine running the test from
+// Load: applyEnv ignores an empty value.
+func clearEnv(t *testing.T) {
+	t.Helper()
+	for name := range config.Env {
+		t.Setenv(name, "")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestLoadGood(t *testing.T) {
+	clearEnv(t)
+	path := filepath.Join(dir, "good.yaml")
+	got, err := config.Load(path)
+	if err != nil {
+		t.Fatalf("Load(%q): %v", path, err)
+	}
+	want := &config.Config{
+		Weaviate: config.Weaviate{
+			DataDir:    ".ragbot/weaviate",
+			Port:       8079,
+			Collection: "Chunk",
+			Timeout:    60 * time.Second,
+		},
+		Embedder: config.Embedder{Kind: "offline"},
+		Retrieval: config.Retrieval{
+			Alpha:      ptr(0.5),
+			TopK:       5,
+			Candidates: 40,
+		},
+		Indexing: config.Indexing{MaxSymbolLines: 150, WindowLines: 60},
+		Sources: []config.Source{
+			{
+				Name:         "payments",
+				Kind:         "git",
+				Path:         "repo",
+				Branches:     []string{"main", "release/2.1"},
+				LinkTemplate: "https://git.example.com/payments/blob/{commit}/{path}#L{start}-L{end}",
+			},
+			{Name: "handbook", Kind: "markdown", Path: "./docs", Exclude: []string{"drafts"}},
+		},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(config.Config{})); diff != "" {
+		t.Errorf("Load(%q) mismatch (-want +got):\n%s", path, diff)
+	}
+
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"repo", filepath.Join(abs, "repo")},
+		{"./docs", filepath.Join(abs, "docs")},
+		{"../elsewhere", filepath.Join(filepath.Dir(abs), "elsewhere")},
+		{".ragbot/weaviate", filepath.Join(abs, ".ragbot", "weaviate")},
+		{"/srv/repo", "/srv/repo"},
+		{"", ""},
+	} {
+		if got := got.Resolve(tt.in); got != tt.want {
+			t.Errorf("Resolve(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	clearEnv(t)
+	tests := []struct {
+		name string
+		path string
+		want string
+	}{
+		{
+			name: "the message starts with the file",
+			path: dir + "/bad-alpha.yaml",
+			want: "config ../testdata/config/bad-alpha.yaml: retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got 1.5",
+		},
+		{
+			name: "missing file",
+			path: dir + "/no-such.yaml",
+			want: "config: open ../testdata/config/no-such.yaml: no such file or directory",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := config.Load(tt.path)
+			if err == nil {
+				t.Fatalf("Load(%q) succeeded, want error %q", tt.path, tt.want)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("Load(%q) error mismatch (-want +got):\n%s", tt.path, diff)
+			}
+		})
+	}
+}
+
+// TestAlpha checks that alpha 0 (BM25 only) is kept and told apart from an
+// unset alpha, which takes the default 0.5.
+func TestAlpha(t *testing.T) {
+	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
+	tests := []struct {
+		name    string
+		yaml    string
+		want    float64
+		wantErr string
+	}{
+		{name: "unset", yaml: "", want: 0.5},
+		{name: "null", yaml: "retrieval: {alpha: null}", want: 0.5},
+		{name: "zero is pure BM25", yaml: "retrieval: {alpha: 0}", want: 0},
+		{name: "zero as 0.0", yaml: "retrieval: {alpha: 0.0}", want: 0},
+		{name: "one is vectors only", yaml: "retrieval: {alpha: 1}", want: 1},
+		{name: "between", yaml: "retrieval: {alpha: 0.25}", want: 0.25},
+		{
+			name:    "negative",
+			yaml:    "retrieval: {alpha: -0.1}",
+			wantErr: "retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got -0.1",
+		},
+		{
+			name:    "not a number",
+			yaml:    "retrieval: {alpha: half}",
+			wantErr: "parse YAML: line 1: cannot unmarshal !!str `half` into float64",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
+			if tt.wantErr != "" {
+				if err == nil {
+					t.Fatalf("Parse succeeded with alpha %v, want error %q", *cfg.Retrieval.Alpha, tt.wantErr)
+				}
+				if diff := cmp.Diff(tt.wantErr, err.Error()); diff != "" {
+					t.Errorf("Parse error mismatch (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got := cfg.Retrieval.Alpha; got == nil || *got != tt.want {
+				t.Errorf("Retrieval.Alpha = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseSettings(t *testing.T) {
+	data := []byte(`
+weaviate:
+  url: https://weaviate.internal:8080
+  api_key_env: WEAVIATE_KEY
+  port: 9100
+  collection: Code_Chunk2
+  timeout: 2m30s
+retrieval:
+  top_k: 8
+  candidates: 80
+  thresholds: {min_similarity: 0, min_term_coverage: 0.75}
+indexing: {max_symbol_lines: 200, window_lines: 40, workers: 3}
+sources:
+  - {name: payments, kind: git, path: repo, include: [cmd, internal], acl: [payments-team]}
+`)
+	got, err := config.Parse(data, dir, env(map[string]string{"WEAVIATE_KEY": "secret"}))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	want := &config.Config{
+		Weaviate: config.Weaviate{
+			URL:        "https://weaviate.internal:8080",
+			APIKeyEnv:  "WEAVIATE_KEY",
+			DataDir:    ".ragbot/weaviate",
+			Port:       9100,
+			Collection: "Code_Chunk2",
+			Timeout:    150 * time.Second,
+		},
+		Embedder: config.Embedder{Kind: "offline"},
+		Retrieval: config.Retrieval{
+			Alpha:      ptr(0.5),
+			TopK:       8,
+			Candidates: 80,
+			Thresholds: config.Thresholds{MinSimilarity: ptr(0.0), MinTermCoverage: ptr(0.75)},
+		},
+		Indexing: config.Indexing{MaxSymbolLines: 200, WindowLines: 40, Workers: 3},
+		Sources: []config.Source{{
+			Name: "payments", Kind: "git", Path: "repo",
+			Include: []string{"cmd", "internal"}, ACL: []string{"payments-team"},
+		}},
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(config.Config{})); diff != "" {
+		t.Errorf("Parse mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestSources(t *testing.T) {
+	cfg, err := parseFile(t, "good.yaml", nil)
+	if err != nil {
+		t.Fatalf("good.yaml: %v", err)
+	}
+	tests := []struct {
+		name   string
+		wantOK bool
+		wantID string
+	}{
+		{name: "payments", wantOK: true, wantID: "repo:payments"},
+		{name: "handbook", wantOK: true, wantID: "docs:handbook"},
+		{name: "Payments", wantOK: false},
+		{name: "", wantOK: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, ok := cfg.SourceNamed(tt.name)
+			if ok != tt.wantOK {
+				t.Fatalf("SourceNamed(%q) ok = %v, want %v", tt.name, ok, tt.wantOK)
+			}
+			if !ok {
+				return
+			}
+			if got := src.SourceID(); got != tt.wantID {
+				t.Errorf("SourceID() = %q, want %q", got, tt.wantID)
+			}
+		})
+	}
+}

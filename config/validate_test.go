@@ -1,0 +1,269 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragbot/ragbot/config"
+)
+
+// TestBadConfigs parses each testdata/config/bad-*.yaml file, one fault per
+// file except bad-several.yaml, and checks the exact message.
+func TestBadConfigs(t *testing.T) {
+	tests := []struct {
+		file string
+		want string
+	}{
+		{
+			file: "bad-duplicate-source-name.yaml",
+			want: `sources[1].name: "payments" is already the name of sources[0]`,
+		},
+		{
+			file: "bad-unknown-key.yaml",
+			want: `parse YAML: line 4: field sorces not found in type config.Config`,
+		},
+		{
+			file: "bad-unknown-nested-key.yaml",
+			want: `parse YAML: line 3: field urll not found in type config.Weaviate`,
+		},
+		{
+			file: "bad-source-kind.yaml",
+			want: `sources[0].kind: got "svn", want one of git, markdown`,
+		},
+		{
+			file: "bad-missing-path.yaml",
+			want: `sources[0].path: "no-such-folder" does not exist`,
+		},
+		{
+			file: "bad-path-not-directory.yaml",
+			want: `sources[0].path: "docs/README.md" is not a directory`,
+		},
+		{
+			file: "bad-alpha.yaml",
+			want: `retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got 1.5`,
+		},
+		{
+			file: "bad-weaviate-url.yaml",
+			want: `weaviate.url: must be an absolute http(s) URL or empty for the embedded server, got "weaviate.local"`,
+		},
+		{
+			file: "bad-weaviate-url-credentials.yaml",
+			want: `weaviate.url: must not hold credentials; put the API key in the variable named by weaviate.api_key_env`,
+		},
+		{
+			file: "bad-branch-on-markdown.yaml",
+			want: `sources[1].branches: only git sources have branches`,
+		},
+		{
+			file: "bad-include-on-markdown.yaml",
+			want: `sources[0].include: only git sources have include; use exclude`,
+		},
+		{
+			file: "bad-link-template.yaml",
+			want: `sources[0].link_template: must contain {path}, got "https://git.example.com/payments/blob/{commit}#L{start}"`,
+		},
+		{
+			file: "bad-link-placeholder.yaml",
+			want: `sources[0].link_template: unknown placeholder {line}, want {commit}, {path}, {start} or {end}`,
+		},
+		{
+			file: "bad-api-key-env.yaml",
+			want: `weaviate.api_key_env: names RAGBOT_TEST_WEAVIATE_KEY, which is not set in the environment`,
+		},
+		{
+			file: "bad-empty-sources.yaml",
+			want: `sources: must list at least one source`,
+		},
+		{
+			file: "bad-collection.yaml",
+			want: `weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got "chunks"`,
+		},
+		{
+			file: "bad-several.yaml",
+			want: `weaviate.url: must be an absolute http(s) URL or empty for the embedded server, got "weaviate.local"
+weaviate.port: must be 1..65530 (ports port..port+5 are used), got 70000
+retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got -0.5
+retrieval.top_k: must be 1..20, got 30
+retrieval.candidates: must be top_k..200, got 10
+sources[0].kind: got "svn", want one of git, markdown
+sources[0].path: "no-such-folder" does not exist
+sources[1].name: "payments" is already the name of sources[0]
+sources[1].branches: only git sources have branches`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(strings.TrimSuffix(tt.file, ".yaml"), func(t *testing.T) {
+			cfg, err := parseFile(t, tt.file, nil)
+			if err == nil {
+				t.Fatalf("%s parsed without error, want %q; sources: %+v", tt.file, tt.want, cfg.Sources)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("%s error mismatch (-want +got):\n%s", tt.file, diff)
+			}
+		})
+	}
+}
+
+// TestParseErrors covers faults that need no file of their own.
+func TestParseErrors(t *testing.T) {
+	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
+	tests := []struct {
+		name string
+		yaml string
+		want string
+	}{
+		{
+			name: "empty file",
+			yaml: "",
+			want: "sources: must list at least one source",
+		},
+		{
+			name: "two unknown keys, one line each",
+			yaml: "weaviate: {urll: x, prot: 1}\n" + sources,
+			want: "parse YAML: line 1: field urll not found in type config.Weaviate\n" +
+				"parse YAML: line 1: field prot not found in type config.Weaviate",
+		},
+		{
+			name: "not YAML",
+			yaml: "sources: [\n",
+			want: "parse YAML: yaml: line 1: did not find expected node content",
+		},
+		{
+			name: "bad duration",
+			yaml: "weaviate: {timeout: soon}\n" + sources,
+			want: "parse YAML: line 1: cannot unmarshal !!str `soon` into time.Duration",
+		},
+		{
+			name: "negative timeout",
+			yaml: "weaviate: {timeout: -1s}\n" + sources,
+			want: "weaviate.timeout: must be positive, got -1s",
+		},
+		{
+			name: "api_key_env without url",
+			yaml: "weaviate: {api_key_env: WEAVIATE_KEY}\n" + sources,
+			want: "weaviate.api_key_env: is only used with weaviate.url (a remote cluster)",
+		},
+		{
+			name: "collection with a dash",
+			yaml: "weaviate: {collection: My-Chunks}\n" + sources,
+			want: `weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got "My-Chunks"`,
+		},
+		{
+			name: "unknown embedder",
+			yaml: "embedder: {kind: bert}\n" + sources,
+			want: `embedder.kind: got "bert", want offline`,
+		},
+		{
+			name: "thresholds out of range, in field order",
+			yaml: "retrieval: {thresholds: {min_similarity: 1.5, min_term_coverage: -1}}\n" + sources,
+			want: "retrieval.thresholds.min_similarity: must be between 0 and 1, got 1.5\n" +
+				"retrieval.thresholds.min_term_coverage: must be between 0 and 1, got -1",
+		},
+		{
+			name: "indexing",
+			yaml: "indexing: {max_symbol_lines: 5, window_lines: 3, workers: -1}\n" + sources,
+			want: "indexing.max_symbol_lines: must be at least 10, got 5\n" +
+				"indexing.window_lines: must be 5..max_symbol_lines, got 3\n" +
+				"indexing.workers: must be 0 (one per CPU) or more, got -1",
+		},
+		{
+			name: "source without name, kind or path",
+			yaml: "sources: [{acl: [everyone]}]\n",
+			want: "sources[0].name: must not be empty\n" +
+				`sources[0].kind: got "", want one of git, markdown` + "\n" +
+				"sources[0].path: must not be empty",
+		},
+		{
+			name: "source name with a pipe",
+			yaml: "sources: [{name: a|b, kind: markdown, path: docs}]\n",
+			want: `sources[0].name: must not contain '|' or a newline, got "a|b"`,
+		},
+		{
+			name: "a third duplicate names the first",
+			yaml: "sources: [{name: d, kind: markdown, path: docs}, {name: d, kind: markdown, path: docs}, {name: d, kind: markdown, path: docs}]\n",
+			want: `sources[1].name: "d" is already the name of sources[0]` + "\n" +
+				`sources[2].name: "d" is already the name of sources[0]`,
+		},
+		{
+			name: "bad branch names",
+			yaml: "sources: [{name: r, kind: git, path: repo, branches: ['', -x, 'a b', 'HEAD~1']}]\n",
+			want: `sources[0].branches[0]: not a valid branch name: ""` + "\n" +
+				`sources[0].branches[1]: not a valid branch name: "-x"` + "\n" +
+				`sources[0].branches[2]: not a valid branch name: "a b"` + "\n" +
+				`sources[0].branches[3]: not a valid branch name: "HEAD~1"`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := config.Parse([]byte(tt.yaml), dir, env(nil))
+			if err == nil {
+				t.Fatalf("Parse(%q) succeeded, want error %q", tt.yaml, tt.want)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("Parse(%q) error mismatch (-want +got):\n%s", tt.yaml, diff)
+			}
+		})
+	}
+}
+
+// TestWeaviateURLSecrets checks that a rejected URL never shows its password.
+func TestWeaviateURLSecrets(t *testing.T) {
+	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
+	tests := []struct {
+		url  string
+		want string
+	}{
+		{
+			url:  "https://admin:hunter2@weaviate.internal:8080",
+			want: "weaviate.url: must not hold credentials; put the API key in the variable named by weaviate.api_key_env",
+		},
+		{
+			url:  "ftp://admin:hunter2@weaviate.internal",
+			want: `weaviate.url: must be an absolute http(s) URL or empty for the embedded server, got "ftp://xxxxx@weaviate.internal"`,
+		},
+		{
+			url:  "admin:hunter2@weaviate.internal:8080",
+			want: `weaviate.url: must be an absolute http(s) URL or empty for the embedded server, got "xxxxx@weaviate.internal:8080"`,
+		},
+		{
+			url:  "http://admin:hunter2@weaviate internal",
+			want: `weaviate.url: must be an absolute http(s) URL or empty for the embedded server, got "http://xxxxx@weaviate internal"`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			_, err := config.Parse([]byte("weaviate: {url: '"+tt.url+"'}\n"+sources), dir, env(nil))
+			if err == nil {
+				t.Fatalf("Parse accepted weaviate.url %q", tt.url)
+			}
+			if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+				t.Errorf("error mismatch (-want +got):\n%s", diff)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("error %q leaks the password", err)
+			}
+		})
+	}
+}
+
+// TestValidateZero checks that Validate on a Config that did not come from
+// Load reports the missing values instead of panicking.
+func TestValidateZero(t *testing.T) {
+	err := new(config.Config).Validate()
+	want := `weaviate.port: must be 1..65530 (ports port..port+5 are used), got 0
+weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got ""
+embedder.kind: got "", want offline
+retrieval.alpha: must be set
+retrieval.top_k: must be 1..20, got 0
+indexing.max_symbol_lines: must be at least 10, got 0
+indexing.window_lines: must be 5..max_symbol_lines, got 0
+sources: must list at least one source`
+	if err == nil {
+		t.Fatalf("Validate() = nil, want %q", want)
+	}
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("Validate() error mismatch (-want +got):\n%s", diff)
+	}
+}
