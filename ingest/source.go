@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -12,8 +13,8 @@ type GitSource struct {
 	Branch  string   // branch to index; "" means the checked-out branch
 	Include []string // path prefixes to index; empty means all
 	Exclude []string // path prefixes to leave out, after Include
-	// LinkTemplate builds Chunk.URL: {commit}, {path}, {start} and {end} are
-	// replaced; "" leaves URL empty.
+	// LinkTemplate builds Chunk.URL: {commit}, {path} (URL-escaped), {start}
+	// and {end} are replaced; "" leaves URL empty.
 	LinkTemplate string
 	ACL          []string // groups allowed to see the chunks; empty means everyone
 }
@@ -50,11 +51,17 @@ func included(path string, include, exclude []string) bool {
 	return true
 }
 
-// link fills a link template for one chunk.
+// link fills a link template for one chunk. The path is URL-escaped segment
+// by segment, so that a space, "#", "?" or "%" in a file name keeps the link
+// working.
 func link(template, commit, path string, start, end int) string {
 	if template == "" {
 		return ""
 	}
-	return strings.NewReplacer("{commit}", commit, "{path}", path,
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.NewReplacer("{commit}", commit, "{path}", strings.Join(segs, "/"),
 		"{start}", strconv.Itoa(start), "{end}", strconv.Itoa(end)).Replace(template)
 }
