@@ -208,3 +208,9 @@ func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {
 	}
 	return 0, nil, nil
 }
+
+// BranchHead returns the commit SHA at the head of branch in the repository
+// at dir ("" for the checked-out branch) and the branch's name.
+func BranchHead(ctx context.Context, dir, branch string) (sha, name string, err error) {
+	return gitRepo{dir: dir}.head(ctx, branch)
+}

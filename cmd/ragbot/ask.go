@@ -54,6 +54,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
 	}
+	ans.Warnings = append(ans.Warnings, freshnessWarnings(ctx, a, ids)...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

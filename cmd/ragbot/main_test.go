@@ -33,22 +33,26 @@ func gitRepo(t *testing.T, files map[string]string) (dir, head string) {
 			t.Fatal(err)
 		}
 	}
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-			"GIT_AUTHOR_NAME=Ann Lee", "GIT_AUTHOR_EMAIL=ann@example.com", "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z",
-			"GIT_COMMITTER_NAME=Ann Lee", "GIT_COMMITTER_EMAIL=ann@example.com", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
+	git := func(args ...string) string { return runGit(t, dir, args...) }
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
 	git("commit", "-q", "-m", "initial")
 	return dir, git("rev-parse", "HEAD")
+}
+
+// runGit runs git in dir with a hermetic environment and returns its trimmed output.
+func runGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Ann Lee", "GIT_AUTHOR_EMAIL=ann@example.com", "GIT_AUTHOR_DATE=2026-01-02T03:04:05Z",
+		"GIT_COMMITTER_NAME=Ann Lee", "GIT_COMMITTER_EMAIL=ann@example.com", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 const retryGo = `package httpx
@@ -165,6 +169,19 @@ func TestIndexThenAsk(t *testing.T) {
 	code, out, _ = ragbot(t, "index", "--config", cfg)
 	if code != 0 || !strings.Contains(out, "up to date, 2 files, 5 chunks") {
 		t.Errorf("re-index (exit %d): %s", code, out)
+	}
+
+	// A new commit not indexed yet: answers warn that snippets may be stale.
+	if err := os.WriteFile(filepath.Join(repo, "NOTES.md"), []byte("# Notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, repo, "add", "NOTES.md")
+	runGit(t, repo, "commit", "-q", "-m", "notes")
+	newHead := runGit(t, repo, "rev-parse", "HEAD")
+	code, out, _ = ragbot(t, "ask", "--config", cfg, "RetryOn503")
+	wantWarn := "warning: httpx@main is indexed at " + head[:7] + " but the branch is at " + newHead[:7] + ": snippets may be stale (run ragbot index)"
+	if code != 0 || !strings.Contains(out, wantWarn) {
+		t.Errorf("ask after a new commit (exit %d):\n%s\nwant the line %q", code, out, wantWarn)
 	}
 }
 
