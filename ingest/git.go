@@ -151,9 +151,9 @@ type lastChange struct {
 }
 
 // lastChanges walks history from commit, newest first, and returns for each
-// path in want the committer and commit time of the last commit that touched it. It
-// stops reading as soon as every wanted path is seen, so a repository whose
-// files all changed recently costs one short walk.
+// path in want the committer and commit time of the last commit that touched
+// it. It stops reading as soon as every wanted path is seen, so a repository
+// whose files all changed recently costs one short walk.
 func (g gitRepo) lastChanges(ctx context.Context, commit string, want map[string]bool) (map[string]lastChange, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
