@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-weaviate.sh
-unformatted="$(gofmt -l $(git ls-files '*.go'))"
+unformatted="$(gofmt -l $(git ls-files '*.go' ':!:testdata/**'))"  # testdata holds deliberately malformed sources
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
