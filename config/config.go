@@ -96,6 +96,7 @@ type Indexing struct {
 const (
 	KindGit      = "git"
 	KindMarkdown = "markdown"
+	KindOpenAPI  = "openapi" // an OpenAPI 3.x or Swagger 2.0 file (JSON or YAML); path names the file
 )
 
 // Source is one entry of "sources".

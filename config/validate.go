@@ -12,7 +12,7 @@ import (
 
 // Validate checks the whole config and returns every problem joined into one
 // error, one line each, each starting with the field's YAML path, e.g.
-// `sources[1].kind: got "svn", want one of git, markdown`. It expects the
+// `sources[1].kind: got "svn", want one of git, markdown, openapi`. It expects the
 // defaults of Load to be filled in; a field that defaults (such as
 // retrieval.alpha) is reported as missing if it is not.
 func (c *Config) Validate() error {
@@ -140,11 +140,15 @@ func (v *validator) sources() {
 			}
 		}
 		switch s.Kind {
-		case KindGit, KindMarkdown:
+		case KindGit, KindMarkdown, KindOpenAPI:
 		default:
-			v.bad(p+".kind", "got %q, want one of git, markdown", s.Kind)
+			v.bad(p+".kind", "got %q, want one of git, markdown, openapi", s.Kind)
 		}
-		v.path(p+".path", s.Path)
+		if s.Kind == KindOpenAPI {
+			v.file(p+".path", s.Path)
+		} else {
+			v.path(p+".path", s.Path)
+		}
 		if s.Kind != KindGit && len(s.Branches) > 0 {
 			v.bad(p+".branches", "only git sources have branches")
 		}
@@ -177,6 +181,23 @@ func (v *validator) path(field, p string) {
 		v.bad(field, "%q: %v", p, err)
 	case !st.IsDir():
 		v.bad(field, "%q is not a directory", p)
+	}
+}
+
+// file checks that a source path names a regular file (an API description).
+func (v *validator) file(field, p string) {
+	if p == "" {
+		v.bad(field, "must not be empty")
+		return
+	}
+	st, err := os.Stat(v.c.Resolve(p))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		v.bad(field, "%q does not exist", p)
+	case err != nil:
+		v.bad(field, "%q: %v", p, err)
+	case st.IsDir():
+		v.bad(field, "%q is a directory; an openapi source names the spec file", p)
 	}
 }
 
@@ -213,10 +234,13 @@ func redactURL(u string) string {
 }
 
 // SourceID returns the stable chunk source id of s: "repo:<name>" for git,
-// "docs:<name>" for markdown folders (design.md, "The chunk").
+// "openapi:<name>" for API descriptions, "docs:<name>" for markdown folders (design.md, "The chunk").
 func (s Source) SourceID() string {
-	if s.Kind == KindGit {
+	switch s.Kind {
+	case KindGit:
 		return "repo:" + s.Name
+	case KindOpenAPI:
+		return "openapi:" + s.Name
 	}
 	return "docs:" + s.Name
 }

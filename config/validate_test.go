@@ -30,7 +30,7 @@ func TestBadConfigs(t *testing.T) {
 		},
 		{
 			file: "bad-source-kind.yaml",
-			want: `sources[0].kind: got "svn", want one of git, markdown`,
+			want: `sources[0].kind: got "svn", want one of git, markdown, openapi`,
 		},
 		{
 			file: "bad-missing-path.yaml",
@@ -87,7 +87,7 @@ weaviate.port: must be 1..65530 (ports port..port+5 are used), got 70000
 retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got -0.5
 retrieval.top_k: must be 1..20, got 30
 retrieval.candidates: must be top_k..200, got 10
-sources[0].kind: got "svn", want one of git, markdown
+sources[0].kind: got "svn", want one of git, markdown, openapi
 sources[0].path: "no-such-folder" does not exist
 sources[1].name: "payments" is already the name of sources[0]
 sources[1].branches: only git sources have branches`,
@@ -172,7 +172,7 @@ func TestParseErrors(t *testing.T) {
 			name: "source without name, kind or path",
 			yaml: "sources: [{acl: [everyone]}]\n",
 			want: "sources[0].name: must not be empty\n" +
-				`sources[0].kind: got "", want one of git, markdown` + "\n" +
+				`sources[0].kind: got "", want one of git, markdown, openapi` + "\n" +
 				"sources[0].path: must not be empty",
 		},
 		{
@@ -259,7 +259,16 @@ retrieval.alpha: must be set
 retrieval.top_k: must be 1..20, got 0
 indexing.max_symbol_lines: must be at least 10, got 0
 indexing.window_lines: must be 5..max_symbol_lines, got 0
-sources: must list at least one source`
+sources: must list at least one source
+serve.listen: must be host:port, e.g. 127.0.0.1:8080 or :8080, got ""
+serve.shutdown_timeout: must be positive, got 0s
+slack.mode: got "", want socket or http
+slack.api_url: must be an absolute http(s) URL without credentials, got ""
+slack.bot_token_env: must be an environment variable name, got ""
+slack.app_token_env: must be an environment variable name, got ""
+slack.signing_secret_env: must be an environment variable name, got ""
+slack.command: must be "/" and up to 31 lower-case letters, digits, - or _, got ""
+slack.answer_timeout: must be between 0 and 30m (the life of a response_url), got 0s`
 	if err == nil {
 		t.Fatalf("Validate() = nil, want %q", want)
 	}

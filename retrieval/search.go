@@ -26,6 +26,10 @@ type Query struct {
 	Sources []string // source ids allowed ("repo:payments"); empty means all
 	Branch  string   // only chunks of this branch, plus branchless ones; "" means any
 	Groups  []string // the asker's groups for the ACL filter; chunks with an empty acl are always visible
+	// Properties the BM25 side reads; nil means searchProperties.
+	Properties []string
+	// Paths, when set, restricts hits to chunks whose path is one of these.
+	Paths []string
 }
 
 // A Hit is one retrieved chunk with its scores.
@@ -59,9 +63,13 @@ func (s *Store) Search(ctx context.Context, q Query) ([]Hit, error) {
 	if q.Limit < 1 || q.Limit > 200 {
 		return nil, fmt.Errorf("search: limit %d out of range 1..200", q.Limit)
 	}
+	props := q.Properties
+	if props == nil {
+		props = searchProperties
+	}
 	gql := s.client.GraphQL()
 	h := gql.HybridArgumentBuilder().WithQuery(q.Text).WithAlpha(float32(q.Alpha)).
-		WithFusionType(graphql.RelativeScore).WithProperties(searchProperties)
+		WithFusionType(graphql.RelativeScore).WithProperties(props)
 	if q.Vector != nil {
 		h = h.WithVector(q.Vector)
 	}
@@ -99,6 +107,9 @@ func (q Query) where() *filters.WhereBuilder {
 	var ops []*filters.WhereBuilder
 	if len(q.Sources) > 0 {
 		ops = append(ops, filters.Where().WithPath([]string{"source"}).WithOperator(filters.ContainsAny).WithValueText(q.Sources...))
+	}
+	if len(q.Paths) > 0 {
+		ops = append(ops, filters.Where().WithPath([]string{"path"}).WithOperator(filters.ContainsAny).WithValueText(q.Paths...))
 	}
 	if q.Branch != "" {
 		ops = append(ops, filters.Where().WithOperator(filters.Or).WithOperands([]*filters.WhereBuilder{

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
@@ -26,6 +28,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlags("eval", evalAbout, stderr)
 	cf.register(fs)
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	mode := fs.String("mode", retrieval.ModeHybridRerank, "retrieval mode: "+strings.Join(retrieval.Modes, ", "))
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -47,6 +50,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer a.Close()
 	asker := a.asker()
+	if !slices.Contains(retrieval.Modes, *mode) {
+		return fmt.Errorf("%w: --mode %q, want one of %s", errUsage, *mode, strings.Join(retrieval.Modes, ", "))
+	}
+	asker.Mode = *mode
 	var outs []eval.Outcome
 	for _, q := range qs {
 		src, ok := a.cfg.SourceNamed(q.Corpus)

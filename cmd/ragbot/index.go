@@ -102,6 +102,13 @@ func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, sr
 			}
 			out = append(out, st)
 		}
+	case config.KindOpenAPI:
+		st, err := ix.IndexSpec(ctx, ingest.SpecSource{ID: src.SourceID(), File: cfg.Resolve(src.Path), ACL: src.ACL}, full)
+		if err != nil {
+			*errs = append(*errs, err)
+			break
+		}
+		out = append(out, st)
 	case config.KindMarkdown:
 		st, err := ix.IndexDir(ctx, ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL})
 		if err != nil {

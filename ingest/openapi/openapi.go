@@ -1,0 +1,315 @@
+// Package openapi chunks an API description (OpenAPI 3.x, or Swagger 2.0
+// converted to 3) into one chunk per operation, symbol "METHOD /path", with
+// everything a support engineer searches for: operationId, summary,
+// description, parameters with their types and where they go, request body and
+// response schemas summarised, security requirements and tags. Parsing and
+// $ref resolution are kin-openapi's (github.com/getkin/kin-openapi).
+package openapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// MaxDescription caps how much of an operation's or parameter's description
+// goes into a chunk, in bytes: long prose (changelogs, examples) would drown
+// the operation's own words.
+const MaxDescription = 1500
+
+// Spec is a loaded API description.
+type Spec struct {
+	Doc     *openapi3.T
+	Version string // info.version
+}
+
+// Load parses spec bytes (JSON or YAML; OpenAPI 3.x or Swagger 2.0) and
+// resolves its local $refs. name is the file path, used in errors and for
+// relative $refs. Errors name the file and what failed.
+func Load(name string, data []byte) (*Spec, error) {
+	var probe struct {
+		Swagger string `json:"swagger" yaml:"swagger"`
+	}
+	if err := yaml.Unmarshal(data, &probe); err != nil { // YAML is a superset of JSON
+		return nil, fmt.Errorf("openapi %s: not JSON or YAML: %w", name, err)
+	}
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	var doc *openapi3.T
+	if strings.HasPrefix(probe.Swagger, "2") {
+		var doc2 openapi2.T
+		if err := yaml.Unmarshal(data, &doc2); err != nil {
+			if jerr := json.Unmarshal(data, &doc2); jerr != nil {
+				return nil, fmt.Errorf("openapi %s: swagger 2.0: %w", name, jerr)
+			}
+		}
+		d, err := openapi2conv.ToV3(&doc2)
+		if err != nil {
+			return nil, fmt.Errorf("openapi %s: convert swagger 2.0: %w", name, err)
+		}
+		doc = d
+	} else {
+		d, err := loader.LoadFromDataWithPath(data, &url.URL{Path: name})
+		if err != nil {
+			return nil, fmt.Errorf("openapi %s: %w", name, err)
+		}
+		doc = d
+	}
+	if doc.Paths == nil || doc.Paths.Len() == 0 {
+		return nil, fmt.Errorf("openapi %s: no paths", name)
+	}
+	s := &Spec{Doc: doc}
+	if doc.Info != nil {
+		s.Version = doc.Info.Version
+	}
+	return s, nil
+}
+
+// Chunks returns one chunk per operation, ordered by path then method. path
+// is the spec file's path (Chunk.Path); lines come from the document (the
+// operation's block) when known, else the path item's, else line 1. Chunks
+// have Kind api, SymbolKind endpoint, Language openapi and Version set.
+func (s *Spec) Chunks(file string) []retrieval.Chunk {
+	var out []retrieval.Chunk
+	paths := s.Doc.Paths.Keys()
+	sort.Strings(paths)
+	for _, p := range paths {
+		item := s.Doc.Paths.Value(p)
+		if item == nil {
+			continue
+		}
+		ops := item.Operations()
+		methods := make([]string, 0, len(ops))
+		for m := range ops {
+			methods = append(methods, m)
+		}
+		sort.Strings(methods)
+		for _, m := range methods {
+			op := ops[m]
+			start, end := lines(op.Origin, item.Origin)
+			symbol := strings.ToUpper(m) + " " + p
+			out = append(out, retrieval.Chunk{
+				Kind: retrieval.KindAPI, Path: file, Symbol: symbol, SymbolKind: "endpoint",
+				Language: "openapi", Signature: signature(symbol, op), Version: s.Version,
+				Content: describe(symbol, item, op), StartLine: start, EndLine: end,
+			})
+		}
+	}
+	return out
+}
+
+func lines(origins ...*openapi3.Origin) (int, int) {
+	for _, o := range origins {
+		if o != nil && o.Key != nil && o.Key.Line > 0 {
+			end := o.Key.EndLine
+			if end < o.Key.Line {
+				end = o.Key.Line
+			}
+			return o.Key.Line, end
+		}
+	}
+	return 1, 1
+}
+
+func signature(symbol string, op *openapi3.Operation) string {
+	if op.OperationID != "" {
+		return symbol + "  (" + op.OperationID + ")"
+	}
+	return symbol
+}
+
+// describe renders an operation as the text shown and searched.
+func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) string {
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	line("%s", symbol)
+	if op.OperationID != "" {
+		line("operationId: %s", op.OperationID)
+	}
+	if op.Summary != "" {
+		line("summary: %s", op.Summary)
+	}
+	if op.Deprecated {
+		line("deprecated: true")
+	}
+	if len(op.Tags) > 0 {
+		line("tags: %s", strings.Join(op.Tags, ", "))
+	}
+	if d := clip(op.Description); d != "" {
+		line("description: %s", d)
+	}
+	params := append(openapi3.Parameters{}, item.Parameters...)
+	params = append(params, op.Parameters...)
+	if len(params) > 0 {
+		line("parameters:")
+		for _, pr := range params {
+			if pr == nil || pr.Value == nil {
+				continue
+			}
+			p := pr.Value
+			req := ""
+			if p.Required {
+				req = ", required"
+			}
+			desc := clip(p.Description)
+			if desc != "" {
+				desc = ": " + desc
+			}
+			line("- %s (%s, %s%s)%s", p.Name, p.In, schemaType(p.Schema, 0), req, desc)
+		}
+	}
+	if rb := op.RequestBody; rb != nil && rb.Value != nil {
+		for _, ct := range sortedKeys(rb.Value.Content) {
+			mt := rb.Value.Content[ct]
+			line("request body (%s): %s", ct, schemaSummary(mt.Schema))
+		}
+	}
+	if op.Responses != nil {
+		codes := sortedKeys(op.Responses.Map())
+		var parts []string
+		for _, code := range codes {
+			r := op.Responses.Map()[code]
+			part := code
+			if r != nil && r.Value != nil {
+				if r.Value.Description != nil && *r.Value.Description != "" {
+					part += " " + firstLine(*r.Value.Description)
+				}
+				for _, ct := range sortedKeys(r.Value.Content) {
+					part += " (" + schemaType(r.Value.Content[ct].Schema, 0) + ")"
+					break
+				}
+			}
+			parts = append(parts, part)
+		}
+		line("responses: %s", strings.Join(parts, "; "))
+	}
+	if op.Security != nil && len(*op.Security) > 0 {
+		var req []string
+		for _, sr := range *op.Security {
+			for _, name := range sortedKeys(sr) {
+				req = append(req, name)
+			}
+		}
+		line("security: %s", strings.Join(req, ", "))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// schemaSummary lists an object schema's properties with types, one level deep.
+func schemaSummary(ref *openapi3.SchemaRef) string {
+	if ref == nil || ref.Value == nil {
+		return "any"
+	}
+	s := ref.Value
+	if len(s.Properties) == 0 {
+		alts := append(append(openapi3.SchemaRefs{}, s.OneOf...), s.AnyOf...)
+		if len(alts) == 0 {
+			return schemaType(ref, 0)
+		}
+		parts := make([]string, 0, len(alts))
+		for _, a := range alts {
+			if a != nil && a.Value != nil && len(a.Value.Properties) > 0 {
+				parts = append(parts, schemaSummary(a))
+			} else {
+				parts = append(parts, schemaType(a, 1))
+			}
+		}
+		return "one of: " + strings.Join(parts, " | ")
+	}
+	var parts []string
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	for _, name := range sortedKeys(s.Properties) {
+		p := name + " " + schemaType(s.Properties[name], 1)
+		if req[name] {
+			p += " required"
+		}
+		if d := s.Properties[name].Value; d != nil && d.Description != "" {
+			p += " — " + clipTo(firstLine(d.Description), 160)
+		}
+		parts = append(parts, p)
+	}
+	return "object {" + strings.Join(parts, "; ") + "}"
+}
+
+// schemaType names a schema's type: "string", "integer", "array of string",
+// "object", or the $ref's component name.
+func schemaType(ref *openapi3.SchemaRef, depth int) string {
+	if ref == nil || ref.Value == nil {
+		return "any"
+	}
+	name := ""
+	if ref.Ref != "" {
+		name = path.Base(ref.Ref)
+	}
+	s := ref.Value
+	t := ""
+	if s.Type != nil && len(s.Type.Slice()) > 0 {
+		t = strings.Join(s.Type.Slice(), "|")
+	}
+	switch {
+	case t == "array" && depth < 3:
+		t = "array of " + schemaType(s.Items, depth+1)
+	case t == "" && len(s.OneOf) > 0:
+		t = "oneOf"
+	case t == "" && len(s.AnyOf) > 0:
+		t = "anyOf"
+	case t == "" && len(s.AllOf) > 0:
+		t = "allOf"
+	case t == "":
+		t = "any"
+	}
+	if s.Format != "" {
+		t += " " + s.Format
+	}
+	if len(s.Enum) > 0 && len(s.Enum) <= 12 {
+		vals := make([]string, len(s.Enum))
+		for i, e := range s.Enum {
+			vals[i] = fmt.Sprint(e)
+		}
+		t += " enum[" + strings.Join(vals, ",") + "]"
+	}
+	if name != "" {
+		return name + " (" + t + ")"
+	}
+	return t
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+func clip(s string) string { return clipTo(strings.Join(strings.Fields(s), " "), MaxDescription) }
+
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}

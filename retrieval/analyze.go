@@ -1,0 +1,122 @@
+package retrieval
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Analysis is what a question names explicitly, found by shape alone.
+type Analysis struct {
+	// Identifiers are code names: camelCase, PascalCase, snake_case,
+	// SCREAMING_CASE and dotted Type.method tokens (e.g. "Silences.Set",
+	// "group_wait", "findByEmail"), as written.
+	Identifiers []string
+	// Paths are file paths or file names ("cli/silence_import.go", "main.go").
+	Paths []string
+	// Literals are quoted strings, CLI flags and env-var-like tokens, to be
+	// found verbatim in content ("group_interval cannot be zero",
+	// "--cluster.settle-timeout", "XDG_CONFIG_DIRS").
+	Literals []string
+	// Endpoint is "METHOD /path" when the question names an HTTP operation.
+	Endpoint string
+	// Words is the number of plain words (not identifiers, paths or literals).
+	Words int
+}
+
+var (
+	quotedRe   = regexp.MustCompile("\"([^\"]{3,200})\"|'([^']{3,200})'|`([^`]{2,200})`|“([^”]{3,200})”")
+	endpointRe = regexp.MustCompile(`(?i)\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(/[^\s?"'` + "`" + `]*)`)
+	flagRe     = regexp.MustCompile(`^--?[a-zA-Z][\w.-]*[\w]$`)
+	pathRe     = regexp.MustCompile(`^[\w.\-/]*[\w-]\.(go|py|js|jsx|ts|tsx|java|kt|rb|rs|c|h|cc|cpp|cs|php|swift|scala|md|yaml|yml|json|toml|proto|sql|sh|html|css|elm|tmpl)$`)
+)
+
+// Identifier shapes: a lower-to-upper case change, an inner underscore, a
+// dot between names, or an all-caps word with an underscore or digits.
+func isIdentifier(tok string) bool {
+	if len(tok) < 3 || strings.ContainsAny(tok, "/") {
+		return false
+	}
+	hasLower, hasUpper, camel := false, false, false
+	for i, r := range tok {
+		switch {
+		case r >= 'a' && r <= 'z':
+			hasLower = true
+		case r >= 'A' && r <= 'Z':
+			hasUpper = true
+			if i > 0 && hasLower {
+				camel = true
+			}
+		}
+	}
+	inner := strings.Trim(tok, "_.")
+	switch {
+	case camel:
+		return true
+	case strings.Contains(inner, "_") && (hasLower || hasUpper):
+		return true
+	case strings.Contains(inner, ".") && hasUpper: // Type.Method, pkg.Func
+		return true
+	case hasUpper && !hasLower && len(tok) >= 4 && strings.ContainsAny(tok, "_0123456789"):
+		return true
+	}
+	return false
+}
+
+// Analyze finds identifiers, paths, literals and an endpoint in a question.
+func Analyze(q string) Analysis {
+	var a Analysis
+	add := func(dst *[]string, s string) {
+		for _, have := range *dst {
+			if have == s {
+				return
+			}
+		}
+		if s != "" {
+			*dst = append(*dst, s)
+		}
+	}
+	for _, m := range quotedRe.FindAllStringSubmatch(q, -1) {
+		for _, g := range m[1:] {
+			if g = strings.TrimSpace(g); g != "" {
+				add(&a.Literals, g)
+			}
+		}
+	}
+	if m := endpointRe.FindStringSubmatch(q); m != nil {
+		a.Endpoint = strings.ToUpper(m[1]) + " " + m[2]
+	}
+	for _, f := range strings.Fields(quotedRe.ReplaceAllString(q, " ")) {
+		tok := strings.TrimRight(strings.TrimLeft(f, "([{\"'`"), ")]}.,;:?!\"'`")
+		switch {
+		case tok == "":
+		case strings.HasPrefix(tok, "-") && strings.Contains(tok, "="): // --flag=value
+			name, val, _ := strings.Cut(strings.TrimLeft(tok, "-"), "=")
+			add(&a.Literals, name)
+			add(&a.Literals, val)
+		case flagRe.MatchString(tok):
+			add(&a.Literals, tok)
+			add(&a.Literals, strings.TrimLeft(tok, "-"))
+		case pathRe.MatchString(tok):
+			add(&a.Paths, tok)
+		case isIdentifier(tok):
+			add(&a.Identifiers, tok)
+			if strings.Contains(tok, "_") { // ENV_VAR, config_key: also found verbatim in docs and tags
+				add(&a.Literals, tok)
+			}
+		case strings.HasPrefix(tok, "/") && a.Endpoint != "":
+		default:
+			a.Words++
+		}
+	}
+	return a
+}
+
+// IdentifierHeavy reports whether the question is mostly names rather than
+// prose: it names something and has at most 5 other words.
+func (a Analysis) IdentifierHeavy() bool {
+	named := len(a.Identifiers) + len(a.Paths) + len(a.Literals)
+	if a.Endpoint != "" {
+		named++
+	}
+	return named > 0 && a.Words <= 5
+}

@@ -1,0 +1,164 @@
+package retrieval
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Rerank weights, added to a hit's fused hybrid score (which is 0..1,
+// relative to its result set). A bonus of 1.0 therefore lifts a hit above
+// any hit without it; smaller values reorder near neighbours. Each was set
+// by ragbot eval on ../shared/eval (scripts/bench-eval.sh), one at a time,
+// and kept only where no kind's recall@5 dropped.
+const (
+	// wSymbolExact: the question names the chunk's symbol exactly
+	// ("Silences.Set", "GET /rate_limit"): the definition of the thing asked for.
+	wSymbolExact = 1.0
+	// wSymbolMember: the question names the symbol's last part
+	// ("findByEmail" for UserRepository.findByEmail).
+	wSymbolMember = 0.6
+	// wPath: the question names the chunk's file (full path or base name).
+	wPath = 0.6
+	// wLiteral: a quoted string, flag or env var from the question appears
+	// verbatim in the chunk (error messages, config keys).
+	wLiteral = 0.8
+	// wTest: tests, mocks and fixtures mention everything and define
+	// nothing users ask for, unless the question asks about tests.
+	wTest = -0.3
+	// wHistory: changelogs and release notes mention every feature by name.
+	wHistory = -0.3
+)
+
+// rerank scores hits by the analysis of question q, drops duplicates (same
+// content hash, e.g. a vendored copy or another branch) and sorts them best
+// first. Each hit's Debug gains the parts that moved it.
+func rerank(q string, a Analysis, hits []Hit) []Hit {
+	terms := map[string]bool{}
+	for _, t := range Terms(q) {
+		terms[t] = true
+	}
+	wantTests := terms["test"] || terms["tests"] || terms["mock"] || terms["mocks"] || terms["fixture"]
+	wantHistory := terms["changelog"] || terms["release"] || terms["released"] || terms["changed"]
+	seen := map[string]bool{}
+	out := make([]Hit, 0, len(hits))
+	for _, h := range hits {
+		if h.Chunk.ContentHash != "" {
+			if seen[h.Chunk.ContentHash] {
+				continue
+			}
+			seen[h.Chunk.ContentHash] = true
+		}
+		score := h.Score
+		var parts []string
+		bump := func(w float64, why string) {
+			score += w
+			parts = append(parts, fmt.Sprintf("%s:%+.1f", why, w))
+		}
+		c := h.Chunk
+		switch symbolMatch(a, c.Symbol) {
+		case 2:
+			bump(wSymbolExact, "symbol_exact")
+		case 1:
+			bump(wSymbolMember, "symbol_member")
+		}
+		if pathMatch(a.Paths, c.Path) {
+			bump(wPath, "path")
+		}
+		if f := literalMatch(a.Literals, c.Content); f > 0 {
+			bump(wLiteral*f, "literal")
+		}
+		if !wantTests && isTestPath(c.Path) {
+			bump(wTest, "test")
+		}
+		if !wantHistory && isHistoryPath(c.Path) {
+			bump(wHistory, "history")
+		}
+		h.Score = score
+		if len(parts) > 0 {
+			h.Debug += " " + strings.Join(parts, " ")
+		}
+		out = append(out, h)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}
+
+// symbolMatch is 2 when an identifier (or the endpoint) equals the symbol,
+// 1 when an undotted identifier equals the symbol's last dotted part, else 0.
+// Comparison ignores case: questions are typed loosely.
+func symbolMatch(a Analysis, symbol string) int {
+	if symbol == "" {
+		return 0
+	}
+	sym := strings.ToLower(symbol)
+	if a.Endpoint != "" && strings.EqualFold(a.Endpoint, symbol) {
+		return 2
+	}
+	best := 0
+	for _, id := range a.Identifiers {
+		id = strings.ToLower(id)
+		switch {
+		case id == sym:
+			return 2
+		case !strings.Contains(id, ".") && strings.HasSuffix(sym, "."+id):
+			best = 1
+		}
+	}
+	return best
+}
+
+func pathMatch(paths []string, p string) bool {
+	for _, q := range paths {
+		if p == q || strings.HasSuffix(p, "/"+q) {
+			return true
+		}
+	}
+	return false
+}
+
+// literalMatch is the share (0..1) of the literals found verbatim in
+// content, ignoring case.
+func literalMatch(lits []string, content string) float64 {
+	if len(lits) == 0 {
+		return 0
+	}
+	lc := strings.ToLower(content)
+	n := 0
+	for _, l := range lits {
+		if strings.Contains(lc, strings.ToLower(l)) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(lits))
+}
+
+// isTestPath reports test, mock and fixture files by common conventions
+// (Go _test.go, JS/TS .test./.spec., Python test_*.py, test/ and testdata/
+// folders, mock in the name).
+func isTestPath(p string) bool {
+	lp := strings.ToLower(p)
+	base := path.Base(lp)
+	switch {
+	case strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec."),
+		strings.HasPrefix(base, "test_"), strings.Contains(base, "mock"),
+		strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/test/"),
+		strings.HasPrefix(lp, "tests/") || strings.Contains(lp, "/tests/"),
+		strings.HasPrefix(lp, "testdata/") || strings.Contains(lp, "/testdata/"),
+		strings.Contains(lp, "/fixtures/") || strings.Contains(lp, "__tests__/"):
+		return true
+	}
+	return false
+}
+
+// isHistoryPath reports changelogs and release notes.
+func isHistoryPath(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	for _, prefix := range []string{"changelog", "changes", "history", "release-notes", "releases", "news"} {
+		if strings.HasPrefix(base, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,132 @@
+package retrieval
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestAnalyze(t *testing.T) {
+	tests := []struct {
+		q    string
+		want Analysis
+	}{
+		{"where is SetNotifiesStage.Exec defined?", Analysis{Identifiers: []string{"SetNotifiesStage.Exec"}, Words: 3}},
+		{"aggrGroup.flush - where's that implemented", Analysis{Identifiers: []string{"aggrGroup.flush"}, Words: 4}},
+		{`config load error "group_interval cannot be zero" - where is that raised`,
+			Analysis{Literals: []string{"group_interval cannot be zero"}, Words: 8}},
+		{"what does --cluster.settle-timeout actually control?",
+			Analysis{Literals: []string{"--cluster.settle-timeout", "cluster.settle-timeout"}, Words: 4}},
+		{"difference between --enable-feature=classic-mode and utf8-strict-mode?",
+			Analysis{Literals: []string{"enable-feature", "classic-mode"}, Words: 4}},
+		{"cli/silence_import.go — how does the bulk import work", Analysis{Paths: []string{"cli/silence_import.go"}, Words: 7}},
+		{"does amtool honor XDG_CONFIG_DIRS?", Analysis{Identifiers: []string{"XDG_CONFIG_DIRS"}, Literals: []string{"XDG_CONFIG_DIRS"}, Words: 3}},
+		{"what does the expand parameter of GET /v1/charges do", Analysis{Endpoint: "GET /v1/charges", Words: 8}},
+		{"how do I cancel an order", Analysis{Words: 6}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.q, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, Analyze(tc.q)); diff != "" {
+				t.Errorf("Analyze (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// hit makes a candidate with a fused hybrid score.
+func hit(id, path, symbol, content string, score float64) Hit {
+	return Hit{ID: id, Score: score, Chunk: Chunk{Path: path, Symbol: symbol, Content: content, ContentHash: HashContent(path + symbol + content)}}
+}
+
+func TestRerank(t *testing.T) {
+	tests := []struct {
+		name    string
+		query   string
+		hits    []Hit
+		wantTop string // ID of the expected first hit
+	}{
+		{
+			// The BM25 trap: the same method name in two packages, the question names the type.
+			// Silences.Set: 0.40 + symbol_exact 1.0 = 1.40 beats mesh Set (0.90, no bonus).
+			name:  "definition of the named type's method",
+			query: "looking for Silences.Set in the silence package",
+			hits: []Hit{
+				hit("mesh", "silence/mesh.go", "Mesh.Set", "func (m *Mesh) Set(...)", 0.90),
+				hit("def", "silence/silence.go", "Silences.Set", "func (s *Silences) Set(sil *pb.Silence) error", 0.40),
+			},
+			wantTop: "def",
+		},
+		{
+			// A method named without its type: symbol_member +0.6 lifts 0.3 to 0.9 over 0.8.
+			name:  "member name",
+			query: "where is findByEmail",
+			hits: []Hit{
+				hit("caller", "web/login.go", "LoginHandler", "u := repo.findByEmail(email)", 0.80),
+				hit("def", "repo/user.go", "UserRepository.findByEmail", "func (r *UserRepository) findByEmail()", 0.30),
+			},
+			wantTop: "def",
+		},
+		{
+			// Tests mention the error too: test -0.3 takes the test from 1.0+0.8 to 1.5,
+			// below the raiser's 0.75+0.8 = 1.55.
+			name:  "error string, tests penalised",
+			query: `where is "group_interval cannot be zero" raised`,
+			hits: []Hit{
+				hit("test", "config/config_test.go", "TestGroupIntervalZero", `wantErr: "group_interval cannot be zero"`, 1.0),
+				hit("def", "config/config.go", "Route.UnmarshalYAML", `return errors.New("group_interval cannot be zero")`, 0.75),
+			},
+			wantTop: "def",
+		},
+		{
+			// Asking about tests turns the penalty off: 1.0+0.8 beats 0.75+0.8.
+			name:  "tests asked for",
+			query: `which test checks "group_interval cannot be zero"`,
+			hits: []Hit{
+				hit("test", "config/config_test.go", "TestGroupIntervalZero", `wantErr: "group_interval cannot be zero"`, 1.0),
+				hit("def", "config/config.go", "Route.UnmarshalYAML", `return errors.New("group_interval cannot be zero")`, 0.75),
+			},
+			wantTop: "test",
+		},
+		{
+			// A named file: path +0.6 lifts 0.2 to 0.8 over the changelog's 0.9-0.3 = 0.6.
+			name:  "named file over changelog",
+			query: "cli/silence_import.go — how does the bulk import work",
+			hits: []Hit{
+				hit("log", "CHANGELOG.md", "0.20.0", "silence import now runs in parallel", 0.90),
+				hit("def", "cli/silence_import.go", "silenceImportCmd.bulkImport", "func (c *silenceImportCmd) bulkImport()", 0.20),
+			},
+			wantTop: "def",
+		},
+		{
+			// An endpoint named exactly: symbol_exact +1.0.
+			name:  "endpoint",
+			query: "POST /v1/orders/{id}/cancel",
+			hits: []Hit{
+				hit("get", "api.yaml", "GET /v1/orders/{id}", "GET /v1/orders/{id}", 0.95),
+				hit("post", "api.yaml", "POST /v1/orders/{id}/cancel", "POST /v1/orders/{id}/cancel", 0.50),
+			},
+			wantTop: "post",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := rerank(tc.query, Analyze(tc.query), tc.hits)
+			if got[0].ID != tc.wantTop {
+				for _, h := range got {
+					t.Logf("%s %.2f %s", h.ID, h.Score, h.Debug)
+				}
+				t.Errorf("top %s, want %s", got[0].ID, tc.wantTop)
+			}
+		})
+	}
+}
+
+func TestRerankDropsDuplicateContent(t *testing.T) {
+	a := hit("main", "pkg/x.go", "X", "func X() {}", 0.9)
+	b := a
+	b.ID, b.Chunk.Path = "vendored", "vendor/pkg/x.go"
+	got := rerank("X", Analyze("X"), []Hit{a, b})
+	if len(got) != 1 || got[0].ID != "main" {
+		t.Errorf("got %d hits, first %s; want the first copy only", len(got), got[0].ID)
+	}
+}
