@@ -5,7 +5,7 @@
 #   bash scripts/demo.sh ["your question"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-QUESTION="${1:-where are chunks upserted into Weaviate?}"
+QUESTION="${1:-where is Store.Upsert defined?}"
 bash scripts/install-weaviate.sh
 mkdir -p bin
 go build -o bin/ragbot ./cmd/ragbot
