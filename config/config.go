@@ -160,7 +160,7 @@ func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Con
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, decodeError(err)
+		return nil, decodeError(err, data)
 	}
 	cfg.dir = dir
 	cfg.lookupEnv = lookupEnv
@@ -172,21 +172,6 @@ func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Con
 		return nil, err
 	}
 	return &cfg, nil
-}
-
-// decodeError turns a yaml.v3 error into one line per problem, e.g.
-// "parse YAML: line 3: field sorces not found in type config.Config", where
-// yaml.v3 would print a "yaml: unmarshal errors:" header and indented lines.
-func decodeError(err error) error {
-	var te *yaml.TypeError
-	if !errors.As(err, &te) {
-		return fmt.Errorf("parse YAML: %w", err)
-	}
-	errs := make([]error, len(te.Errors))
-	for i, e := range te.Errors {
-		errs[i] = fmt.Errorf("parse YAML: %s", e)
-	}
-	return errors.Join(errs...)
 }
 
 func (c *Config) applyDefaults() {

@@ -153,7 +153,7 @@ func TestAlpha(t *testing.T) {
 		{
 			name:    "not a number",
 			yaml:    "retrieval: {alpha: half}",
-			wantErr: "parse YAML: line 1: cannot unmarshal !!str `half` into float64",
+			wantErr: `retrieval.alpha (line 1): want a number, got "half"`,
 		},
 	}
 	for _, tt := range tests {

@@ -22,11 +22,11 @@ func TestBadConfigs(t *testing.T) {
 		},
 		{
 			file: "bad-unknown-key.yaml",
-			want: `parse YAML: line 4: field sorces not found in type config.Config`,
+			want: `sorces (line 4): unknown key`,
 		},
 		{
 			file: "bad-unknown-nested-key.yaml",
-			want: `parse YAML: line 3: field urll not found in type config.Weaviate`,
+			want: `weaviate.urll (line 3): unknown key`,
 		},
 		{
 			file: "bad-source-kind.yaml",
@@ -122,8 +122,8 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "two unknown keys, one line each",
 			yaml: "weaviate: {urll: x, prot: 1}\n" + sources,
-			want: "parse YAML: line 1: field urll not found in type config.Weaviate\n" +
-				"parse YAML: line 1: field prot not found in type config.Weaviate",
+			want: "weaviate.urll (line 1): unknown key\n" +
+				"weaviate.prot (line 1): unknown key",
 		},
 		{
 			name: "not YAML",
@@ -133,7 +133,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "bad duration",
 			yaml: "weaviate: {timeout: soon}\n" + sources,
-			want: "parse YAML: line 1: cannot unmarshal !!str `soon` into time.Duration",
+			want: `weaviate.timeout (line 1): want a duration such as 60s, 10m or 24h, got "soon"`,
 		},
 		{
 			name: "negative timeout",

@@ -1,0 +1,116 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// yamlEntry is one key of the document with its YAML path.
+type yamlEntry struct {
+	line  int    // 1-based line of the key
+	path  string // "sources[1].kind"
+	key   string // "kind"
+	value string // the scalar value, "" for maps and lists
+}
+
+// yamlEntries lists every mapping key of data with its path, so that decode
+// errors, which yaml.v3 reports by line and Go type, can name the field.
+func yamlEntries(data []byte) []yamlEntry {
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) != nil {
+		return nil
+	}
+	var out []yamlEntry
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, path)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				p := k.Value
+				if path != "" {
+					p = path + "." + k.Value
+				}
+				val := ""
+				if v.Kind == yaml.ScalarNode {
+					val = v.Value
+				}
+				out = append(out, yamlEntry{line: k.Line, path: p, key: k.Value, value: val})
+				walk(v, p)
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				p := path + "[" + strconv.Itoa(i) + "]"
+				if c.Kind == yaml.ScalarNode {
+					out = append(out, yamlEntry{line: c.Line, path: p, value: c.Value})
+				}
+				walk(c, p)
+			}
+		}
+	}
+	walk(&root, "")
+	return out
+}
+
+var (
+	unknownFieldRe = regexp.MustCompile("^line (\\d+): field (\\S+) not found in type \\S+$")
+	typeErrRe      = regexp.MustCompile("^line (\\d+): cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
+)
+
+// decodeError turns a yaml.v3 error into one line per problem that starts
+// with the field's YAML path, e.g. `weaviate.urll (line 3): unknown key` or
+// `weaviate.timeout (line 9): want a duration such as 60s or 24h, got "60"`.
+// yaml.v3 itself names lines and Go types, not fields.
+func decodeError(err error, data []byte) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return fmt.Errorf("parse YAML: %w", err)
+	}
+	entries := yamlEntries(data)
+	find := func(line int, match func(yamlEntry) bool) string {
+		for _, e := range entries {
+			if e.line == line && match(e) {
+				return e.path
+			}
+		}
+		return ""
+	}
+	errs := make([]error, len(te.Errors))
+	for i, msg := range te.Errors {
+		errs[i] = fmt.Errorf("parse YAML: %s", msg)
+		if m := unknownFieldRe.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			if p := find(line, func(e yamlEntry) bool { return e.key == m[2] }); p != "" {
+				errs[i] = fmt.Errorf("%s (line %d): unknown key", p, line)
+			}
+		} else if m := typeErrRe.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			if p := find(line, func(e yamlEntry) bool { return e.value == m[2] }); p != "" {
+				want := "a value of type " + m[3]
+				switch {
+				case m[3] == "time.Duration":
+					want = "a duration such as 60s, 10m or 24h"
+				case strings.HasPrefix(m[3], "int") || strings.HasPrefix(m[3], "uint"):
+					want = "a whole number"
+				case strings.HasPrefix(m[3], "float"):
+					want = "a number"
+				case m[3] == "bool":
+					want = "true or false"
+				case strings.HasPrefix(m[3], "[]"):
+					want = "a list"
+				}
+				errs[i] = fmt.Errorf("%s (line %d): want %s, got %q", p, line, want, m[2])
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
