@@ -18,7 +18,8 @@ the snippet. When nothing relevant is indexed it says so.
 Examples:
   ragbot ask --config ragbot.yaml "where is the hybrid query built?"
   ragbot ask --config ragbot.yaml --json "Store.Upsert"
-  ragbot ask --config ragbot.yaml --index "where are chunks written to Weaviate?"`
+  ragbot ask --config ragbot.yaml --index "where are chunks written to Weaviate?"
+  ragbot ask --config ragbot.yaml -- "--cluster.settle-timeout"   (-- before a question that starts with a dash)`
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cf commonFlags
