@@ -1,0 +1,184 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// Answerer answers one question with cited snippets. Its error is for
+// failures only (index unreachable, timeout), never for "nothing found".
+type Answerer interface {
+	Ask(ctx context.Context, r retrieval.Request) (retrieval.Answer, error)
+}
+
+var _ Answerer = (*retrieval.Asker)(nil)
+
+// FeedbackSink stores votes on answers.
+type FeedbackSink interface {
+	Put(ctx context.Context, f retrieval.Feedback) error
+}
+
+var _ FeedbackSink = (*retrieval.FeedbackLog)(nil)
+
+// Config wires a Bot. Answerer and Surface are required.
+type Config struct {
+	Answerer Answerer
+	Surface  Surface
+	Access   Access
+	// Timeout bounds the search part of one answer (thread read and
+	// retrieval); posting the reply gets replyTimeout on top. [30s]
+	Timeout time.Duration
+	Logger  *slog.Logger     // [slog.Default()]
+	Now     func() time.Time // [time.Now]
+}
+
+// Bot answers mentions in the background, once per delivery. It is safe for
+// concurrent use; Shutdown stops it.
+type Bot struct {
+	cfg   Config
+	log   *slog.Logger
+	seen  *Deliveries
+	tasks *tasks
+}
+
+// replyTimeout bounds posting one reply, including waits for Slack rate
+// limits (see bot/slack's maxRetryWait).
+const replyTimeout = 90 * time.Second
+
+// lastReplyTimeout bounds the final reply of an answer cancelled by Shutdown.
+const lastReplyTimeout = 5 * time.Second
+
+// Delivery dedupe bounds: Slack retries an unacknowledged event after about
+// 0 s, 1 min and 5 min (api.slack.com/apis/events-api#retries), so 15 minutes
+// covers every retry; at Slack's limit of 30,000 events per workspace per
+// hour that is at most 7,500 ids, under dedupeMax.
+const (
+	dedupeTTL = 15 * time.Minute
+	dedupeMax = 10000
+)
+
+// New returns a Bot; it panics when Answerer or Surface is missing, a wiring bug.
+func New(cfg Config) *Bot {
+	if cfg.Answerer == nil || cfg.Surface == nil {
+		panic("bot.New: Answerer and Surface are required")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Bot{cfg: cfg, log: cfg.Logger, seen: NewDeliveries(dedupeTTL, dedupeMax, cfg.Now), tasks: newTasks()}
+}
+
+// Handle claims the delivery of m and answers it in the background. It
+// returns false, doing nothing, when the delivery is a retry of one being or
+// already answered, or when the bot is shutting down. It does no I/O, so a
+// transport can acknowledge the event right after it.
+func (b *Bot) Handle(m Mention) bool {
+	replyTS, ok := b.seen.Claim(m.DeliveryID)
+	if !ok {
+		b.log.Debug("duplicate delivery ignored", "event_id", m.DeliveryID, "channel", m.Thread.Channel)
+		return false
+	}
+	if !b.Go(func(ctx context.Context) { b.answer(ctx, m, replyTS) }) {
+		b.seen.Fail(m.DeliveryID)
+		return false
+	}
+	return true
+}
+
+// Go runs fn in the background, owned by b: Shutdown waits for it and
+// cancels its context when the shutdown deadline passes. It returns false
+// without running fn once Shutdown has begun.
+func (b *Bot) Go(fn func(ctx context.Context)) bool { return b.tasks.Go(fn) }
+
+// Wait blocks until no background work is running or ctx ends. Work started
+// while Wait runs may or may not be waited for; tests call it between steps.
+func (b *Bot) Wait(ctx context.Context) error { return b.tasks.wait(ctx) }
+
+// Shutdown stops taking work and waits for running answers. When ctx ends
+// first it cancels them, waits for them to return, and returns ctx's error.
+func (b *Bot) Shutdown(ctx context.Context) error { return b.tasks.shutdown(ctx) }
+
+// errSearchTimeout is the cause of a search that ran out of Config.Timeout.
+var errSearchTimeout = errors.New("answer timeout exceeded")
+
+// answer posts "searching" (unless a failed earlier attempt left a reply to
+// reuse, or there is no question), works out the reply and replaces the
+// searching one with it.
+func (b *Bot) answer(ctx context.Context, m Mention, replyTS string) {
+	start := b.cfg.Now()
+	log := b.log.With("event_id", m.DeliveryID, "channel", m.Thread.Channel, "thread_ts", m.Thread.TS)
+	reply := func(r Reply) error {
+		parent, limit := ctx, replyTimeout
+		if ctx.Err() != nil {
+			// Cancelled at the shutdown deadline: still replace "searching"
+			// (with "unavailable"), briefly, rather than leave it forever.
+			parent, limit = context.WithoutCancel(ctx), lastReplyTimeout
+		}
+		rctx, cancel := context.WithTimeout(parent, limit)
+		defer cancel()
+		ts, err := b.cfg.Surface.Reply(rctx, m.Thread, replyTS, r)
+		if err == nil && replyTS == "" {
+			replyTS = ts
+			b.seen.SetReply(m.DeliveryID, ts)
+		}
+		return err
+	}
+	if replyTS == "" && m.Text != "" { // an empty mention gets its help at once
+		if err := reply(Reply{Kind: Searching, Asked: m.Text}); err != nil {
+			log.Error("post searching reply", "err", err)
+			b.seen.Fail(m.DeliveryID)
+			return
+		}
+	}
+	r := b.respond(ctx, m, log)
+	if err := reply(r); err != nil {
+		log.Error("post answer", "reply_ts", replyTS, "err", err)
+		b.seen.Fail(m.DeliveryID)
+		return
+	}
+	b.seen.Done(m.DeliveryID)
+	log.Info("answered", "kind", r.Kind.String(), "coverage", r.Answer.Coverage, "snippets", len(r.Answer.Snippets),
+		"ms", b.cfg.Now().Sub(start).Milliseconds())
+}
+
+// respond works out the reply to m: no sources, help, unavailable or the answer.
+func (b *Bot) respond(ctx context.Context, m Mention, log *slog.Logger) Reply {
+	sources := b.cfg.Access.Sources(m.Thread.Channel)
+	switch {
+	case len(sources) == 0:
+		log.Warn("channel may see no source; see access in ragbot.yaml")
+		return Reply{Kind: NoSources, Asked: m.Text}
+	case m.Text == "":
+		return Reply{Kind: Help}
+	}
+	sctx, cancel := context.WithTimeoutCause(ctx, b.cfg.Timeout, fmt.Errorf("%w (%s)", errSearchTimeout, b.cfg.Timeout))
+	defer cancel()
+	q := m.Text
+	if m.InThread {
+		earlier, err := b.cfg.Surface.Earlier(sctx, m.Thread, m.TS)
+		if err != nil {
+			log.Warn("read thread; answering without its context", "err", err)
+		}
+		q = FollowUp(q, earlier)
+	}
+	ans, err := b.cfg.Answerer.Ask(sctx, retrieval.Request{Question: q, Sources: sources})
+	if err != nil {
+		if cause := context.Cause(sctx); cause != nil && !errors.Is(err, cause) {
+			err = fmt.Errorf("%w (%v)", err, cause)
+		}
+		log.Error("search failed; told the user it is unavailable", "err", err)
+		return Reply{Kind: Unavailable, Asked: m.Text}
+	}
+	return Reply{Kind: Answered, Asked: m.Text, Answer: ans}
+}

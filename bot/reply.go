@@ -1,0 +1,73 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// Thread is where a reply goes.
+type Thread struct {
+	Channel string // conversation id (Slack "C0123", "D0123" for a direct message)
+	TS      string // id of the thread's root message (Slack thread_ts)
+}
+
+// A Mention is one question addressed to the bot.
+type Mention struct {
+	// DeliveryID is the platform's id of the event, the same on every retry
+	// of its delivery (Slack event_id). Empty disables deduplication.
+	DeliveryID string
+	Thread     Thread // where to answer: the existing thread, or a new one under the message
+	TS         string // id of the asking message
+	InThread   bool   // the message is a reply inside an existing thread
+	User       string // platform user id
+	Text       string // the question as written, without the bot's mention, unescaped
+}
+
+// ReplyKind says what a Reply carries.
+type ReplyKind int
+
+// Kinds of reply, in the order a thread sees them.
+const (
+	Searching   ReplyKind = iota // received; the answer replaces this reply
+	Answered                     // Answer holds the answer (covered, or no coverage)
+	Unavailable                  // the search failed or timed out: say so instead of staying silent
+	NoSources                    // the channel may not see any source
+	Help                         // the mention held no question
+)
+
+// A Reply is what the bot says in a thread; each Surface renders it its way.
+type Reply struct {
+	Kind   ReplyKind
+	Asked  string           // the question as the user wrote it
+	Answer retrieval.Answer // Answered only; Answer.Question is the text searched (see FollowUp)
+}
+
+// A Surface is what a chat platform does for the bot.
+type Surface interface {
+	// Reply posts r in the thread when ts is "", else replaces the message
+	// ts with r, and returns the id of the message.
+	Reply(ctx context.Context, to Thread, ts string, r Reply) (string, error)
+	// Earlier returns the text of the thread's messages older than the
+	// message before, root first, leaving out the bot's own and other bots'
+	// messages.
+	Earlier(ctx context.Context, to Thread, before string) ([]string, error)
+}
+
+// String names the kind for logs.
+func (k ReplyKind) String() string {
+	switch k {
+	case Searching:
+		return "searching"
+	case Answered:
+		return "answered"
+	case Unavailable:
+		return "unavailable"
+	case NoSources:
+		return "no_sources"
+	case Help:
+		return "help"
+	}
+	return fmt.Sprintf("ReplyKind(%d)", int(k))
+}

@@ -1,0 +1,90 @@
+package slack
+
+import (
+	"context"
+
+	slackgo "github.com/slack-go/slack"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// interact handles block_actions: votes and "Share in channel". The work
+// runs in the background; the transport acks right after.
+func (b *Bot) interact(cb slackgo.InteractionCallback) {
+	if cb.Type != slackgo.InteractionTypeBlockActions {
+		return
+	}
+	for _, a := range cb.ActionCallback.BlockActions {
+		switch a.ActionID {
+		case actionUp, actionDown:
+			vote := retrieval.VoteUp
+			if a.ActionID == actionDown {
+				vote = retrieval.VoteDown
+			}
+			value := a.Value
+			b.core.Go(func(ctx context.Context) { b.vote(ctx, cb, vote, value) })
+		case actionShare:
+			q := a.Value
+			b.core.Go(func(ctx context.Context) { b.share(ctx, cb, q) })
+		}
+	}
+}
+
+// vote stores a click on 👍/👎 and thanks the voter privately.
+func (b *Bot) vote(ctx context.Context, cb slackgo.InteractionCallback, vote retrieval.Vote, value string) {
+	channel, ts := cb.Channel.ID, cb.Container.MessageTs
+	if channel == "" {
+		channel = cb.Container.ChannelID
+	}
+	if ts == "" {
+		ts = cb.Message.Timestamp
+	}
+	log := b.log.With("channel", channel, "message_ts", ts, "user", cb.User.ID, "vote", vote)
+	reply := "Thanks! Your vote was recorded."
+	v, err := decodeVote(value)
+	switch {
+	case b.cfg.Feedback == nil:
+		reply = "Feedback is not enabled on this ragbot."
+	case err != nil:
+		log.Warn("vote not recorded", "err", err)
+		reply = "Sorry, I couldn't read that vote."
+	default:
+		f := retrieval.Feedback{Question: v.Q, Shown: v.C, Vote: vote, User: cb.User.ID, Channel: channel, MessageTS: ts, Time: b.cfg.Now()}
+		if err := b.cfg.Feedback.Put(ctx, f); err != nil {
+			log.Error("vote not recorded", "err", err)
+			reply = "Sorry, I couldn't record your vote right now: the index is unavailable."
+		} else {
+			log.Info("vote recorded", "citations", len(v.C))
+		}
+	}
+	msg := &slackgo.WebhookMessage{ResponseType: slackgo.ResponseTypeEphemeral, Text: reply}
+	if err := b.respond(ctx, cb.ResponseURL, msg); err != nil {
+		log.Warn("thank the voter", "err", err)
+	}
+}
+
+// share posts a /where-is list in the channel for everyone, searched again
+// with the channel's access, and deletes the private copy.
+func (b *Bot) share(ctx context.Context, cb slackgo.InteractionCallback, q string) {
+	channel := cb.Channel.ID
+	if channel == "" {
+		channel = cb.Container.ChannelID
+	}
+	log := b.log.With("channel", channel, "user", cb.User.ID)
+	msg := b.whereIsMessage(ctx, channel, q, cb.User.ID)
+	if msg.Blocks == nil { // unavailable, or no sources: tell the user only
+		msg.ResponseType = slackgo.ResponseTypeEphemeral
+		if err := b.respond(ctx, cb.ResponseURL, msg); err != nil {
+			log.Warn("share", "err", err)
+		}
+		return
+	}
+	msg.ResponseType = slackgo.ResponseTypeInChannel
+	if err := b.respond(ctx, cb.ResponseURL, msg); err != nil {
+		log.Error("share /where-is list", "err", err)
+		return
+	}
+	if err := b.respond(ctx, cb.ResponseURL, &slackgo.WebhookMessage{DeleteOriginal: true}); err != nil {
+		log.Warn("delete the private list after sharing", "err", err)
+	}
+}

@@ -1,0 +1,198 @@
+package slack
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	slackgo "github.com/slack-go/slack"
+
+	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// Block Kit limits, from api.slack.com/reference/block-kit/blocks and
+// .../composition-objects, and chat.postMessage's text limits.
+const (
+	maxBlocks      = 50   // blocks in one message
+	maxSectionText = 3000 // characters of a section's text
+	maxContextText = 2000 // characters we put in one context element (kept under the section limit)
+	maxButtonValue = 2000 // characters of a button's value
+	// maxFallbackText is how much of the message text (the notification
+	// fallback when blocks are present) we send; Slack truncates text
+	// beyond 40,000 characters and advises 4,000 (api.slack.com/methods/chat.postMessage#truncating).
+	maxFallbackText = 4000
+	// codeBudget is what the code sections of one answer share, in bytes:
+	// users report msg_blocks_too_long near 13,000 characters of blocks,
+	// below the documented limits (protocols.md §1.7, unconfirmed), so the
+	// code stays under 11,000 and leaves room for the other blocks.
+	codeBudget = 11000
+)
+
+// Block and action ids. Slack sends action_id back in block_actions.
+const (
+	feedbackBlock = "ragbot_feedback"
+	actionUp      = "feedback_up"
+	actionDown    = "feedback_down"
+	actionShare   = "where_is_share"
+)
+
+// render turns a reply into blocks and the fallback text. Searching, help
+// and the error replies are text only.
+func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
+	switch r.Kind {
+	case bot.Searching:
+		return nil, "Searching the indexed sources for “" + escape(cutBytes(r.Asked, 300)) + "”…"
+	case bot.Unavailable:
+		return nil, unavailableText
+	case bot.NoSources:
+		return nil, noSourcesText
+	case bot.Help:
+		return nil, b.helpText()
+	}
+	if r.Answer.Coverage != retrieval.Covered || len(r.Answer.Snippets) == 0 {
+		return noCoverageBlocks(r.Asked, r.Answer.Warnings)
+	}
+	return b.answerBlocks(r.Asked, r.Answer)
+}
+
+// User-facing sentences. Operators find the cause in the log.
+const (
+	unavailableText = ":warning: Search is temporarily unavailable: I couldn't reach the index. Please try again in a few minutes."
+	noSourcesText   = "This channel has no sources to search. Ask whoever runs ragbot to add it under `access.channels` in ragbot.yaml."
+)
+
+func (b *Bot) helpText() string {
+	return "Ask me where something is, e.g. `@ragbot where is the retry for 503 errors?`, or use `" +
+		b.cfg.Command + " UserRepository.findByEmail` for a list of locations."
+}
+
+// noCoverageBlocks is the honest "not found" reply: one section with the
+// question and what to try, and the answer's warnings (an index not built).
+func noCoverageBlocks(asked string, warnings []string) ([]slackgo.Block, string) {
+	text := "I couldn't find anything about “" + escape(cutBytes(asked, 500)) + "” in the sources this channel can see. You could:\n" +
+		"• rephrase it with words the code or docs would use\n" +
+		"• name a file, function or type, e.g. `UserRepository.findByEmail` or `retry.go`\n" +
+		"• check that the source is indexed and visible here: it may not be"
+	blocks := []slackgo.Block{mrkdwnSection(text)}
+	if w := warningsSection(warnings); w != nil {
+		blocks = append(blocks, w)
+	}
+	return blocks, "No coverage for “" + escape(cutBytes(asked, 300)) + "” in the indexed sources."
+}
+
+// answerBlocks renders a covered answer: a summary line, warnings, then per
+// snippet its code and its citation line (and staleness), then the vote
+// buttons. At most 5 snippets x 4 blocks + 3 = 23 blocks.
+func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block, string) {
+	snips := ans.Snippets
+	if len(snips) > 5 {
+		snips = snips[:5]
+	}
+	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(snips), plural(len(snips), "result"), escape(cutBytes(asked, 300)))
+	if ans.Question != "" && ans.Question != asked {
+		summary += " · searched: _" + escape(cutBytes(ans.Question, 500)) + "_ (terms from this thread added)"
+	}
+	blocks := []slackgo.Block{mrkdwnContext(summary)}
+	if w := warningsSection(ans.Warnings); w != nil {
+		blocks = append(blocks, w)
+	}
+	per := min(maxSectionText, codeBudget/len(snips))
+	now := b.cfg.Now()
+	var fallback []string
+	for i, s := range snips {
+		if i > 0 {
+			blocks = append(blocks, slackgo.NewDividerBlock())
+		}
+		blocks = append(blocks, mrkdwnSection(codeBlock(s.Text, s.MoreLines, per)), mrkdwnContext(citationLine(s, now)))
+		if s.Stale != "" {
+			blocks = append(blocks, mrkdwnContext(":warning: May be stale: "+escape(cutBytes(s.Stale, 500))))
+		}
+		fallback = append(fallback, fmt.Sprintf("%s:%d-%d", s.Path, s.StartLine, s.EndLine))
+	}
+	if b.cfg.Feedback != nil {
+		blocks = append(blocks, voteButtons(ans.Question, snips))
+	}
+	text := fmt.Sprintf("%d %s for “%s”: %s", len(snips), plural(len(snips), "result"), asked, strings.Join(fallback, ", "))
+	return capBlocks(blocks), escape(cutBytes(text, maxFallbackText-200))
+}
+
+// citationLine is the context line under a snippet:
+// <url|path:start-end> · `Symbol` · source@commit7 · author · indexed 5 minutes ago.
+func citationLine(s retrieval.Snippet, now time.Time) string {
+	parts := []string{link(s.URL, fmt.Sprintf("%s:%d-%d", s.Path, s.StartLine, s.EndLine))}
+	if s.Symbol != "" {
+		parts = append(parts, inlineCode(cutBytes(s.Symbol, 200)))
+	}
+	src := sourceName(s.Source)
+	if c := s.ShortCommit(); c != "" {
+		src += "@" + c
+	}
+	parts = append(parts, escape(src))
+	if s.Author != "" {
+		parts = append(parts, escape(cutBytes(s.Author, 100)))
+	}
+	if !s.IndexedAt.IsZero() {
+		parts = append(parts, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
+	}
+	return cutLine(strings.Join(parts, " · "), maxContextText)
+}
+
+// sourceName is the configured name in a source id ("repo:payments" -> "payments").
+func sourceName(id string) string {
+	if _, name, ok := strings.Cut(id, ":"); ok {
+		return name
+	}
+	return id
+}
+
+// cutLine cuts an already rendered mrkdwn line to n bytes; the cut may end
+// a link early, so a cut line drops its links' targets.
+func cutLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return cutEscaped(slackEntity.ReplaceAllStringFunc(s, func(m string) string {
+		_, label, _ := strings.Cut(m[1:len(m)-1], "|")
+		return label
+	}), n)
+}
+
+// warningsSection shows answer-wide warnings, or nil when there are none.
+func warningsSection(ws []string) slackgo.Block {
+	if len(ws) == 0 {
+		return nil
+	}
+	lines := make([]string, len(ws))
+	for i, w := range ws {
+		lines[i] = ":warning: " + escape(w)
+	}
+	return mrkdwnSection(cutEscaped(strings.Join(lines, "\n"), maxSectionText))
+}
+
+// voteButtons are 👍/👎 under an answer. Both carry the question and the
+// shown citations (see encodeVote), so a click can be stored without state
+// kept in ragbot.
+func voteButtons(question string, snips []retrieval.Snippet) slackgo.Block {
+	value := encodeVote(question, snips)
+	up := slackgo.NewButtonBlockElement(actionUp, value, slackgo.NewTextBlockObject(slackgo.PlainTextType, ":+1: Helpful", true, false))
+	down := slackgo.NewButtonBlockElement(actionDown, value, slackgo.NewTextBlockObject(slackgo.PlainTextType, ":-1: Not helpful", true, false))
+	return slackgo.NewActionBlock(feedbackBlock, up, down)
+}
+
+func mrkdwnSection(text string) *slackgo.SectionBlock {
+	return slackgo.NewSectionBlock(slackgo.NewTextBlockObject(slackgo.MarkdownType, cutEscaped(text, maxSectionText), false, false), nil, nil)
+}
+
+func mrkdwnContext(text string) *slackgo.ContextBlock {
+	return slackgo.NewContextBlock("", slackgo.NewTextBlockObject(slackgo.MarkdownType, text, false, false))
+}
+
+// capBlocks keeps a message within maxBlocks, keeping the last block (the
+// buttons) when it has to cut.
+func capBlocks(bs []slackgo.Block) []slackgo.Block {
+	if len(bs) <= maxBlocks {
+		return bs
+	}
+	return append(bs[:maxBlocks-1:maxBlocks-1], bs[len(bs)-1])
+}

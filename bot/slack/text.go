@@ -1,0 +1,147 @@
+package slack
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// mrkdwnEscaper escapes the three characters that Slack's mrkdwn gives
+// meaning to (api.slack.com/reference/surfaces/formatting#escaping): text
+// from sources and users then cannot ping (<!channel>), mention (<@U1>) or
+// link (<https://evil|click>). Nothing else is escaped, per that page.
+var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
+func escape(s string) string { return mrkdwnEscaper.Replace(s) }
+
+// escapeCode escapes s for the inside of a ``` block: Slack still parses
+// <...> there, and a ``` in the source would end the block early, so each
+// gets zero-width spaces between its backticks. Tabs become four spaces.
+func escapeCode(s string) string {
+	s = strings.ReplaceAll(escape(s), "```", "`\u200b`\u200b`")
+	return strings.ReplaceAll(s, "\t", "    ")
+}
+
+// inlineCode renders s as `code`, with its own backticks replaced so the
+// span cannot end early.
+func inlineCode(s string) string {
+	return "`" + strings.ReplaceAll(escape(s), "`", "ˋ") + "`"
+}
+
+// linkLabel makes s usable as the label of <url|label>, which must not hold
+// "|" (api.slack.com/reference/surfaces/formatting#linking-urls).
+func linkLabel(s string) string { return strings.ReplaceAll(escape(s), "|", "¦") }
+
+// link renders <url|label>, or just the label when url is not an http(s)
+// URL safe to place between < and >.
+func link(url, label string) string {
+	if (!strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://")) || strings.ContainsAny(url, "<>| \n") {
+		return linkLabel(label)
+	}
+	return "<" + url + "|" + linkLabel(label) + ">"
+}
+
+// cutBytes returns s cut to at most n bytes on a rune boundary, with "…"
+// when cut. Byte length bounds Slack's character counts: no character is
+// fewer bytes in UTF-8 than code units in UTF-16.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const ell = "…"
+	n -= len(ell)
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if n < 0 {
+		n = 0
+	}
+	return s[:n] + ell
+}
+
+// codeBlock renders code (raw source text) as a ``` block of at most limit
+// bytes, escaped, keeping whole lines while they fit; a single line longer
+// than the block is cut. more counts lines already cut upstream
+// (retrieval.Snippet.MoreLines); the result says "… N more lines" for those
+// and for the lines cut here.
+func codeBlock(code string, more, limit int) string {
+	const fence, footerRoom = "```", 40 // footerRoom fits "\n_… 9999999 more lines_"
+	lines := strings.Split(strings.TrimRight(code, "\n"), "\n")
+	budget := limit - 2*len(fence) - 2 - footerRoom
+	var body strings.Builder
+	kept := 0
+	for _, l := range lines {
+		e := escapeCode(l)
+		need := len(e)
+		if kept > 0 {
+			need++ // the newline before it
+		}
+		if body.Len()+need > budget {
+			if kept == 0 {
+				body.WriteString(cutEscaped(e, budget))
+				kept = 1
+			}
+			break
+		}
+		if kept > 0 {
+			body.WriteByte('\n')
+		}
+		body.WriteString(e)
+		kept++
+	}
+	more += len(lines) - kept
+	out := fence + "\n" + body.String() + "\n" + fence
+	if more > 0 {
+		out += "\n_… " + strconv.Itoa(more) + " more " + plural(more, "line") + "_"
+	}
+	return out
+}
+
+// cutEscaped cuts escaped text to n bytes without splitting an entity
+// (&amp; &lt; &gt;) or a rune.
+func cutEscaped(e string, n int) string {
+	c := cutBytes(e, n)
+	body := strings.TrimSuffix(c, "…")
+	if amp := strings.LastIndexByte(body, '&'); amp >= 0 && !strings.Contains(body[amp:], ";") {
+		return body[:amp] + "…"
+	}
+	return c
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// slackEntity matches Slack's <...> sequences in incoming text: mentions
+// <@U1|name>, channels <#C1|name>, specials <!here>, links <url|label>.
+var slackEntity = regexp.MustCompile(`<([^<>]*)>`)
+
+// plainText turns the text of an incoming message into the question it
+// asks: the bot's mention removed, other mentions and specials dropped,
+// channels and links replaced by their labels, entities unescaped
+// (api.slack.com/reference/surfaces/formatting#retrieving-messages) and
+// white space collapsed.
+func plainText(text string) string {
+	text = slackEntity.ReplaceAllStringFunc(text, func(m string) string {
+		inner, label, _ := strings.Cut(m[1:len(m)-1], "|")
+		switch {
+		case strings.HasPrefix(inner, "@"), strings.HasPrefix(inner, "!"):
+			return " "
+		case strings.HasPrefix(inner, "#"):
+			if label != "" {
+				return "#" + label
+			}
+			return " "
+		case label != "":
+			return label
+		default:
+			return inner
+		}
+	})
+	text = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(text)
+	return strings.Join(strings.Fields(text), " ")
+}

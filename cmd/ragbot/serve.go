@@ -1,0 +1,249 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	slackgo "github.com/slack-go/slack"
+
+	"github.com/ragbot/ragbot/bot"
+	slackbot "github.com/ragbot/ragbot/bot/slack"
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/ingest"
+)
+
+const serveAbout = `ragbot serve runs the Slack bot: @mentions and direct messages are answered in
+their thread with cited snippets, /where-is with a list of locations, and the
+👍/👎 buttons under answers are stored for "ragbot feedback export".
+
+Slack is reached over Socket Mode (slack.mode: socket, the default: no public
+URL needed) or the HTTP Events API (slack.mode: http: Slack POSTs to
+/slack/events, /slack/commands and /slack/interactivity on serve.listen).
+Tokens come from the environment: RAGBOT_SLACK_BOT_TOKEN (xoxb-), and
+RAGBOT_SLACK_APP_TOKEN (xapp-) for Socket Mode or RAGBOT_SLACK_SIGNING_SECRET
+for HTTP (the slack.*_env keys rename them). GET /healthz answers 200 while
+the bot runs. SIGINT or SIGTERM stops it gracefully within
+serve.shutdown_timeout; a second signal cancels the answers still running.
+
+Example:
+  RAGBOT_SLACK_BOT_TOKEN=xoxb-... RAGBOT_SLACK_APP_TOKEN=xapp-... ragbot serve --config ragbot.yaml`
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf commonFlags
+	fs := newFlags("serve", serveAbout, stderr)
+	cf.register(fs)
+	listen := fs.String("listen", "", "HTTP `host:port`; empty means serve.listen of the config (default 127.0.0.1:8080)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Args())
+	}
+	s, err := startServer(ctx, cf, *listen, stderr)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Run(ctx)
+}
+
+// server is `ragbot serve`: the app (Weaviate, store), the Slack surface and
+// the HTTP server they share. Close stops what startServer started.
+type server struct {
+	app             *app
+	log             *slog.Logger
+	bot             *slackbot.Bot
+	mux             *http.ServeMux // /healthz, /slack/* in http mode; other features (push webhooks) mount their routes here
+	http            *http.Server
+	ln              net.Listener
+	mode            string
+	shutdownTimeout time.Duration
+	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
+	git             *gitIndexing      // git webhooks, polls and the stale guard
+}
+
+// startServer loads the config, checks the Slack credentials (before
+// anything starts), connects to Weaviate, checks the bot token with Slack
+// and listens on the HTTP address; listen overrides serve.listen.
+func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.Writer) (*server, error) {
+	cfg, err := loadConfig(cf.config)
+	if err != nil {
+		return nil, err
+	}
+	secrets, err := cfg.SlackSecrets()
+	if err != nil {
+		return nil, err
+	}
+	a, err := openApp(ctx, cf, stderr)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{app: a, log: serveLogger(stderr, cf.verbose), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout}
+	if err := s.wire(ctx, secrets, listen); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *server) wire(ctx context.Context, secrets config.SlackSecrets, listen string) error {
+	cfg := s.app.cfg
+	votes, err := s.app.store.OpenFeedback(ctx)
+	if err != nil {
+		return err
+	}
+	apiURL := cfg.Slack.APIURL
+	if !strings.HasSuffix(apiURL, "/") {
+		apiURL += "/" // slack-go appends method names to it
+	}
+	api := slackgo.New(secrets.BotToken.Reveal(), slackgo.OptionAPIURL(apiURL), slackgo.OptionAppLevelToken(secrets.AppToken.Reveal()))
+	asker := s.app.asker()
+	// /where-is lists locations, so it shows more of them than an answer.
+	lister := *asker
+	lister.TopK = max(asker.TopK, 10)
+	lister.Candidates = max(asker.Candidates, lister.TopK)
+	// Freshness: Confluence sources re-sync by TTL on the scheduler; git
+	// sources by push webhooks and polls on the same scheduler. Answers pass
+	// the git stale guard (branch head vs indexed commit) and the doc TTL check.
+	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log})
+	pageIndexer := newIndexer(s.app)
+	pageIndexer.Log = s.log
+	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg); err != nil {
+		return err
+	}
+	if s.git, err = newGitIndexing(s.app, s.sched, s.log); err != nil {
+		return err
+	}
+	answerer := staleDocs(s.app, s.git.Guarded(asker))
+	listAnswerer := staleDocs(s.app, s.git.Guarded(&lister))
+	s.bot, err = slackbot.New(ctx, slackbot.Config{
+		API: api, SigningSecret: secrets.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
+		Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
+		AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log,
+	})
+	if err != nil {
+		return err
+	}
+	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	if s.mode == config.SlackHTTP {
+		s.bot.Routes(s.mux)
+	}
+	// Push webhooks: POST /webhooks/<source name>, or /webhooks/ for an org-wide hook.
+	s.mux.Handle("/webhooks/", s.git.Webhooks())
+	if listen == "" {
+		listen = cfg.Serve.Listen
+	}
+	s.ln, err = net.Listen("tcp", listen)
+	if err != nil {
+		return fmt.Errorf("serve.listen %s: %w", listen, err)
+	}
+	// Slack's payloads are small; these bound slow or stuck clients, not Slack.
+	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	return nil
+}
+
+// channelAccess turns the access section (source names) into source ids per channel.
+func channelAccess(cfg *config.Config) bot.Access {
+	ids := func(names []string) []string {
+		out := []string{}
+		for _, n := range names {
+			if src, ok := cfg.SourceNamed(n); ok {
+				out = append(out, src.SourceID())
+			}
+		}
+		return out
+	}
+	acc := bot.Access{Default: ids(cfg.AccessFor("")), Channels: map[string][]string{}}
+	for ch := range cfg.Access.Channels {
+		acc.Channels[ch] = ids(cfg.AccessFor(ch))
+	}
+	return acc
+}
+
+// Addr returns the address the HTTP server listens on.
+func (s *server) Addr() string { return s.ln.Addr().String() }
+
+// Run serves until ctx ends (SIGINT/SIGTERM in main) or a transport fails,
+// then shuts down: Socket Mode is closed and the HTTP server stops taking
+// requests (http.Server.Shutdown), in-flight answers finish, all within
+// serve.shutdown_timeout, after which the answers still running are
+// cancelled; a second signal cancels them at once. The caller's Close then
+// stops the local Weaviate.
+func (s *server) Run(ctx context.Context) error {
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	errc := make(chan error, 3)
+	var wg sync.WaitGroup
+	wg.Go(func() { // exits when Shutdown closes the listener
+		if err := s.http.Serve(s.ln); !errors.Is(err, http.ErrServerClosed) {
+			errc <- fmt.Errorf("http server: %w", err)
+		}
+	})
+	if s.mode == config.SlackSocket {
+		wg.Go(func() { // exits when runCtx ends, or Slack refuses the app token
+			if err := s.bot.RunSocketMode(runCtx); err != nil {
+				errc <- err
+			}
+		})
+	}
+	gitDone := make(chan struct{})
+	go func() { // exits when runCtx ends and the git runs under way have recorded their state
+		defer close(gitDone)
+		if err := s.git.Run(runCtx); err != nil && runCtx.Err() == nil {
+			errc <- fmt.Errorf("git indexing: %w", err)
+		}
+	}()
+	s.sched.Start()
+	s.log.Info("ragbot serve running", "listen", "http://"+s.Addr(), "slack_mode", s.mode)
+	var runErr error
+	select {
+	case <-ctx.Done():
+		s.log.Info("shutting down", "timeout", s.shutdownTimeout)
+	case runErr = <-errc:
+		s.log.Error("shutting down after a failure", "err", runErr)
+	}
+
+	sctx, cancel := context.WithTimeout(context.Background(), s.shutdownTimeout)
+	defer cancel()
+	hard, stopHard := signal.NotifyContext(sctx, os.Interrupt, syscall.SIGTERM) // a second signal
+	defer stopHard()
+	stop() // closes Socket Mode: no new events
+	if err := s.http.Shutdown(hard); err != nil {
+		s.log.Warn("http shutdown", "err", err)
+	}
+	if err := s.bot.Shutdown(hard); err != nil {
+		s.log.Warn("answers cancelled at shutdown", "err", err)
+	}
+	if err := s.sched.Stop(hard); err != nil { // waits for running syncs, cancels them at the deadline
+		s.log.Warn("index runs cancelled at shutdown", "err", err)
+	}
+	<-gitDone
+	wg.Wait()
+	s.log.Info("stopped")
+	return runErr
+}
+
+// Close stops the local Weaviate if this process started it.
+func (s *server) Close() { s.app.Close() }
+
+// serveLogger logs lifecycle lines (Info) to stderr, debug lines with -v.
+func serveLogger(stderr io.Writer, verbose bool) *slog.Logger {
+	level := slog.LevelInfo
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}

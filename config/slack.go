@@ -1,0 +1,211 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"net"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Serve configures `ragbot serve`: the HTTP server that every chat surface
+// and webhook mounts its routes on, and how it stops.
+type Serve struct {
+	// Listen is the host:port of the HTTP server (health check, Slack Events
+	// API, slash commands, interactivity, later webhooks); default
+	// "127.0.0.1:8080". Port 0 picks a free port.
+	Listen string `yaml:"listen"`
+	// ShutdownTimeout bounds the graceful stop after SIGINT/SIGTERM: in-flight
+	// HTTP requests and answers get this long before they are cancelled;
+	// default 25s, under the 30s a container orchestrator usually waits
+	// before SIGKILL.
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+}
+
+// Slack transports.
+const (
+	SlackSocket = "socket" // Socket Mode: an outbound WebSocket, no public URL (app-level token)
+	SlackHTTP   = "http"   // HTTP Events API: Slack POSTs to serve.listen (signing secret)
+)
+
+// Slack configures the Slack app. Tokens never live in the file: the *_env
+// fields name the environment variables that hold them.
+type Slack struct {
+	// Enabled turns the Slack bot on or off; unset means on when the file
+	// has a slack section or no teams section (see Config.SlackEnabled).
+	Enabled *bool `yaml:"enabled"`
+	// Mode is "socket" (default) or "http".
+	Mode string `yaml:"mode"`
+	// APIURL is the base URL of the Web API, with a trailing slash; default
+	// "https://slack.com/api/". Tests point it at a local server.
+	APIURL string `yaml:"api_url"`
+	// BotTokenEnv names the variable holding the bot token (xoxb-...);
+	// default RAGBOT_SLACK_BOT_TOKEN.
+	BotTokenEnv string `yaml:"bot_token_env"`
+	// AppTokenEnv names the variable holding the app-level token (xapp-...,
+	// scope connections:write) that Socket Mode needs; default
+	// RAGBOT_SLACK_APP_TOKEN.
+	AppTokenEnv string `yaml:"app_token_env"`
+	// SigningSecretEnv names the variable holding the signing secret that
+	// the HTTP mode verifies requests with; default RAGBOT_SLACK_SIGNING_SECRET.
+	SigningSecretEnv string `yaml:"signing_secret_env"`
+	// Command is the slash command answered with a list of locations;
+	// default "/where-is". It must match the app's configuration.
+	Command string `yaml:"command"`
+	// AnswerTimeout bounds one answer (thread lookup, search, posting);
+	// default 30s. Slack's response_url stays valid for 30 minutes.
+	AnswerTimeout time.Duration `yaml:"answer_timeout"`
+}
+
+// Access says which sources each chat channel may see. The filter goes into
+// the Weaviate query, so a chunk of another source cannot be retrieved there.
+type Access struct {
+	// Default lists the source names that a channel not in Channels (and a
+	// direct message) may see; "*" means every configured source. Unset
+	// means ["*"]; an empty list [] means none.
+	Default []string `yaml:"default"`
+	// Channels maps a channel id (Slack "C0123ABCD"; ids, not names, since
+	// events carry ids) to the source names it may see, replacing Default.
+	Channels map[string][]string `yaml:"channels"`
+}
+
+// AllSources is the Access entry that stands for every configured source.
+const AllSources = "*"
+
+// Defaults of the serve, slack and access sections.
+const (
+	DefaultListen          = "127.0.0.1:8080"
+	DefaultShutdownTimeout = 25 * time.Second
+	DefaultSlackAPIURL     = "https://slack.com/api/"
+	DefaultBotTokenEnv     = "RAGBOT_SLACK_BOT_TOKEN"
+	DefaultAppTokenEnv     = "RAGBOT_SLACK_APP_TOKEN"
+	DefaultSigningEnv      = "RAGBOT_SLACK_SIGNING_SECRET"
+	DefaultSlashCommand    = "/where-is"
+	DefaultAnswerTimeout   = 30 * time.Second
+)
+
+func (c *Config) applyChatDefaults() {
+	s := &c.Serve
+	if s.Listen == "" {
+		s.Listen = DefaultListen
+	}
+	if s.ShutdownTimeout == 0 {
+		s.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	k := &c.Slack
+	for _, f := range []struct {
+		dst *string
+		def string
+	}{
+		{&k.Mode, SlackSocket}, {&k.APIURL, DefaultSlackAPIURL}, {&k.BotTokenEnv, DefaultBotTokenEnv},
+		{&k.AppTokenEnv, DefaultAppTokenEnv}, {&k.SigningSecretEnv, DefaultSigningEnv}, {&k.Command, DefaultSlashCommand},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.def
+		}
+	}
+	if k.AnswerTimeout == 0 {
+		k.AnswerTimeout = DefaultAnswerTimeout
+	}
+	if c.Access.Default == nil {
+		c.Access.Default = []string{AllSources}
+	}
+}
+
+// envName is what a POSIX shell accepts as a variable name.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// slashCommand is what Slack accepts as a command: "/" and up to 31 lower-case
+// letters, digits, "-" or "_" (api.slack.com/interactivity/slash-commands).
+var slashCommand = regexp.MustCompile(`^/[a-z0-9_-]{1,31}$`)
+
+func (v *validator) chat() {
+	s := v.c.Serve
+	if _, port, err := net.SplitHostPort(s.Listen); err != nil || port == "" {
+		v.bad("serve.listen", "must be host:port, e.g. 127.0.0.1:8080 or :8080, got %q", s.Listen)
+	}
+	if s.ShutdownTimeout <= 0 {
+		v.bad("serve.shutdown_timeout", "must be positive, got %s", s.ShutdownTimeout)
+	}
+	k := v.c.Slack
+	switch k.Mode {
+	case SlackSocket, SlackHTTP:
+	default:
+		v.bad("slack.mode", "got %q, want socket or http", k.Mode)
+	}
+	if u, err := url.Parse(k.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		v.bad("slack.api_url", "must be an absolute http(s) URL without credentials, got %q", redactURL(k.APIURL))
+	}
+	for _, f := range []struct{ path, name string }{
+		{"slack.bot_token_env", k.BotTokenEnv}, {"slack.app_token_env", k.AppTokenEnv}, {"slack.signing_secret_env", k.SigningSecretEnv},
+	} {
+		if !envName.MatchString(f.name) {
+			v.bad(f.path, "must be an environment variable name, got %q", f.name)
+		}
+	}
+	if !slashCommand.MatchString(k.Command) {
+		v.bad("slack.command", `must be "/" and up to 31 lower-case letters, digits, - or _, got %q`, k.Command)
+	}
+	if t := k.AnswerTimeout; t <= 0 || t > 30*time.Minute {
+		v.bad("slack.answer_timeout", "must be between 0 and 30m (the life of a response_url), got %s", t)
+	}
+	// A token that is set but malformed is reported here, so that `ragbot
+	// validate` catches it; a missing one only matters to `ragbot serve`
+	// (see SlackSecrets). A disabled Slack bot reads no token.
+	if v.c.SlackEnabled() {
+		v.errs = append(v.errs, v.c.slackTokenProblems(false)...)
+	}
+	v.access()
+}
+
+func (v *validator) access() {
+	a := v.c.Access
+	check := func(path string, names []string) {
+		for i, n := range names {
+			if n == AllSources {
+				continue
+			}
+			if _, ok := v.c.SourceNamed(n); !ok {
+				v.bad(fmt.Sprintf("%s[%d]", path, i), "%q is not the name of a configured source (or %q for all)", n, AllSources)
+			}
+		}
+	}
+	check("access.default", a.Default)
+	for _, ch := range slices.Sorted(maps.Keys(a.Channels)) {
+		if ch == "" || strings.ContainsAny(ch, " #") {
+			v.bad("access.channels", "key %q is not a channel id (e.g. C0123ABCD; names and #channel are not accepted)", ch)
+		}
+		check("access.channels."+ch, a.Channels[ch])
+	}
+}
+
+// AccessFor returns the names of the sources that channel may see: its entry
+// in access.channels, else access.default, with "*" expanded to every
+// configured source. An empty result means the channel may see nothing.
+func (c *Config) AccessFor(channel string) []string {
+	names, ok := c.Access.Channels[channel]
+	if !ok {
+		names = c.Access.Default
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range names {
+		if n != AllSources {
+			add(n)
+			continue
+		}
+		for _, s := range c.Sources {
+			add(s.Name)
+		}
+	}
+	return out
+}
