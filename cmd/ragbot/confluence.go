@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/confluence"
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// Wiring of the page sources (confluence spaces, HTML export folders):
+// `ragbot index` calls indexPages. `ragbot serve` shares one scheduler
+// between the Confluence TTLs and the git polls:
+//
+//	sched := ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log})
+//	err := schedulePageSyncs(ctx, sched, newIndexer(s.app), s.app.cfg) // one task per confluence source
+//	git, err := newGitIndexing(s.app, sched, s.log)
+//	sched.Start()                                  // tasks may be added before or after; a shared one the git service leaves alone
+//	defer sched.Stop(shutdownCtx)                  // waits for running syncs, cancels them at the deadline
+//	Answerer: staleDocs(s.app, git.Guarded(asker)) // and the same for the Lister
+
+// isPageSource reports a source indexed with ingest.IndexPages.
+func isPageSource(src config.Source) bool {
+	return src.Kind == config.KindConfluence || src.Kind == config.KindHTML
+}
+
+// pageSet builds the ingest.PageSet of a confluence or html source. For
+// confluence it reads the credentials now, so a missing token fails the
+// source (naming the variable), not the whole config.
+func pageSet(cfg *config.Config, src config.Source, log *slog.Logger) (ingest.PageSet, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	switch src.Kind {
+	case config.KindConfluence:
+		sec, err := cfg.ConfluenceSecrets(src.Name)
+		if err != nil {
+			return ingest.PageSet{}, err
+		}
+		c, err := confluence.NewClient(confluence.Options{
+			BaseURL: src.URL, Flavour: src.Flavour, Email: sec.Email, Token: sec.Token.Reveal(),
+			Log: log.With("source", src.SourceID()),
+		})
+		if err != nil {
+			return ingest.PageSet{}, fmt.Errorf("%s: %w", src.Name, err)
+		}
+		scope := confluence.Scope{Spaces: src.Spaces, Label: src.Label, CQL: src.CQL}
+		return ingest.PageSet{ID: src.SourceID(), Pages: confluence.NewSource(c, scope), Settings: confluence.Settings(c), ACL: src.ACL}, nil
+	case config.KindHTML:
+		es := &confluence.ExportSource{Dir: cfg.Resolve(src.Path), Exclude: src.Exclude}
+		return ingest.PageSet{ID: src.SourceID(), Pages: es, Settings: es.Settings(), ACL: src.ACL}, nil
+	}
+	return ingest.PageSet{}, fmt.Errorf("%s: a %s source has no pages", src.Name, src.Kind)
+}
+
+// indexPages syncs one page source (see ingest.Indexer.IndexPages).
+func indexPages(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, src config.Source, full bool) (ingest.PageStats, error) {
+	set, err := pageSet(cfg, src, ix.Log)
+	if err != nil {
+		return ingest.PageStats{Source: src.SourceID()}, err
+	}
+	return ix.IndexPages(ctx, set, full)
+}
+
+// schedulePageSyncs adds a re-sync task per confluence source to sched,
+// named by its source id ("confluence:ops-runbooks"): at its cron schedule,
+// else every TTL; the first run comes when the TTL has run out since the
+// last successful sync (SourceState.IndexedAt), at once for a source never
+// synced. A failed run keeps the old chunks, records the error in
+// SourceState and is retried with the scheduler's backoff.
+func schedulePageSyncs(ctx context.Context, sched *ingest.Scheduler, ix *ingest.Indexer, cfg *config.Config) error {
+	log := ix.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	for _, src := range cfg.Sources {
+		if src.Kind != config.KindConfluence {
+			continue
+		}
+		st, _, err := ix.Store.State(ctx, src.SourceID(), "")
+		if err != nil {
+			return err
+		}
+		spec := src.Schedule
+		if spec == "" {
+			spec = ingest.EverySpec(src.TTLDuration)
+		}
+		err = sched.Add(src.SourceID(), spec, st.IndexedAt, func(ctx context.Context) error {
+			stats, err := indexPages(ctx, ix, cfg, src, false)
+			if err == nil {
+				log.Info("confluence synced", "source", src.SourceID(), "summary", stats.String())
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// docTTLs maps the source id of each confluence source to its TTL.
+func docTTLs(cfg *config.Config) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, src := range cfg.Sources {
+		if src.Kind == config.KindConfluence {
+			out[src.SourceID()] = src.TTLDuration
+		}
+	}
+	return out
+}
+
+// asker is what staleDocsAsker wraps (retrieval.Asker, or another wrapper).
+type asker interface {
+	Ask(ctx context.Context, r retrieval.Request) (retrieval.Answer, error)
+}
+
+// staleDocsAsker answers with Next, then marks the doc snippets whose
+// confluence source has not synced successfully within its TTL ("may be
+// outdated, last indexed 26 hours ago"; ingest.MarkStale). A state that
+// cannot be read adds a warning instead of failing the answer.
+type staleDocsAsker struct {
+	Next   asker
+	States ingest.StateReader
+	TTLs   map[string]time.Duration // docTTLs(cfg)
+	Now    func() time.Time         // [time.Now]
+}
+
+func (s staleDocsAsker) Ask(ctx context.Context, r retrieval.Request) (retrieval.Answer, error) {
+	ans, err := s.Next.Ask(ctx, r)
+	if err != nil || len(s.TTLs) == 0 {
+		return ans, err
+	}
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	if err := ingest.MarkStale(ctx, s.States, &ans, s.TTLs, now()); err != nil {
+		ans.Warnings = append(ans.Warnings, "could not check whether the Confluence snippets are up to date")
+	}
+	return ans, nil
+}
+
+// staleDocs wraps next so that doc snippets of confluence sources past
+// their TTL carry a warning (see staleDocsAsker).
+func staleDocs(a *app, next asker) asker {
+	return staleDocsAsker{Next: next, States: a.store, TTLs: docTTLs(a.cfg)}
+}

@@ -1,0 +1,114 @@
+package confluence
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// panelLabels are the macros rendered as a labelled panel: the label, the
+// title, then the body (protocols.md §3.4). panel and expand have no label
+// of their own, only their title.
+var panelLabels = map[string]string{
+	"info": "Info", "note": "Note", "warning": "Warning", "tip": "Tip", "panel": "", "expand": "",
+}
+
+// dropMacros have no text worth searching: navigation, listings of other
+// content, includes (the included page is indexed on its own), anchors.
+var dropMacros = map[string]bool{
+	"toc": true, "children": true, "include": true, "excerpt-include": true, "anchor": true, "pagetree": true,
+	"pagetreesearch": true, "recently-updated": true, "contentbylabel": true, "content-report-table": true,
+	"livesearch": true, "attachments": true, "profile": true, "gallery": true, "blog-posts": true,
+	"create-from-template": true, "viewfile": true, "view-file": true, "multimedia": true, "widget": true,
+	"roadmap": true, "space-details": true, "index": true, "navmap": true, "listlabels": true,
+	"popular-labels": true, "related-labels": true, "recently-used-labels": true, "contributors": true,
+	"contributors-summary": true, "page-index": true, "favpages": true, "search": true,
+}
+
+// macro renders one ac:structured-macro by its name.
+func (w *walker) macro(n *html.Node) {
+	name := strings.ToLower(attr(n, "ac:name"))
+	if label, ok := panelLabels[name]; ok {
+		w.panel(label, w.param(n, "title"), child(n, "ac:rich-text-body"))
+		return
+	}
+	switch name {
+	case "code", "noformat":
+		body := ""
+		if b := child(n, "ac:plain-text-body"); b != nil {
+			body = rawText(b, w.cdata)
+		}
+		w.code(codeLanguage(w.param(n, "language")), w.param(n, "title"), body)
+	case "jira":
+		w.text(w.param(n, "key")) // a JQL table has nothing to show offline
+	case "status":
+		w.text(w.param(n, "title"))
+	default:
+		if dropMacros[name] {
+			return
+		}
+		// Layout-like and unknown macros (section, column, excerpt, details,
+		// ui-tabs...): their body is page content, headings included. A
+		// plain-text body (html, sql...) is shown as code. Nothing at all:
+		// an empty macro, dropped.
+		if rb := child(n, "ac:rich-text-body"); rb != nil {
+			w.blockish(rb)
+		} else if pb := child(n, "ac:plain-text-body"); pb != nil {
+			w.code(codeLanguage(w.param(n, "language")), "", rawText(pb, w.cdata))
+		}
+	}
+}
+
+// panel renders a labelled panel: "Warning: <title>" on a line, then the
+// body's blocks; without a title the label starts the first paragraph
+// ("Note: Run this as root."). Headings in the body do not split. A panel
+// with neither title nor body is dropped.
+func (w *walker) panel(label, title string, body *html.Node) {
+	var blocks []block
+	if body != nil {
+		s := w.sub(false)
+		s.children(body)
+		s.flush()
+		blocks = s.blocks
+	}
+	if len(blocks) == 0 && title == "" {
+		return
+	}
+	head := label
+	if title != "" {
+		if head != "" {
+			head += ": "
+		}
+		head += title
+	}
+	if w.inline {
+		w.space()
+		w.text(head)
+		for _, b := range blocks {
+			w.space()
+			w.text(b.text)
+		}
+		w.space()
+		return
+	}
+	w.flush()
+	switch {
+	case head == "":
+	case title == "" && len(blocks) > 0 && !blocks[0].code:
+		blocks[0].text = head + ": " + blocks[0].text
+	default:
+		w.add(block{text: head})
+	}
+	w.blocks = append(w.blocks, blocks...)
+}
+
+// codeLanguage normalises a code macro's language: lower case, and "" for
+// none ("none", "text", "plain").
+func codeLanguage(lang string) string {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	switch lang {
+	case "none", "text", "plain", "plaintext":
+		return ""
+	}
+	return lang
+}

@@ -1,0 +1,322 @@
+package ingest_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ragbot/ragbot/ingest"
+)
+
+// schedClock is a clock that moves only when the test says so: After
+// returns a channel that Advance fires once its deadline has passed.
+type schedClock struct {
+	mu      sync.Mutex
+	now     time.Time
+	waiters []schedWaiter
+}
+
+type schedWaiter struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func (c *schedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *schedClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	if d <= 0 {
+		ch <- c.now
+		return ch
+	}
+	c.waiters = append(c.waiters, schedWaiter{at: c.now.Add(d), ch: ch})
+	return ch
+}
+
+func (c *schedClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if !w.at.After(c.now) {
+			w.ch <- c.now
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	c.waiters = kept
+}
+
+// armedAt reports whether some timer is set to fire at t.
+func (c *schedClock) armedAt(t time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, w := range c.waiters {
+		if w.at.Equal(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitArmed waits (in real time, up to 5 s) until the scheduler has set a
+// timer for t: only then does advancing the clock past t mean anything.
+func waitArmed(t *testing.T, c *schedClock, at time.Time) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !c.armedAt(at) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the scheduler set no timer for %v (clock at %v)", at, c.Now())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// runs is a job that records each run on a channel.
+type runs struct {
+	ch  chan time.Time
+	clk *schedClock
+	err func(n int) error // the error of run n (1-based); nil means success
+	n   atomic.Int32
+}
+
+func newRuns(clk *schedClock) *runs { return &runs{ch: make(chan time.Time, 10), clk: clk} }
+
+func (r *runs) job(ctx context.Context) error {
+	n := int(r.n.Add(1))
+	r.ch <- r.clk.Now()
+	if r.err != nil {
+		return r.err(n)
+	}
+	return nil
+}
+
+// next waits (real time, up to 5 s) for the next run and returns its clock time.
+func (r *runs) next(t *testing.T) time.Time {
+	t.Helper()
+	select {
+	case at := <-r.ch:
+		return at
+	case <-time.After(5 * time.Second):
+		t.Fatal("the job did not run")
+		return time.Time{}
+	}
+}
+
+// none checks that no run has happened.
+func (r *runs) none(t *testing.T) {
+	t.Helper()
+	select {
+	case at := <-r.ch:
+		t.Fatalf("the job ran at %v, want no run yet", at)
+	default:
+	}
+}
+
+func newScheduler(t *testing.T, clk *schedClock) *ingest.Scheduler {
+	s := ingest.NewScheduler(ingest.SchedulerOptions{Clock: clk, Log: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelError}))})
+	t.Cleanup(func() { _ = s.Stop(context.Background()) })
+	return s
+}
+
+var schedT0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+// TestSchedulerTTL: a source synced at t0 with a TTL of 24h re-syncs at
+// t0+24h on the fake clock, not a second before, and then every 24h after
+// each run.
+func TestSchedulerTTL(t *testing.T) {
+	clk := &schedClock{now: schedT0.Add(time.Hour)} // serve starts an hour after the last sync
+	r := newRuns(clk)
+	s := newScheduler(t, clk)
+	if err := s.Add("confluence:ops", ingest.EverySpec(24*time.Hour), schedT0, r.job); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	due := schedT0.Add(24 * time.Hour)
+	waitArmed(t, clk, due)
+	clk.Advance(due.Sub(clk.Now()) - time.Second)
+	r.none(t)
+	clk.Advance(time.Second)
+	if at := r.next(t); !at.Equal(due) {
+		t.Errorf("ran at %v, want %v", at, due)
+	}
+	waitArmed(t, clk, due.Add(24*time.Hour))
+	if st, _ := s.Status("confluence:ops"); !st.LastOK.Equal(due) || !st.Next.Equal(due.Add(24*time.Hour)) || st.Failures != 0 {
+		t.Errorf("status %+v, want last ok %v, next %v", st, due, due.Add(24*time.Hour))
+	}
+	clk.Advance(24 * time.Hour)
+	if at := r.next(t); !at.Equal(due.Add(24 * time.Hour)) {
+		t.Errorf("second run at %v, want %v", at, due.Add(24*time.Hour))
+	}
+}
+
+// TestSchedulerOverdueAndNeverRun: a source whose TTL passed while serve was
+// down, and one never synced, both run at Start.
+func TestSchedulerOverdueAndNeverRun(t *testing.T) {
+	clk := &schedClock{now: schedT0}
+	overdue, never := newRuns(clk), newRuns(clk)
+	s := newScheduler(t, clk)
+	if err := s.Add("overdue", "@every 1h", schedT0.Add(-3*time.Hour), overdue.job); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add("never", "0 3 * * *", time.Time{}, never.job); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if at := overdue.next(t); !at.Equal(schedT0) {
+		t.Errorf("overdue ran at %v, want at start %v", at, schedT0)
+	}
+	if at := never.next(t); !at.Equal(schedT0) {
+		t.Errorf("never-run ran at %v, want at start %v", at, schedT0)
+	}
+	// Next times: an hour after the run, and the cron spec's 03:00 the next day.
+	for name, want := range map[string]time.Time{"overdue": schedT0.Add(time.Hour), "never": time.Date(2026, 3, 2, 3, 0, 0, 0, time.UTC)} {
+		deadline := time.Now().Add(5 * time.Second)
+		for st, _ := s.Status(name); !st.Next.Equal(want); st, _ = s.Status(name) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: next run %v, want %v", name, st.Next, want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// TestSchedulerRunsNeverOverlap holds a run open while its ticks pass and
+// triggers arrive: there is never a second run at once, and the triggers
+// coalesce into one run right after.
+func TestSchedulerRunsNeverOverlap(t *testing.T) {
+	clk := &schedClock{now: schedT0}
+	release := make(chan struct{})
+	var running, most, total atomic.Int32
+	started := make(chan struct{}, 10)
+	job := func(ctx context.Context) error {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		total.Add(1)
+		started <- struct{}{}
+		<-release
+		return nil
+	}
+	s := newScheduler(t, clk)
+	if err := s.Add("slow", "@every 1m", time.Time{}, job); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	<-started
+	for range 5 {
+		clk.Advance(time.Minute) // ticks while the run is open
+	}
+	for range 3 {
+		if err := s.Trigger("slow"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st, _ := s.Status("slow"); !st.Running {
+		t.Errorf("status %+v, want running", st)
+	}
+	release <- struct{}{} // the first run ends; the triggers make one more
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no run after the triggers")
+	}
+	release <- struct{}{}
+	close(release)
+	if err := s.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if most.Load() != 1 || total.Load() != 2 {
+		t.Errorf("at most %d runs at once and %d in all, want 1 and 2", most.Load(), total.Load())
+	}
+}
+
+// TestSchedulerRetriesFailure: a failed run is retried after RetryMin
+// (1m by default), doubling, never later than the next regular time; a
+// success returns to the TTL.
+func TestSchedulerRetriesFailure(t *testing.T) {
+	clk := &schedClock{now: schedT0}
+	r := newRuns(clk)
+	r.err = func(n int) error {
+		if n <= 2 {
+			return errors.New("confluence: list pages of space OPS: status 503")
+		}
+		return nil
+	}
+	s := newScheduler(t, clk)
+	if err := s.Add("confluence:ops", ingest.EverySpec(24*time.Hour), time.Time{}, r.job); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	r.next(t)
+	waitArmed(t, clk, schedT0.Add(time.Minute))
+	st, _ := s.Status("confluence:ops")
+	if st.Failures != 1 || st.LastErr == nil || !strings.Contains(st.LastErr.Error(), "503") || !st.LastOK.IsZero() {
+		t.Errorf("status after a failure %+v", st)
+	}
+	clk.Advance(time.Minute)
+	r.next(t)
+	waitArmed(t, clk, schedT0.Add(3*time.Minute)) // second failure: 2m later
+	clk.Advance(2 * time.Minute)
+	r.next(t)
+	waitArmed(t, clk, schedT0.Add(3*time.Minute+24*time.Hour))
+	if st, _ := s.Status("confluence:ops"); st.Failures != 0 || st.LastErr != nil {
+		t.Errorf("status after the retry succeeded %+v", st)
+	}
+}
+
+// TestSchedulerStop waits for a running job, and cancels it when the stop
+// deadline passes first.
+func TestSchedulerStop(t *testing.T) {
+	clk := &schedClock{now: schedT0}
+	started := make(chan struct{})
+	s := ingest.NewScheduler(ingest.SchedulerOptions{Clock: clk, Log: slog.New(slog.DiscardHandler)})
+	if err := s.Add("stuck", "@every 1h", time.Time{}, func(ctx context.Context) error {
+		close(started)
+		<-ctx.Done()
+		return ctx.Err()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Stop(ctx); err == nil || !strings.Contains(err.Error(), "runs cancelled") {
+		t.Errorf("Stop = %v, want the runs cancelled", err)
+	}
+	if err := s.Add("late", "@every 1h", time.Time{}, func(context.Context) error { return nil }); err == nil {
+		t.Error("Add after Stop succeeded")
+	}
+}
+
+func TestSchedulerAddErrors(t *testing.T) {
+	s := newScheduler(t, &schedClock{now: schedT0})
+	noop := func(context.Context) error { return nil }
+	if err := s.Add("a", "@every 1h", time.Time{}, noop); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, spec, want string }{
+		{"a", "@every 1h", `scheduler: task "a" is already scheduled`},
+		{"b", "every day", `scheduler: task "b": spec "every day": expected exactly 5 fields, found 2: [every day]`},
+		{"", "@daily", `scheduler: task name must not be empty`},
+	}
+	for _, tt := range tests {
+		if err := s.Add(tt.name, tt.spec, time.Time{}, noop); err == nil || err.Error() != tt.want {
+			t.Errorf("Add(%q, %q) = %v, want %s", tt.name, tt.spec, err, tt.want)
+		}
+	}
+}
