@@ -4,13 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // gitRepo runs the git CLI in one repository. The CLI is used rather than a
@@ -115,88 +113,9 @@ func (g gitRepo) catFile(ctx context.Context) (*catFile, error) {
 	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<16)}, nil
 }
 
-// read returns the content of one blob by object name.
-func (c *catFile) read(blob string) ([]byte, error) {
-	if _, err := io.WriteString(c.in, blob+"\n"); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	header, err := c.out.ReadString('\n')
-	if err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	f := strings.Fields(header) // <sha> <type> <size> | <name> missing
-	if len(f) != 3 {
-		return nil, fmt.Errorf("git cat-file: %s", strings.TrimSpace(header))
-	}
-	size, err := strconv.Atoi(f[2])
-	if err != nil {
-		return nil, fmt.Errorf("git cat-file: bad header %q", header)
-	}
-	buf := make([]byte, size+1) // content + trailing LF
-	if _, err := io.ReadFull(c.out, buf); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	return buf[:size], nil
-}
-
 func (c *catFile) Close() error {
 	c.in.Close()
 	return c.cmd.Wait()
-}
-
-// lastChange is the commit that last touched a file.
-type lastChange struct {
-	author string // the commit's committer: Chunk.Author is the last committer (design.md)
-	when   time.Time
-}
-
-// lastChanges walks history from commit, newest first, and returns for each
-// path in want the committer and commit time of the last commit that touched
-// it. It stops reading as soon as every wanted path is seen, so a repository
-// whose files all changed recently costs one short walk.
-func (g gitRepo) lastChanges(ctx context.Context, commit string, want map[string]bool) (map[string]lastChange, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", g.dir, "log", "--no-renames", "--name-only", "-z",
-		"--format=%x01%cn%x02%ct", commit)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git log: %w", err)
-	}
-	defer func() { cancel(); _ = cmd.Wait() }()
-	res := make(map[string]lastChange, len(want))
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	sc.Split(splitNUL)
-	var cur lastChange
-	for sc.Scan() && len(res) < len(want) {
-		tok := sc.Text()
-		tok = strings.TrimLeft(tok, "\n")
-		if i := strings.IndexByte(tok, 1); i >= 0 {
-			// "\x01committer\x02unix\n\npath" : a header, possibly followed by the first path
-			hdr := tok[i+1:]
-			rest := ""
-			if j := strings.IndexByte(hdr, '\n'); j >= 0 {
-				hdr, rest = hdr[:j], strings.TrimLeft(hdr[j:], "\n")
-			}
-			name, ts, _ := strings.Cut(hdr, "\x02")
-			sec, _ := strconv.ParseInt(ts, 10, 64)
-			cur = lastChange{author: name, when: time.Unix(sec, 0).UTC()}
-			tok = rest
-		}
-		if tok != "" && want[tok] {
-			if _, seen := res[tok]; !seen {
-				res[tok] = cur
-			}
-		}
-	}
-	if err := sc.Err(); err != nil && !errors.Is(err, context.Canceled) {
-		return nil, fmt.Errorf("git log: %w", err)
-	}
-	return res, nil
 }
 
 func splitNUL(data []byte, atEOF bool) (advance int, token []byte, err error) {

@@ -23,14 +23,17 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// pipelineVersion changes whenever chunking or search_text changes in a way
-// that must rewrite stored chunks; it is part of SourceState.Settings.
-const pipelineVersion = "2"
+// pipelineVersion changes whenever chunking, search_text or the chunk's
+// metadata change in a way that must rewrite stored chunks; it is part of
+// SourceState.Settings. 3: author and modified_at from blame per symbol.
+// 4: search_text splits the identifiers inside content too.
+const pipelineVersion = "4"
 
 // Indexer runs index runs: source -> files -> chunks -> embed -> upsert, then
 // deletes the chunks that no longer exist and records the SourceState.
 // Runs for different sources may go in parallel; one source must not be
-// indexed by two runs at once (the caller serialises them).
+// indexed by two runs at once: IndexRepo takes a per-source lock, and Queue
+// serialises the runs it starts.
 type Indexer struct {
 	Store    *retrieval.Store
 	Embedder retrieval.Embedder
@@ -43,6 +46,9 @@ type Indexer struct {
 	Progress      io.Writer
 	ProgressEvery time.Duration
 	ProgressTTY   bool // rewrite one line with \r instead of printing lines
+	// LockDir, when set, holds one lock file per source, so that IndexRepo
+	// runs of a source never overlap, even in different processes.
+	LockDir string
 }
 
 // Stats summarise one index run.
@@ -51,23 +57,39 @@ type Stats struct {
 	Branch   string         // "" for non-git sources
 	Commit   string         // commit indexed ("" for non-git)
 	UpToDate bool           // nothing to do: state already at this commit and settings
-	Files    int            // files chunked
+	Mode     string         // ModeFull or ModeIncremental; "" when UpToDate or not a git source
+	Reason   string         // why this mode: "diff 1a2b3c4..5d6e7f8", "first index of the branch", "force push: ..."
+	Files    int            // files indexed at the commit (an incremental run counts the unchanged ones too)
 	Chunks   int            // chunks of the source after the run
 	Embedded int            // chunks embedded and written
-	Reused   int            // chunks rewritten with their stored vector (same content; new commit, or no commit)
-	Kept     int            // chunks already stored unchanged, not written
+	Reused   int            // chunks written with the stored vector of a chunk with the same embedded text (new commit, lines, id or branch)
+	Kept     int            // chunks already stored unchanged, not written (an incremental run counts those of unchanged files)
 	Deleted  int            // stored chunks removed (symbols or files gone)
-	Skipped  map[string]int // files not indexed, by reason (binary, vendored, generated, minified, too large, lockfile, read error)
+	Skipped  map[string]int // files not indexed, by reason (binary, vendored, generated, minified, too large, lockfile); an incremental run counts changed files only
 	Fallback map[string]int // files indexed as line windows, by reason (parse error, no grammar, no symbols)
 	Duration time.Duration
 }
+
+// Index run modes of a git source, in Stats.Mode.
+const (
+	// ModeFull chunks every file at the commit and deletes every stored
+	// chunk of the branch that is not among the results (a reconcile).
+	ModeFull = "full"
+	// ModeIncremental chunks only the files that differ between the last
+	// indexed commit and the head (git diff-tree -M) and touches only their
+	// chunks.
+	ModeIncremental = "incremental"
+)
 
 // fileInput is one file to chunk.
 type fileInput struct {
 	path     string
 	data     []byte
-	author   string
-	modified time.Time
+	skip     string    // set instead of data: why the file is not indexed (too large to read)
+	author   string    // of the file's last commit: the fallback for every chunk
+	modified time.Time // commit time of the file's last commit: the fallback
+	// blame, when set, dates each chunk by the newest commit among its lines.
+	blame func(context.Context) (*blameLines, error)
 }
 
 // runMeta is what every chunk of a run shares.
@@ -94,81 +116,6 @@ func (ix *Indexer) log() *slog.Logger {
 func (ix *Indexer) settings(extra string) string {
 	sum := sha256.Sum256([]byte(fmt.Sprintf("v%s|%+v|%s|%s", pipelineVersion, ix.Code, ix.Embedder.Name(), extra)))
 	return hex.EncodeToString(sum[:8])
-}
-
-// IndexGit indexes src at its branch head. Unless full is set, a source whose
-// state already records this commit, embedder and settings is left alone
-// (Stats.UpToDate). Otherwise every file at the commit is chunked; chunks
-// whose id and content_hash are stored already are not embedded again. The
-// state advances only after all chunks are stored and stale ones deleted, so
-// an interrupted run is redone from scratch by the next, without holes or
-// duplicates (ids are deterministic).
-func (ix *Indexer) IndexGit(ctx context.Context, src GitSource, full bool) (Stats, error) {
-	start := time.Now()
-	repo := gitRepo{dir: src.Dir}
-	commit, branch, err := repo.head(ctx, src.Branch)
-	if err != nil {
-		return Stats{}, fmt.Errorf("ingest: %s: %w", src.ID, err)
-	}
-	st := Stats{Source: src.ID, Branch: branch, Commit: commit}
-	log := ix.log().With("source", src.ID, "branch", branch, "commit", short(commit))
-	settings := ix.settings(fmt.Sprint(src.Include, src.Exclude, src.LinkTemplate, src.ACL))
-	prev, ok, err := ix.Store.State(ctx, src.ID, branch)
-	if err != nil {
-		return st, err
-	}
-	if !full && ok && prev.CommitSHA == commit && prev.Settings == settings && prev.LastError == "" {
-		st.UpToDate, st.Chunks, st.Files, st.Duration = true, prev.Chunks, prev.Files, time.Since(start)
-		log.Info("index up to date", "chunks", prev.Chunks)
-		return st, nil
-	}
-	entries, err := repo.files(ctx, commit)
-	if err != nil {
-		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
-	}
-	st.Skipped = map[string]int{}
-	var keep []treeEntry
-	want := map[string]bool{}
-	for _, e := range entries {
-		if !included(e.path, src.Include, src.Exclude) {
-			continue
-		}
-		if r := pathSkipReason(e.path, e.size); r != "" {
-			st.Skipped[r]++
-			log.Debug("skip file", "path", e.path, "reason", r)
-			continue
-		}
-		keep = append(keep, e)
-		want[e.path] = true
-	}
-	changes, err := repo.lastChanges(ctx, commit, want)
-	if err != nil {
-		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
-	}
-	meta := runMeta{source: src.ID, branch: branch, commit: commit, link: src.LinkTemplate, acl: src.ACL}
-	produce := func(ctx context.Context, out chan<- fileInput) error {
-		cf, err := repo.catFile(ctx)
-		if err != nil {
-			return err
-		}
-		defer cf.Close()
-		for _, e := range keep {
-			data, err := cf.read(e.blob)
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.path, err)
-			}
-			ch := changes[e.path]
-			select {
-			case out <- fileInput{path: e.path, data: data, author: ch.author, modified: ch.when}:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		return nil
-	}
-	err = ix.run(ctx, log, &st, meta, len(keep), ok && prev.Settings != settings, produce)
-	st.Duration = time.Since(start)
-	return st, ix.finish(ctx, log, &st, settings, err)
 }
 
 // IndexDir indexes the markdown files (.md, .markdown) under src.Dir.
@@ -230,8 +177,12 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 
 // finish records the run's outcome in SourceState: on success the new commit,
 // on failure only the error (the previous commit stays, so the next run
-// redoes this one).
+// redoes this one). The error it returns names the source and branch.
 func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, settings string, runErr error) error {
+	where := st.Source
+	if st.Branch != "" {
+		where += "@" + st.Branch
+	}
 	if runErr != nil && ctx.Err() != nil { // interrupted: record with a fresh context
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -240,11 +191,11 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 	prev, _, err := ix.Store.State(ctx, st.Source, st.Branch)
 	if err != nil {
 		if runErr == nil {
-			return err
+			return fmt.Errorf("ingest: %s: %w", where, err)
 		}
 		// Writing a state without prev's commit would erase it: leave it be.
 		log.Warn("could not record failed run", "err", err)
-		return fmt.Errorf("ingest: %s: %w", st.Source, runErr)
+		return fmt.Errorf("ingest: %s: %w", where, runErr)
 	}
 	next := prev
 	next.Source, next.Branch = st.Source, st.Branch
@@ -253,21 +204,21 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 		if err := ix.Store.PutState(ctx, next); err != nil {
 			log.Warn("could not record failed run", "err", err)
 		}
-		return fmt.Errorf("ingest: %s: %w", st.Source, runErr)
+		return fmt.Errorf("ingest: %s: %w", where, runErr)
 	}
 	next.CommitSHA, next.Embedder, next.Settings = st.Commit, ix.Embedder.Name(), settings
 	next.IndexedAt, next.LastError, next.Files, next.Chunks = ix.now(), "", st.Files, st.Chunks
 	if err := ix.Store.PutState(ctx, next); err != nil {
-		return fmt.Errorf("ingest: %s: %w", st.Source, err)
+		return fmt.Errorf("ingest: %s: %w", where, err)
 	}
-	log.Info("index run done", "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded,
+	log.Info("index run done", "mode", st.Mode, "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded,
 		"reused", st.Reused, "kept", st.Kept, "deleted", st.Deleted, "skipped", st.Skipped,
 		"fallback", st.Fallback, "seconds", st.Duration.Seconds())
 	return nil
 }
 
 // run chunks the files that produce sends, in parallel, then writes what
-// changed and deletes what vanished.
+// changed and deletes what vanished among all stored chunks of the source.
 func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta runMeta, total int, rewrite bool,
 	produce func(context.Context, chan<- fileInput) error) error {
 	stored, err := ix.Store.ListStored(ctx, meta.source, meta.branch)
@@ -276,6 +227,18 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta ru
 	}
 	prog := ix.newProgress(meta.source, total)
 	defer prog.done()
+	chunks, err := ix.chunkFiles(ctx, log, st, meta, prog, produce)
+	if err != nil {
+		return err
+	}
+	return ix.write(ctx, st, chunks, stored, rewrite, prog)
+}
+
+// chunkFiles chunks the files that produce sends, Workers at a time, and
+// returns the chunks sorted by path and line. It counts files, skips and
+// fallbacks in st.
+func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, meta runMeta, prog *progress,
+	produce func(context.Context, chan<- fileInput) error) ([]retrieval.Chunk, error) {
 	indexedAt := ix.now().UTC()
 	workers := ix.Workers
 	if workers <= 0 {
@@ -286,6 +249,9 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta ru
 		mu     sync.Mutex
 		chunks []retrieval.Chunk
 	)
+	if st.Skipped == nil {
+		st.Skipped = map[string]int{}
+	}
 	st.Fallback = map[string]int{}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { // producer: exits when all files are sent or ctx ends
@@ -296,8 +262,9 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta ru
 		g.Go(func() error { // worker: exits when files is closed
 			for f := range files {
 				cs, skip, fallback := chunkFile(f, ix.Code)
+				lines := ix.blameFile(gctx, log, f, len(cs))
 				for i := range cs {
-					finishChunk(&cs[i], f, meta, indexedAt)
+					finishChunk(&cs[i], f, lines, meta, indexedAt)
 				}
 				mu.Lock()
 				switch {
@@ -321,7 +288,7 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta ru
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return err
+		return nil, err
 	}
 	sort.Slice(chunks, func(i, j int) bool { // deterministic write order
 		if chunks[i].Path != chunks[j].Path {
@@ -329,17 +296,38 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta ru
 		}
 		return chunks[i].StartLine < chunks[j].StartLine
 	})
-	return ix.write(ctx, st, chunks, stored, rewrite, prog)
+	return chunks, nil
 }
 
-// write embeds and upserts the chunks that changed, rewrites moved-commit
-// chunks with their stored vectors, and deletes stored chunks not in chunks.
-// With rewrite set (the settings changed since the last run), unchanged
-// chunks are written again too, with their stored vectors, so that derived
-// fields such as search_text follow the new settings.
+// blameFile blames a file that gave chunks, when its fileInput asks for it.
+// A failed blame is logged, and the file's chunks get its last commit.
+func (ix *Indexer) blameFile(ctx context.Context, log *slog.Logger, f fileInput, chunks int) *blameLines {
+	if f.blame == nil || chunks == 0 {
+		return nil
+	}
+	lines, err := f.blame(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn("blame failed, chunks dated by the file's last commit", "path", f.path, "err", err)
+		}
+		return nil
+	}
+	return lines
+}
+
+// write embeds and upserts the chunks that changed and deletes the stored
+// chunks that are not among chunks. stored is what the store holds of the
+// files that chunks come from (all of the source, or the changed files of an
+// incremental run), by id. A chunk stored with the same id, content and
+// commit is kept as it is; any other chunk whose embedded text (symbol, path,
+// signature, content) equals that of a stored chunk of the source, on any
+// branch and under any id, is written with that chunk's vector; the rest are
+// embedded. With rewrite set (the settings changed since the last run),
+// unchanged chunks are written again too, with their stored vectors, so that
+// derived fields such as search_text follow the new settings.
 func (ix *Indexer) write(ctx context.Context, st *Stats, chunks []retrieval.Chunk,
 	stored map[string]retrieval.Stored, rewrite bool, prog *progress) error {
-	var embed, reuse []retrieval.Chunk
+	var todo []retrieval.Chunk
 	seen := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
 		id := c.ID()
@@ -348,17 +336,14 @@ func (ix *Indexer) write(ctx context.Context, st *Stats, chunks []retrieval.Chun
 		}
 		seen[id] = true
 		old, ok := stored[id]
-		switch {
 		// Only a commit says that nothing but the content could have changed:
 		// without one (IndexDir), a chunk with the same content may have moved
 		// to other lines, so it is rewritten with its stored vector.
-		case ok && old.ContentHash == c.ContentHash && c.CommitSHA != "" && old.CommitSHA == c.CommitSHA && !rewrite:
+		if ok && old.ContentHash == c.ContentHash && c.CommitSHA != "" && old.CommitSHA == c.CommitSHA && !rewrite {
 			st.Kept++
-		case ok && old.ContentHash == c.ContentHash:
-			reuse = append(reuse, c)
-		default:
-			embed = append(embed, c)
+			continue
 		}
+		todo = append(todo, c)
 	}
 	var stale []string
 	for id := range stored {
@@ -367,28 +352,9 @@ func (ix *Indexer) write(ctx context.Context, st *Stats, chunks []retrieval.Chun
 		}
 	}
 	sort.Strings(stale)
-	if len(reuse) > 0 {
-		ids := make([]string, len(reuse))
-		for i, c := range reuse {
-			ids[i] = c.ID()
-		}
-		vecs, err := ix.Store.Vectors(ctx, ids)
-		if err != nil {
-			return err
-		}
-		var vs [][]float32
-		var cs []retrieval.Chunk
-		for _, c := range reuse {
-			if v := vecs[c.ID()]; len(v) == ix.Embedder.Dim() {
-				cs, vs = append(cs, c), append(vs, v)
-			} else {
-				embed = append(embed, c)
-			}
-		}
-		if err := ix.Store.Upsert(ctx, cs, vs); err != nil {
-			return err
-		}
-		st.Reused = len(cs)
+	embed, err := ix.reuseVectors(ctx, st, todo)
+	if err != nil {
+		return err
 	}
 	if err := ix.embedAndUpsert(ctx, embed, prog); err != nil {
 		return err
@@ -400,6 +366,54 @@ func (ix *Indexer) write(ctx context.Context, st *Stats, chunks []retrieval.Chun
 	st.Deleted = len(stale)
 	st.Chunks = len(chunks)
 	return nil
+}
+
+// reuseVectors writes the chunks whose embedded text is stored already with
+// that vector (counted in st.Reused) and returns the others, to embed.
+func (ix *Indexer) reuseVectors(ctx context.Context, st *Stats, chunks []retrieval.Chunk) ([]retrieval.Chunk, error) {
+	if len(chunks) == 0 {
+		return nil, nil
+	}
+	var hashes []string
+	have := map[string]bool{}
+	for _, c := range chunks {
+		if !have[c.ContentHash] {
+			have[c.ContentHash] = true
+			hashes = append(hashes, c.ContentHash)
+		}
+	}
+	found, err := ix.Store.VectorsByHash(ctx, chunks[0].Source, hashes)
+	if err != nil {
+		return nil, err
+	}
+	vecs := make(map[string][]float32, len(found))
+	for _, f := range found {
+		if len(f.Vector) == ix.Embedder.Dim() {
+			vecs[embedKey(f.Symbol, f.Path, f.Signature, f.ContentHash)] = f.Vector
+		}
+	}
+	var (
+		embed, reuse []retrieval.Chunk
+		vs           [][]float32
+	)
+	for _, c := range chunks {
+		if v, ok := vecs[embedKey(c.Symbol, c.Path, c.Signature, c.ContentHash)]; ok {
+			reuse, vs = append(reuse, c), append(vs, v)
+		} else {
+			embed = append(embed, c)
+		}
+	}
+	if err := ix.Store.Upsert(ctx, reuse, vs); err != nil {
+		return nil, err
+	}
+	st.Reused = len(reuse)
+	return embed, nil
+}
+
+// embedKey identifies the text EmbedText makes of a chunk, with the
+// content's hash standing for the content.
+func embedKey(symbol, path, signature, contentHash string) string {
+	return symbol + "\x00" + path + "\x00" + signature + "\x00" + contentHash
 }
 
 // embedBatch is how many chunks are embedded and written together.
@@ -438,23 +452,41 @@ func EmbedText(c retrieval.Chunk) string {
 // chunkFile chunks one file: markdown by heading, everything else by symbol
 // (line windows when there is no grammar or the parse fails).
 func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, fallback string) {
-	if isMarkdown(f.path) {
-		if r := code.SkipReason(f.path, f.data); r == "binary" || r == "too large" {
-			return nil, r, ""
-		}
-		return markdown.Chunk(f.path, f.data), "", ""
+	if f.skip != "" {
+		return nil, f.skip, ""
 	}
-	if r := code.SkipReason(f.path, f.data); r != "" {
+	if r := fileSkipReason(f.path, f.data); r != "" {
 		return nil, r, ""
+	}
+	if isMarkdown(f.path) {
+		return markdown.Chunk(f.path, f.data), "", ""
 	}
 	res := code.Chunk(f.path, f.data, opt)
 	return res.Chunks, "", res.Fallback
 }
 
-// finishChunk fills the fields a chunker leaves to the pipeline.
-func finishChunk(c *retrieval.Chunk, f fileInput, m runMeta, indexedAt time.Time) {
+// fileSkipReason says why a file's content is not indexed, or "": markdown
+// is only refused when binary or too large, code for every reason of
+// code.SkipReason.
+func fileSkipReason(path string, data []byte) string {
+	r := code.SkipReason(path, data)
+	if isMarkdown(path) && r != code.SkipBinary && r != code.SkipTooLarge {
+		return ""
+	}
+	return r
+}
+
+// finishChunk fills the fields a chunker leaves to the pipeline. With
+// blame lines, the chunk's author and modified_at are those of the newest
+// commit among its lines; without, those of the file's last commit.
+func finishChunk(c *retrieval.Chunk, f fileInput, lines *blameLines, m runMeta, indexedAt time.Time) {
 	c.Source, c.Branch, c.CommitSHA = m.source, m.branch, m.commit
 	c.Author, c.ModifiedAt, c.IndexedAt = f.author, f.modified, indexedAt
+	if lines != nil {
+		if lc, ok := lines.span(c.StartLine, c.EndLine); ok {
+			c.Author, c.ModifiedAt = lc.author, lc.when
+		}
+	}
 	c.ACL = m.acl
 	c.ContentHash = retrieval.HashContent(c.Content)
 	c.SearchText = retrieval.SearchText(*c)

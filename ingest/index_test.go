@@ -41,7 +41,8 @@ func TestMain(m *testing.M) {
 var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
 // The author and the committer differ, so that a test sees which one ends up
-// in Chunk.Author (the last committer, design.md).
+// in Chunk.Author: the author of the last commit that changed the chunk's
+// lines (issue 5; on GitHub the committer of a squash merge is "GitHub").
 const (
 	authorName    = "Ann Author"
 	committerName = "Carl Committer"
@@ -141,7 +142,7 @@ func TestIndexGit(t *testing.T) {
 		t.Fatalf("IndexGit: %v", err)
 	}
 	wantStats := ingest.Stats{
-		Source: "repo:shop", Branch: "main", Commit: head,
+		Source: "repo:shop", Branch: "main", Commit: head, Mode: ingest.ModeFull, Reason: "first index of the branch",
 		Files: 3, Chunks: len(shopChunks), Embedded: len(shopChunks),
 		Skipped: map[string]int{"binary": 1, "vendored": 1, "lockfile": 1},
 	}
@@ -169,7 +170,7 @@ func TestIndexGit(t *testing.T) {
 			{"kind", c.Kind, wantKind},
 			{"commit_sha", c.CommitSHA, head},
 			{"branch", c.Branch, "main"},
-			{"author", c.Author, committerName},
+			{"author", c.Author, authorName},
 			{"modified_at", c.ModifiedAt, commitTime},
 			{"indexed_at", c.IndexedAt, now},
 			{"content_hash", c.ContentHash, retrieval.HashContent(c.Content)},
@@ -218,7 +219,7 @@ func TestIndexGitUnchanged(t *testing.T) {
 		{
 			name: "full run re-embeds nothing",
 			full: true,
-			want: ingest.Stats{Source: src.ID, Branch: "main", Commit: head,
+			want: ingest.Stats{Source: src.ID, Branch: "main", Commit: head, Mode: ingest.ModeFull, Reason: "full run requested",
 				Files: 3, Chunks: len(shopChunks), Kept: len(shopChunks),
 				Skipped: map[string]int{"binary": 1, "vendored": 1, "lockfile": 1}},
 		},
@@ -253,7 +254,9 @@ func TestIndexGitUnchanged(t *testing.T) {
 
 // TestIndexGitIncremental indexes a repository after each of a list of
 // changes and checks the stored chunk set, what was embedded, and the run's
-// counts after each.
+// counts after each. After the first run, runs are incremental: only the
+// changed files' chunks are written, the others keep the commit they were
+// read at (a commit at which their file was the same as at the head).
 func TestIndexGitIncremental(t *testing.T) {
 	ctx := context.Background()
 	repo := newRepo(t)
@@ -264,19 +267,21 @@ func TestIndexGitIncremental(t *testing.T) {
 	// counts are the Stats fields a step checks.
 	type counts struct {
 		UpToDate                                       bool
+		Mode                                           string
 		Files, Chunks, Embedded, Reused, Kept, Deleted int
 	}
+	const full, incr = ingest.ModeFull, ingest.ModeIncremental
 	modified := strings.Replace(storeGo, "return s.orders[id]", "return s.orders[id] * 1", 1)
 	withoutHelper := strings.Replace(modified, "\nfunc helper() int {\n\treturn 1\n}\n", "", 1)
 	steps := []struct {
-		name      string
-		committer string                      // "" for committerName
-		edit      func(*testing.T, *testRepo) // changes the work tree; a commit follows unless noCommit
-		noCommit  bool                        // edit moved the branch itself
-		want      []chunkRow                  // stored chunks after the run
-		embedded  []string                    // "path:symbol" embedded by the run
-		counts    counts                      // of the run
-		authors   map[string]string           // path -> author of its chunks
+		name     string
+		author   string                      // "" for authorName
+		edit     func(*testing.T, *testRepo) // changes the work tree; a commit follows unless noCommit
+		noCommit bool                        // edit moved the branch itself
+		want     []chunkRow                  // stored chunks after the run
+		embedded []string                    // "path:symbol" embedded by the run
+		counts   counts                      // of the run
+		authors  map[string]string           // "path:symbol" or "path" -> author of its chunks
 	}{
 		{
 			name: "add",
@@ -287,19 +292,23 @@ func TestIndexGitIncremental(t *testing.T) {
 			embedded: []string{"README.md:Shop", "README.md:Shop > Install", "README.md:Shop > Usage",
 				"retry.py:Client", "retry.py:Client.get", "retry.py:backoff",
 				"shop/store.go:Store", "shop/store.go:Store.Get", "shop/store.go:Store.Put", "shop/store.go:helper"},
-			counts:  counts{Files: 3, Chunks: 10, Embedded: 10},
-			authors: map[string]string{"README.md": committerName, "retry.py": committerName, "shop/store.go": committerName},
+			counts:  counts{Mode: full, Files: 3, Chunks: 10, Embedded: 10},
+			authors: map[string]string{"README.md": authorName, "retry.py": authorName, "shop/store.go": authorName},
 		},
 		{
-			name:      "modify one function body",
-			committer: "Dora Dev",
+			name:   "modify one function body",
+			author: "Dora Dev",
 			edit: func(t *testing.T, r *testRepo) {
 				r.write(t, map[string]string{"shop/store.go": modified})
 			},
 			want:     shopChunks,
 			embedded: []string{"shop/store.go:Store.Get"},
-			counts:   counts{Files: 3, Chunks: 10, Embedded: 1, Reused: 9},
-			authors:  map[string]string{"README.md": committerName, "retry.py": committerName, "shop/store.go": "Dora Dev"},
+			// The 3 other chunks of store.go move to the new commit with
+			// their vectors; the 6 chunks of the other files stay.
+			counts: counts{Mode: incr, Files: 3, Chunks: 10, Embedded: 1, Reused: 3, Kept: 6},
+			// Blame dates each symbol: only Store.Get changed hands.
+			authors: map[string]string{"README.md": authorName, "retry.py": authorName,
+				"shop/store.go:Store.Get": "Dora Dev", "shop/store.go:Store": authorName, "shop/store.go:Store.Put": authorName},
 		},
 		{
 			name: "delete a function",
@@ -315,7 +324,8 @@ func TestIndexGitIncremental(t *testing.T) {
 				{"shop/store.go", "Store.Get", 8, 11},
 				{"shop/store.go", "Store.Put", 13, 16},
 			},
-			counts: counts{Files: 3, Chunks: 9, Reused: 9, Deleted: 1},
+			counts:  counts{Mode: incr, Files: 3, Chunks: 9, Reused: 3, Kept: 6, Deleted: 1},
+			authors: map[string]string{"shop/store.go:Store.Get": "Dora Dev", "shop/store.go:Store.Put": authorName},
 		},
 		{
 			name: "delete a file",
@@ -328,9 +338,12 @@ func TestIndexGitIncremental(t *testing.T) {
 				{"shop/store.go", "Store.Get", 8, 11},
 				{"shop/store.go", "Store.Put", 13, 16},
 			},
-			counts: counts{Files: 2, Chunks: 6, Reused: 6, Deleted: 3},
+			counts: counts{Mode: incr, Files: 2, Chunks: 6, Kept: 6, Deleted: 3},
 		},
 		{
+			// The path is part of the embedded text (EmbedText), so the
+			// moved chunks are embedded again: reusing the old vectors would
+			// store vectors that are not the embedding of their chunk.
 			name: "rename a file",
 			edit: func(t *testing.T, r *testRepo) { r.git(t, "mv", "shop/store.go", "shop/orders.go") },
 			want: []chunkRow{
@@ -342,8 +355,9 @@ func TestIndexGitIncremental(t *testing.T) {
 				{"shop/orders.go", "Store.Put", 13, 16},
 			},
 			embedded: []string{"shop/orders.go:Store", "shop/orders.go:Store.Get", "shop/orders.go:Store.Put"},
-			counts:   counts{Files: 2, Chunks: 6, Embedded: 3, Reused: 3, Deleted: 3},
-			authors:  map[string]string{"README.md": committerName, "shop/orders.go": committerName},
+			counts:   counts{Mode: incr, Files: 2, Chunks: 6, Embedded: 3, Kept: 3, Deleted: 3},
+			// Blame follows the rename: the lines keep their authors.
+			authors: map[string]string{"README.md": authorName, "shop/orders.go:Store.Get": "Dora Dev", "shop/orders.go:Store": authorName},
 		},
 		{
 			name:     "force-push back to the second commit",
@@ -352,8 +366,8 @@ func TestIndexGitIncremental(t *testing.T) {
 			want:     shopChunks,
 			embedded: []string{"retry.py:Client", "retry.py:Client.get", "retry.py:backoff",
 				"shop/store.go:Store", "shop/store.go:Store.Get", "shop/store.go:Store.Put", "shop/store.go:helper"},
-			counts:  counts{Files: 3, Chunks: 10, Embedded: 7, Reused: 3, Deleted: 3},
-			authors: map[string]string{"README.md": committerName, "retry.py": committerName, "shop/store.go": "Dora Dev"},
+			counts:  counts{Mode: full, Files: 3, Chunks: 10, Embedded: 7, Reused: 3, Deleted: 3},
+			authors: map[string]string{"README.md": authorName, "retry.py": authorName, "shop/store.go:Store.Get": "Dora Dev"},
 		},
 		{
 			name:     "run again at the same commit",
@@ -366,7 +380,7 @@ func TestIndexGitIncremental(t *testing.T) {
 	for i, step := range steps {
 		// Steps depend on each other: stop at the first that fails.
 		if !t.Run(step.name, func(t *testing.T) {
-			repo.committer = step.committer
+			repo.author = step.author
 			step.edit(t, repo)
 			if !step.noCommit {
 				repo.commit(t, step.name)
@@ -380,7 +394,7 @@ func TestIndexGitIncremental(t *testing.T) {
 			if st.Commit != head {
 				t.Errorf("Stats.Commit = %s, want head %s", st.Commit, head)
 			}
-			got := counts{st.UpToDate, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted}
+			got := counts{st.UpToDate, st.Mode, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted}
 			if diff := cmp.Diff(step.counts, got); diff != "" {
 				t.Errorf("Stats (-want +got):\n%s", diff)
 			}
@@ -394,16 +408,21 @@ func TestIndexGitIncremental(t *testing.T) {
 			if n, err := store.Count(ctx, src.ID); err != nil || n != len(step.want) {
 				t.Errorf("Count = %d, %v; want %d", n, err, len(step.want))
 			}
-			// Every chunk is at the head; unless the run had nothing to do,
-			// every chunk was written by it, embedded or with its stored vector.
 			for _, c := range stored {
-				if c.CommitSHA != head {
-					t.Errorf("%s %q: commit_sha %s, want head %s", c.Path, c.Symbol, c.CommitSHA, head)
+				// A chunk was read at a commit where its file is as at the
+				// head: the premise of the stale-citation guard.
+				if at, now := repo.git(t, "rev-parse", c.CommitSHA+":"+c.Path), repo.git(t, "rev-parse", head+":"+c.Path); at != now {
+					t.Errorf("%s %q: read at %s, where the file differs from the head's", c.Path, c.Symbol, c.CommitSHA[:7])
 				}
-				if !step.counts.UpToDate && !c.IndexedAt.Equal(now) {
+				// Chunks at the new head were written by this run.
+				if c.CommitSHA == head && !step.counts.UpToDate && !c.IndexedAt.Equal(now) {
 					t.Errorf("%s %q: indexed_at %v, want the run's %v", c.Path, c.Symbol, c.IndexedAt, now)
 				}
-				if want, ok := step.authors[c.Path]; ok && c.Author != want {
+				want, ok := step.authors[c.Path+":"+c.Symbol]
+				if !ok {
+					want, ok = step.authors[c.Path]
+				}
+				if ok && c.Author != want {
 					t.Errorf("%s %q: author %q, want %q", c.Path, c.Symbol, c.Author, want)
 				}
 			}
@@ -553,13 +572,13 @@ func TestIndexGitInterrupted(t *testing.T) {
 		t.Fatalf("IndexGit after the interrupted run: %v", err)
 	}
 	t.Logf("run after the interruption: embedded %d, reused %d, kept %d", st.Embedded, st.Reused, st.Kept)
-	// What the interrupted run stored at the second commit is kept as it is:
-	// the 7 chunks of the first commit it rewrote before embedding, and any
-	// batch it stored before the cancel. Nothing is rewritten again (Reused
-	// 0): a rewrite of everything would mean the failed run lost the state's
-	// settings.
-	if st.UpToDate || st.Commit != second || st.Embedded+st.Kept != st.Chunks || st.Reused != 0 || st.Kept < 7 || st.Deleted != 0 {
-		t.Errorf("Stats after the interrupted run = %+v; want commit %s, embedded+kept == chunks, kept >= 7, nothing reused or deleted",
+	// The interrupted run left its mark, so the next one is a full
+	// reconcile: the 7 chunks of the unchanged files move to the second
+	// commit with their vectors, what the interrupted run stored of
+	// big/big.go is kept as it is, and only the rest of it is embedded.
+	if st.UpToDate || st.Mode != ingest.ModeFull || !strings.HasPrefix(st.Reason, "the previous run did not finish") ||
+		st.Commit != second || st.Embedded+st.Kept != 600 || st.Reused != 7 || st.Kept == 0 || st.Deleted != 0 {
+		t.Errorf("Stats after the interrupted run = %+v; want a full run at %s after the unfinished one, embedded+kept == 600, kept > 0, 7 reused, nothing deleted",
 			st, second)
 	}
 	state, _, err = store.State(ctx, src.ID, "main")
@@ -787,7 +806,7 @@ func TestIndexGitBranch(t *testing.T) {
 
 // gitTestEnv is a hermetic environment for git: no user or system config, no
 // inherited GIT_* variables, fixed names and dates.
-func gitTestEnv(committer string, when time.Time) []string {
+func gitTestEnv(author, committer string, when time.Time) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "GIT_") {
@@ -798,7 +817,7 @@ func gitTestEnv(committer string, when time.Time) []string {
 	return append(env,
 		"GIT_CONFIG_GLOBAL="+os.DevNull,
 		"GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME="+authorName,
+		"GIT_AUTHOR_NAME="+author,
 		"GIT_AUTHOR_EMAIL=ann@example.com",
 		"GIT_AUTHOR_DATE="+date,
 		"GIT_COMMITTER_NAME="+committer,
@@ -826,6 +845,7 @@ func runGit(t testing.TB, dir string, env []string, args ...string) string {
 // t of the (sub)test that calls them.
 type testRepo struct {
 	dir       string
+	author    string   // author of the next commit [authorName]
 	committer string   // committer of the next commit [committerName]
 	commits   []string // SHAs of the commits made, in order
 }
@@ -843,11 +863,14 @@ func (r *testRepo) when() time.Time { return t0.Add(time.Duration(len(r.commits)
 
 func (r *testRepo) git(t testing.TB, args ...string) string {
 	t.Helper()
-	who := r.committer
-	if who == "" {
-		who = committerName
+	author, committer := r.author, r.committer
+	if author == "" {
+		author = authorName
 	}
-	return runGit(t, r.dir, gitTestEnv(who, r.when()), args...)
+	if committer == "" {
+		committer = committerName
+	}
+	return runGit(t, r.dir, gitTestEnv(author, committer, r.when()), args...)
 }
 
 // write writes files (repo-relative path -> content), creating folders.

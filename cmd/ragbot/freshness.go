@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
@@ -12,33 +13,45 @@ import (
 // commit with the branch head in the local repository, and says when the
 // index is behind or was never built: snippets may then be stale.
 func freshnessWarnings(ctx context.Context, a *app, scope []string) []string {
-	in := map[string]bool{}
-	for _, id := range scope {
-		in[id] = true
-	}
+	return branchFreshness(ctx, a.cfg, a.store, scope, "")
+}
+
+// branchFreshness is freshnessWarnings for one branch ("" for every tracked
+// branch). The repository is the source's path, or its clone for a remote
+// source (as of the last fetch).
+func branchFreshness(ctx context.Context, cfg *config.Config, states ingest.StateReader, scope []string, branch string) []string {
 	var warns []string
-	for _, src := range a.cfg.Sources {
-		if src.Kind != config.KindGit || (len(in) > 0 && !in[src.SourceID()]) {
+	for _, r := range gitRepos(cfg) {
+		if len(scope) > 0 && !slices.Contains(scope, r.Source.ID) {
 			continue
 		}
-		branches := src.Branches
+		branches := r.Branches
 		if len(branches) == 0 {
 			branches = []string{""}
 		}
 		for _, b := range branches {
-			head, name, err := ingest.BranchHead(ctx, a.cfg.Resolve(src.Path), b)
-			if err != nil {
-				continue // the index run reports unreadable repositories
+			if branch != "" && b != "" && b != branch {
+				continue
 			}
-			st, ok, err := a.store.State(ctx, src.SourceID(), name)
+			head, name, err := ingest.BranchHead(ctx, r.Source.Dir, b)
+			if err != nil {
+				if r.Remote != nil {
+					warns = append(warns, fmt.Sprintf("%s has not been fetched yet (run ragbot index)", r.Name))
+				}
+				continue // the index run reports unreadable local repositories
+			}
+			if branch != "" && name != branch {
+				continue
+			}
+			st, ok, err := states.State(ctx, r.Source.ID, name)
 			switch {
 			case err != nil:
 				continue
 			case !ok || st.CommitSHA == "":
-				warns = append(warns, fmt.Sprintf("%s@%s has not been indexed yet (run ragbot index)", src.Name, name))
+				warns = append(warns, fmt.Sprintf("%s@%s has not been indexed yet (run ragbot index)", r.Name, name))
 			case st.CommitSHA != head:
 				warns = append(warns, fmt.Sprintf("%s@%s is indexed at %s but the branch is at %s: snippets may be stale (run ragbot index)",
-					src.Name, name, st.CommitSHA[:7], head[:7]))
+					r.Name, name, st.CommitSHA[:7], head[:7]))
 			}
 		}
 	}

@@ -1,0 +1,131 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+)
+
+// Repo is one configured git source as the sync-and-index loop sees it.
+type Repo struct {
+	// Name is the source's configured name; it names its lock file.
+	Name string
+	// Source says what to index. Dir is the work tree of a local repository,
+	// or the bare clone of a remote one (see CloneDir); Branch is ignored.
+	Source GitSource
+	// Branches are the tracked branches; empty means the default one: the
+	// checked-out branch of a local repository, the remote's HEAD otherwise.
+	Branches []string
+	// Remote is fetched before each run; nil for a local repository, which
+	// ragbot reads but never changes (whoever updates it should also poll
+	// or call the webhook).
+	Remote *Remote
+	// Poll is how often the loop checks the source for new commits; 0 for
+	// never (webhooks only).
+	Poll time.Duration
+	// WebhookSecret verifies push deliveries for this source: the GitHub
+	// webhook secret or the GitLab secret token. Empty refuses them all.
+	WebhookSecret Secret
+	// URLs are the repository's addresses (clone URL, web URL) that a
+	// webhook payload may name, for deliveries posted to the handler's root
+	// rather than to .../<Name>.
+	URLs []string
+}
+
+// tracks reports whether branch is tracked; with no configured branches,
+// def (the default branch named by a webhook payload) is the one.
+func (r Repo) tracks(branch, def string) bool {
+	if len(r.Branches) == 0 {
+		return branch != "" && branch == def
+	}
+	return slices.Contains(r.Branches, branch)
+}
+
+// IndexRepo runs one index run of r: it takes the source's lock (see
+// Indexer.LockDir), fetches a remote source, then indexes each of branches
+// (nil: every tracked branch) with IndexGit. A failing branch does not stop
+// the others; the errors are joined. Asking for a branch that r does not
+// track is an error.
+func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, full bool) ([]Stats, error) {
+	for _, b := range branches {
+		if len(r.Branches) > 0 && !slices.Contains(r.Branches, b) {
+			return nil, fmt.Errorf("ingest: %s: branch %q is not tracked (tracked: %v)", r.Source.ID, b, r.Branches)
+		}
+	}
+	if len(branches) == 0 {
+		branches = r.Branches
+	}
+	unlock, err := lockSource(ctx, ix.LockDir, r.Name)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
+	}
+	defer unlock()
+	if r.Remote != nil {
+		fetched, err := r.Remote.Sync(ctx, r.Source.Dir, branches)
+		if err != nil {
+			return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
+		}
+		branches = fetched
+	}
+	if len(branches) == 0 {
+		branches = []string{""} // the checked-out branch
+	}
+	var (
+		out  []Stats
+		errs []error
+	)
+	for _, b := range branches {
+		src := r.Source
+		src.Branch = b
+		st, err := ix.IndexGit(ctx, src, full)
+		if err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		out = append(out, st)
+	}
+	return out, errors.Join(errs...)
+}
+
+// lockSource takes an exclusive advisory lock (flock) on dir/<name>.lock so
+// that index runs of one source never overlap, even across processes (a
+// `ragbot index` while `ragbot serve` runs). It waits, checking every 100 ms,
+// until it has the lock or ctx ends. With dir "" it locks nothing. The
+// returned func releases the lock.
+func lockSource(ctx context.Context, dir, name string) (func(), error) {
+	if dir == "" {
+		return func() {}, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	path := filepath.Join(dir, filepath.Base(CloneDir("", name))+".lock")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("lock %s: another index run of this source is under way: %w", path, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}

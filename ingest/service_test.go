@@ -1,0 +1,258 @@
+package ingest_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
+)
+
+// serviceWorld is a remote repository ("origin", pushed to from a work
+// clone), a GitService that tracks its main branch, the service's webhook
+// endpoint, and an Asker over the same store.
+type serviceWorld struct {
+	work  *testRepo
+	store *retrieval.Store
+	svc   *ingest.GitService
+	hooks *httptest.Server
+	asker *retrieval.Asker
+	push  []byte // a GitHub push delivery for main
+}
+
+// newPushedOrigin makes a bare repository and a work clone whose commits, made
+// by fill, are pushed to it; it returns the origin's path and the clone.
+func newPushedOrigin(t testing.TB, fill func(*testRepo)) (string, *testRepo) {
+	t.Helper()
+	root := t.TempDir()
+	origin := filepath.Join(root, "origin.git")
+	runGit(t, root, gitTestEnv(authorName, committerName, t0), "init", "-q", "--bare", "-b", "main", origin)
+	work := newRepo(t)
+	work.git(t, "remote", "add", "origin", origin)
+	fill(work)
+	work.git(t, "push", "-q", "origin", "main")
+	return origin, work
+}
+
+// newServiceWorld pushes the work clone's commits (made by fill) to the
+// origin and starts the service, with settle as its Queue.Settle (0 for
+// the default, negative for none). It returns once the startup run has
+// indexed main.
+func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *serviceWorld {
+	t.Helper()
+	origin, work := newPushedOrigin(t, fill)
+	w := &serviceWorld{work: work}
+	emb := retrieval.NewOffline()
+	w.store = weaviatetest.NewStore(t, emb.Name())
+	ix := &ingest.Indexer{Store: w.store, Embedder: emb, Log: quietLog(t), LockDir: t.TempDir()}
+	repo := ingest.Repo{
+		Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: ingest.CloneDir(t.TempDir(), "shop"), LinkTemplate: linkTemplate},
+		Branches: []string{"main"}, Remote: &ingest.Remote{URL: "file://" + origin}, WebhookSecret: ghSecret,
+	}
+	var err error
+	w.svc, err = ingest.NewGitService(ix, []ingest.Repo{repo}, ingest.GitServiceOptions{Log: quietLog(t),
+		Queue: ingest.QueueOptions{Settle: settle}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { // exits when the test's cleanup cancels ctx
+		defer close(stopped)
+		_ = w.svc.Run(ctx)
+	}()
+	t.Cleanup(func() { cancel(); <-stopped })
+	mux := http.NewServeMux()
+	mux.Handle("/webhooks/", w.svc.Webhooks())
+	w.hooks = httptest.NewServer(mux)
+	t.Cleanup(w.hooks.Close)
+	w.asker = &retrieval.Asker{Store: w.store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 40,
+		Thresholds: retrieval.DefaultThresholds(emb.Name())}
+	w.push = fixture(t, "github-push-main.json")
+	w.waitIndexed(t, w.work.head(t), 10*time.Minute)
+	return w
+}
+
+// waitIndexed waits until the state of main records commit.
+func (w *serviceWorld) waitIndexed(t testing.TB, commit string, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		st, ok, err := w.store.State(context.Background(), "repo:shop", "main")
+		if err == nil && ok && st.CommitSHA == commit && st.LastError == "" {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("main not indexed at %s within %s", commit[:7], limit)
+}
+
+// postPush delivers a signed GitHub push for main to the service.
+func (w *serviceWorld) postPush(t testing.TB) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, w.hooks.URL+"/webhooks/shop", bytes.NewReader(w.push))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = githubRequest("/", "push", w.push, githubSignature(ghSecret, w.push)).Header
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("webhook: status %d, want 202", resp.StatusCode)
+	}
+}
+
+// askFinds reports whether asking for symbol returns a snippet of it.
+func (w *serviceWorld) askFinds(t testing.TB, symbol string) bool {
+	t.Helper()
+	ans, err := w.asker.Ask(context.Background(), retrieval.Request{Question: "where is " + symbol + " defined?",
+		Sources: []string{"repo:shop"}, Branch: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ans.Snippets {
+		if strings.HasSuffix(s.Symbol, symbol) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGitServiceWebhookToAsk pushes a new function to the remote, delivers
+// the signed webhook, and waits for ask to return the function, checking
+// that the answer passes the stale guard without a warning.
+func TestGitServiceWebhookToAsk(t *testing.T) {
+	w := newServiceWorld(t, 50*time.Millisecond, func(r *testRepo) {
+		r.write(t, shopFiles)
+		r.commit(t, "shop")
+	})
+	if w.askFinds(t, "RefundWithRetry") {
+		t.Fatal("RefundWithRetry found before it was written")
+	}
+	w.work.write(t, map[string]string{"shop/store.go": storeGo + "\n// RefundWithRetry refunds an order, retrying on 503.\nfunc (s *Store) RefundWithRetry(id string) error {\n\treturn nil\n}\n"})
+	head := w.work.commit(t, "refund")
+	w.work.git(t, "push", "-q", "origin", "main")
+	start := time.Now()
+	w.postPush(t)
+	w.waitIndexed(t, head, 30*time.Second)
+	t.Logf("push webhook to indexed: %v", time.Since(start))
+	if !w.askFinds(t, "RefundWithRetry") {
+		t.Fatal("RefundWithRetry not found after the webhook's run")
+	}
+	ans, err := w.asker.Ask(context.Background(), retrieval.Request{Question: "RefundWithRetry", Branch: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.svc.Guard(context.Background(), &ans); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ans.Snippets {
+		if s.Stale != "" {
+			t.Errorf("%s %s: stale %q right after the reindex", s.Path, s.Symbol, s.Stale)
+		}
+	}
+	if st := w.svc.Status("shop"); st.Runs != 2 || st.Failures != 0 {
+		t.Errorf("queue status %+v, want 2 runs (startup, webhook) and no failures", st)
+	}
+}
+
+// genRepo writes files Go files of three functions each into r, in
+// folders of 100, and commits them.
+func genRepo(t testing.TB, r *testRepo, files int) {
+	t.Helper()
+	batch := map[string]string{}
+	for i := range files {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package pkg%03d\n\nimport \"errors\"\n", i/100)
+		for f := range 3 {
+			fmt.Fprintf(&b, "\n// Handle%dStep%d validates step %d of order flow %d and returns why it fails.\nfunc Handle%dStep%d(orderID string, amount int) error {\n\tif orderID == \"\" {\n\t\treturn errors.New(\"order %d: empty id\")\n\t}\n\tif amount <= %d {\n\t\treturn errors.New(\"order %d: amount too small\")\n\t}\n\treturn nil\n}\n",
+				i, f, f, i, i, f, i, f, i)
+		}
+		batch[fmt.Sprintf("svc/pkg%03d/flow%04d.go", i/100, i)] = b.String()
+		if len(batch) == 500 || i == files-1 {
+			r.write(t, batch)
+			batch = map[string]string{}
+		}
+	}
+	r.commit(t, fmt.Sprintf("%d generated files", files))
+}
+
+// BenchmarkGitIndex measures, on a generated repository of 5,000 Go files
+// (15,000 functions) pushed to a local remote:
+//   - full-index: the first index run (clone, chunk, blame, embed, store),
+//     reported as files/s and chunks/s;
+//   - webhook-to-ask: the time from a signed GitHub push webhook for a
+//     one-file change to `ask` returning the changed symbol, with the
+//     default settle time (500 ms) and with none, reported in ms/op.
+//
+// Run it with: go test ./ingest/ -run '^$' -bench BenchmarkGitIndex -benchtime 10x
+func BenchmarkGitIndex(b *testing.B) {
+	const files = 5000
+	b.Run("full-index", func(b *testing.B) {
+		b.StopTimer()
+		ctx := context.Background()
+		origin, _ := newPushedOrigin(b, func(r *testRepo) { genRepo(b, r, files) })
+		emb := retrieval.NewOffline()
+		var indexed, chunks int
+		var elapsed time.Duration
+		for range b.N {
+			store := weaviatetest.NewStore(b, emb.Name())
+			ix := &ingest.Indexer{Store: store, Embedder: emb, Log: quietLog(b)}
+			repo := ingest.Repo{Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: ingest.CloneDir(b.TempDir(), "shop")},
+				Remote: &ingest.Remote{URL: "file://" + origin}}
+			b.StartTimer()
+			start := time.Now()
+			stats, err := ix.IndexRepo(ctx, repo, nil, false)
+			elapsed += time.Since(start)
+			b.StopTimer()
+			if err != nil || len(stats) != 1 || stats[0].Files != files {
+				b.Fatalf("IndexRepo: %+v, %v; want %d files", stats, err, files)
+			}
+			indexed += stats[0].Files
+			chunks += stats[0].Chunks
+		}
+		b.ReportMetric(float64(indexed)/elapsed.Seconds(), "files/s")
+		b.ReportMetric(float64(chunks)/elapsed.Seconds(), "chunks/s")
+	})
+	for _, tc := range []struct {
+		name   string
+		settle time.Duration
+	}{{"webhook-to-ask/settle=500ms", 0}, {"webhook-to-ask/settle=0", -1}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.StopTimer()
+			w := newServiceWorld(b, tc.settle, func(r *testRepo) { genRepo(b, r, files) })
+			var total time.Duration
+			for i := range b.N {
+				symbol := fmt.Sprintf("RefundWithRetry%d", i)
+				p := fmt.Sprintf("svc/pkg%03d/flow%04d.go", (i*37)%50, (i*37)%50*100+i%100)
+				data := runGit(b, w.work.dir, nil, "show", "HEAD:"+p)
+				w.work.write(b, map[string]string{p: data + fmt.Sprintf("\n// %s refunds an order, retrying on 503.\nfunc %s(orderID string) error {\n\treturn nil\n}\n", symbol, symbol)})
+				w.work.commit(b, symbol)
+				w.work.git(b, "push", "-q", "origin", "main")
+				b.StartTimer()
+				start := time.Now()
+				w.postPush(b)
+				for !w.askFinds(b, symbol) {
+					if time.Since(start) > time.Minute {
+						b.Fatalf("%s not returned within a minute", symbol)
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				total += time.Since(start)
+				b.StopTimer()
+			}
+			b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/push")
+		})
+	}
+}

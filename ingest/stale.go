@@ -1,0 +1,141 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ragbot/ragbot/ingest/code"
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// StaleRepos tells GuardStale where each git source's repository is, by
+// chunk source id ("repo:payments": Dir, LinkTemplate), and how the indexer
+// chunks files (Code), so that it finds a symbol's current lines the way
+// the next index run will.
+type StaleRepos struct {
+	Sources map[string]GitSource
+	Code    code.Options
+}
+
+// GuardStale checks each snippet of a git source in ans against the head of
+// its branch in the local repository (the work tree's repository, or
+// ragbot's clone as of its last fetch), so that nothing stale is shown
+// without a warning. A snippet is fresh when its commit is the head or its
+// file is the same blob at both. Otherwise the file changed after the
+// chunk's commit and the index has not caught up: when the symbol is still
+// in the file at the head, the snippet shows its current lines instead
+// (lines, commit, link and author at the head), and Snippet.Stale says
+// "changed since indexed ... not yet indexed"; when the symbol or the file
+// is gone, the snippet keeps its text and Stale says so. A symbol whose
+// lines only moved is left as it is: its citation at its own commit is
+// exact and the code is the same at the head.
+//
+// A snippet that cannot be checked (repository unreadable, source not in
+// repos) gets a Stale warning too; the errors are returned joined, for the
+// log, and never stop the answer.
+func GuardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) error {
+	type ref struct{ source, branch string }
+	heads := map[ref]string{}
+	headErr := map[ref]error{}
+	var errs []error
+	for i := range ans.Snippets {
+		s := &ans.Snippets[i]
+		if s.CommitSHA == "" { // not from git: TTLs are MarkStale's business
+			continue
+		}
+		src, ok := repos.Sources[s.Source]
+		if !ok {
+			s.Stale = "could not check whether this changed since indexed: the source is no longer configured"
+			continue
+		}
+		repo := gitRepo{dir: src.Dir}
+		k := ref{s.Source, s.Branch}
+		if _, seen := heads[k]; !seen {
+			heads[k], _, headErr[k] = repo.head(ctx, s.Branch)
+		}
+		head, err := heads[k], headErr[k]
+		if err == nil && head != s.CommitSHA {
+			err = guardSnippet(ctx, s, repo, src, repos.Code, head)
+		}
+		if err != nil {
+			s.Stale = "could not check whether this changed since indexed"
+			errs = append(errs, fmt.Errorf("ingest: stale check of %s@%s %s: %w", s.Source, s.Branch, s.Path, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// guardSnippet handles a snippet whose commit is not the branch head.
+func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src GitSource, opt code.Options, head string) error {
+	at, now := s.CommitSHA+":"+s.Path, head+":"+s.Path
+	blobs, err := repo.blobIDs(ctx, []string{at, now})
+	if err != nil {
+		return err
+	}
+	if blobs[at] != "" && blobs[at] == blobs[now] {
+		return nil // the file is as it was at the chunk's commit
+	}
+	what := s.Symbol
+	if what == "" {
+		what = fmt.Sprintf("lines %d-%d", s.StartLine, s.EndLine)
+	}
+	if blobs[now] == "" {
+		s.Stale = fmt.Sprintf("changed since indexed at %s: %s is no longer on %s at %s (deleted or renamed); not yet reindexed",
+			short(s.CommitSHA), s.Path, s.Branch, short(head))
+		return nil
+	}
+	cur, ok, err := currentChunk(ctx, repo, s, blobs[now], opt)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		s.Stale = fmt.Sprintf("changed since indexed at %s: %s is no longer in %s at %s; not yet reindexed",
+			short(s.CommitSHA), what, s.Path, short(head))
+		return nil
+	}
+	shown := retrieval.NewSnippet(cur)
+	if shown.Text == s.Text && shown.MoreLines == s.MoreLines {
+		return nil // the file changed elsewhere; this symbol reads the same
+	}
+	old := s.CommitSHA
+	s.Text, s.MoreLines = shown.Text, shown.MoreLines
+	s.StartLine, s.EndLine, s.CommitSHA = cur.StartLine, cur.EndLine, head
+	s.URL = link(src.LinkTemplate, head, s.Path, cur.StartLine, cur.EndLine)
+	if lines, err := repo.blame(ctx, head, s.Path); err == nil {
+		if lc, ok := lines.span(cur.StartLine, cur.EndLine); ok {
+			s.Author = lc.author
+		}
+	}
+	s.Stale = fmt.Sprintf("changed since indexed at %s: showing the current lines at %s, not yet indexed", short(old), short(head))
+	return nil
+}
+
+// currentChunk chunks the file's blob at the head as the indexer would and
+// returns the chunk of the snippet's symbol, the one nearest its old lines
+// when the symbol has several (windows of a long symbol, line windows).
+func currentChunk(ctx context.Context, repo gitRepo, s *retrieval.Snippet, blob string, opt code.Options) (retrieval.Chunk, bool, error) {
+	data, err := repo.run(ctx, "cat-file", "blob", blob)
+	if err != nil {
+		return retrieval.Chunk{}, false, err
+	}
+	chunks, _, _ := chunkFile(fileInput{path: s.Path, data: data}, opt)
+	best, found := retrieval.Chunk{}, false
+	for _, c := range chunks {
+		if c.Symbol != s.Symbol {
+			continue
+		}
+		if !found || lineGap(c.StartLine, s.StartLine) < lineGap(best.StartLine, s.StartLine) {
+			best, found = c, true
+		}
+	}
+	return best, found, nil
+}
+
+// lineGap is the distance between two line numbers.
+func lineGap(a, b int) int {
+	if a < b {
+		return b - a
+	}
+	return a - b
+}

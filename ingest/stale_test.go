@@ -1,0 +1,131 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
+)
+
+// answerOf makes an answer of the stored chunks named "path:symbol", in order.
+func answerOf(t *testing.T, store *retrieval.Store, source string, names ...string) retrieval.Answer {
+	t.Helper()
+	byName := map[string]retrieval.Chunk{}
+	for _, c := range storedChunks(t, store, source) {
+		byName[c.Path+":"+c.Symbol] = c.Chunk
+	}
+	ans := retrieval.Answer{Question: "where?", Coverage: retrieval.Covered}
+	for _, n := range names {
+		c, ok := byName[n]
+		if !ok {
+			t.Fatalf("no stored chunk %s", n)
+		}
+		ans.Snippets = append(ans.Snippets, retrieval.NewSnippet(c))
+	}
+	return ans
+}
+
+func TestGuardStale(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	repo.write(t, map[string]string{"shop/store.go": storeGo, "retry.py": retryPy, "README.md": readmeMd})
+	indexed := repo.commit(t, "shop")
+	emb := retrieval.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir, LinkTemplate: linkTemplate}
+	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
+		t.Fatal(err)
+	}
+	repos := ingest.StaleRepos{Sources: map[string]ingest.GitSource{src.ID: src}}
+	names := []string{"shop/store.go:Store.Get", "shop/store.go:Store.Put", "shop/store.go:helper", "retry.py:backoff", "README.md:Shop > Usage"}
+	before := answerOf(t, store, src.ID, names...)
+
+	// Not reindexed yet: Store.Get gets a longer body (Store.Put moves down
+	// one line, unchanged), helper goes, retry.py is deleted.
+	newGet := "// Get returns the order with id.\nfunc (s *Store) Get(id string) int {\n\tn := s.orders[id]\n\treturn n\n}"
+	edited := strings.Replace(storeGo, "// Get returns the order with id.\nfunc (s *Store) Get(id string) int {\n\treturn s.orders[id]\n}", newGet, 1)
+	edited = strings.Replace(edited, "\nfunc helper() int {\n\treturn 1\n}\n", "", 1)
+	repo.author = "Dora Dev"
+	repo.write(t, map[string]string{"shop/store.go": edited})
+	repo.git(t, "rm", "-q", "retry.py")
+	head := repo.commit(t, "get reads first; helper and retry.py go")
+
+	ans := before
+	ans.Snippets = append([]retrieval.Snippet(nil), before.Snippets...)
+	if err := ingest.GuardStale(ctx, &ans, repos); err != nil {
+		t.Fatalf("GuardStale: %v", err)
+	}
+	type shown struct {
+		Path       string
+		Start, End int
+		Commit     string
+		Author     string
+		Text       string
+		Stale      string // a substring of Snippet.Stale; "" for none
+	}
+	want := []shown{
+		{"shop/store.go", 8, 12, head, "Dora Dev", newGet,
+			fmt.Sprintf("changed since indexed at %s: showing the current lines at %s, not yet indexed", indexed[:7], head[:7])},
+		{"shop/store.go", 13, 16, indexed, authorName, before.Snippets[1].Text, ""},
+		{"shop/store.go", 18, 20, indexed, authorName, before.Snippets[2].Text,
+			fmt.Sprintf("changed since indexed at %s: helper is no longer in shop/store.go at %s", indexed[:7], head[:7])},
+		{"retry.py", 4, 6, indexed, authorName, before.Snippets[3].Text,
+			"retry.py is no longer on main at " + head[:7] + " (deleted or renamed)"},
+		{"README.md", 9, 11, indexed, authorName, before.Snippets[4].Text, ""},
+	}
+	var got []shown
+	for i, s := range ans.Snippets {
+		g := shown{s.Path, s.StartLine, s.EndLine, s.CommitSHA, s.Author, s.Text, ""}
+		if w := want[i].Stale; w != "" && strings.Contains(s.Stale, w) {
+			g.Stale = w
+		} else {
+			g.Stale = s.Stale
+		}
+		got = append(got, g)
+		if wantURL := fmt.Sprintf("https://git.example.com/shop/blob/%s/%s#L%d-L%d", s.CommitSHA, s.Path, s.StartLine, s.EndLine); s.URL != wantURL {
+			t.Errorf("%s: url %s, want %s", names[i], s.URL, wantURL)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("guarded snippets (-want +got):\n%s", diff)
+	}
+
+	// After the reindex nothing is stale.
+	if _, err := newIndexer(t, store, emb, t0.Add(101*time.Hour)).IndexGit(ctx, src, false); err != nil {
+		t.Fatal(err)
+	}
+	fresh := answerOf(t, store, src.ID, "shop/store.go:Store.Get", "shop/store.go:Store.Put", "README.md:Shop > Usage")
+	if err := ingest.GuardStale(ctx, &fresh, repos); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range fresh.Snippets {
+		if s.Stale != "" {
+			t.Errorf("%s %s after the reindex: stale %q, want none", s.Path, s.Symbol, s.Stale)
+		}
+	}
+	if fresh.Snippets[0].Text != newGet {
+		t.Errorf("Store.Get after the reindex: %q, want %q", fresh.Snippets[0].Text, newGet)
+	}
+
+	// A snippet that cannot be checked is not shown as fresh.
+	odd := retrieval.Answer{Snippets: []retrieval.Snippet{
+		{Citation: retrieval.Citation{Source: "repo:gone", Path: "a.go", CommitSHA: indexed, Branch: "main"}},
+		{Citation: retrieval.Citation{Source: src.ID, Path: "shop/store.go", CommitSHA: indexed, Branch: "no-such-branch"}},
+		{Citation: retrieval.Citation{Source: "docs:handbook", Path: "guide.md"}}, // not from git: not checked here
+	}}
+	err := ingest.GuardStale(ctx, &odd, repos)
+	if odd.Snippets[0].Stale == "" || odd.Snippets[1].Stale == "" || odd.Snippets[2].Stale != "" {
+		t.Errorf("stale marks %q, want the two git snippets marked and the doc left alone",
+			[]string{odd.Snippets[0].Stale, odd.Snippets[1].Stale, odd.Snippets[2].Stale})
+	}
+	if err == nil || !strings.Contains(err.Error(), "no-such-branch") {
+		t.Errorf("GuardStale error %v, want one naming the missing branch", err)
+	}
+}

@@ -1,0 +1,316 @@
+package ingest
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+)
+
+// MaxWebhookBody is the largest delivery read, in bytes: GitHub caps
+// webhook payloads at 25 MB ("Webhook events and payloads", GitHub docs).
+const MaxWebhookBody = 25 << 20
+
+// WebhookHandler answers GitHub push webhooks (X-Hub-Signature-256) and
+// GitLab push hooks (X-Gitlab-Token) for the sources in Repos
+// (protocols.md §4). Mount it under a prefix and point each repository's
+// hook at <prefix>/<source name>, or an organisation-wide hook at the
+// prefix itself: the source is then found by the repository URLs in the
+// payload (Repo.URLs).
+//
+// A delivery whose signature or token does not verify with its source's
+// WebhookSecret gets 401 and triggers nothing; the body is checked byte for
+// byte as received, before it is parsed for anything but the source, and
+// compared in constant time. A verified push to a tracked branch triggers a
+// run (202); a ping, a tag, a deleted branch, another event or an untracked
+// branch is acknowledged (200) and ignored. Answers come at once: the run
+// happens later, so GitHub's 10 s delivery timeout is never at risk.
+type WebhookHandler struct {
+	Repos []Repo
+	// Trigger asks for a run of a branch of the source named source
+	// (Queue.Trigger); it must not block.
+	Trigger func(source, branch, reason string)
+	Log     *slog.Logger // [slog.Default()]
+}
+
+var _ http.Handler = (*WebhookHandler)(nil)
+
+// A delivery's provider, from its headers.
+const (
+	providerGitHub = "github"
+	providerGitLab = "gitlab"
+)
+
+// pushEvent holds the fields of a GitHub push or a GitLab push hook that
+// the handler reads (protocols.md §4.1, §4.2).
+type pushEvent struct {
+	Ref        string `json:"ref"`
+	After      string `json:"after"`
+	Deleted    bool   `json:"deleted"` // GitHub; GitLab says so with after = 40 zeros
+	Repository struct {
+		FullName      string `json:"full_name"`
+		CloneURL      string `json:"clone_url"`
+		SSHURL        string `json:"ssh_url"`
+		HTMLURL       string `json:"html_url"`
+		GitHTTPURL    string `json:"git_http_url"` // GitLab
+		GitSSHURL     string `json:"git_ssh_url"`  // GitLab
+		Homepage      string `json:"homepage"`     // GitLab
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+	Project struct { // GitLab
+		WebURL            string `json:"web_url"`
+		GitHTTPURL        string `json:"git_http_url"`
+		GitSSHURL         string `json:"git_ssh_url"`
+		PathWithNamespace string `json:"path_with_namespace"`
+		DefaultBranch     string `json:"default_branch"`
+	} `json:"project"`
+}
+
+func (e pushEvent) urls() []string {
+	return []string{e.Repository.CloneURL, e.Repository.SSHURL, e.Repository.HTMLURL, e.Repository.GitHTTPURL,
+		e.Repository.GitSSHURL, e.Repository.Homepage, e.Project.WebURL, e.Project.GitHTTPURL, e.Project.GitSSHURL}
+}
+
+func (e pushEvent) defaultBranch() string {
+	if e.Project.DefaultBranch != "" {
+		return e.Project.DefaultBranch
+	}
+	return e.Repository.DefaultBranch
+}
+
+// webhookReply is the JSON body of every answer; GitHub and GitLab show it
+// in their delivery logs.
+type webhookReply struct {
+	Status string `json:"status"` // queued, ignored, pong, error
+	Source string `json:"source,omitempty"`
+	Branch string `json:"branch,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+func (h *WebhookHandler) log() *slog.Logger {
+	if h.Log != nil {
+		return h.Log
+	}
+	return slog.Default()
+}
+
+// ServeHTTP handles one delivery.
+func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	provider, event, delivery := deliveryHeaders(r)
+	log := h.log().With("provider", provider, "event", event, "delivery", delivery)
+	reply := func(code int, rep webhookReply) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		_ = json.NewEncoder(w).Encode(rep)
+		lvl := slog.LevelInfo
+		if code >= 400 {
+			lvl = slog.LevelWarn
+		}
+		log.Log(r.Context(), lvl, "webhook", "status", code, "outcome", rep.Status, "source", rep.Source,
+			"branch", rep.Branch, "reason", rep.Reason)
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		reply(http.StatusMethodNotAllowed, webhookReply{Status: "error", Reason: "POST only"})
+		return
+	}
+	if provider == "" {
+		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery"})
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody)})
+			return
+		}
+		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "could not read the body"})
+		return
+	}
+	payload := jsonPayload(r.Header.Get("Content-Type"), body)
+	candidates := h.candidates(r.URL.Path, payload)
+	if len(candidates) == 0 {
+		reply(http.StatusNotFound, webhookReply{Status: "error", Reason: "no configured source for this hook URL or repository"})
+		return
+	}
+	repo, ok := verified(provider, r.Header, body, candidates)
+	if !ok {
+		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "signature or token does not match the source's webhook secret"})
+		return
+	}
+	rep := webhookReply{Source: repo.Name}
+	switch {
+	case provider == providerGitHub && event == "ping":
+		rep.Status = "pong"
+		reply(http.StatusOK, rep)
+		return
+	case provider == providerGitHub && event != "push", provider == providerGitLab && event != "Push Hook":
+		rep.Status, rep.Reason = "ignored", "not a push event"
+		reply(http.StatusOK, rep)
+		return
+	}
+	var push pushEvent
+	if err := json.Unmarshal(payload, &push); err != nil {
+		rep.Status, rep.Reason = "error", "push payload is not JSON: "+err.Error()
+		reply(http.StatusBadRequest, rep)
+		return
+	}
+	branch, isBranch := strings.CutPrefix(push.Ref, "refs/heads/")
+	rep.Branch = branch
+	switch {
+	case !isBranch:
+		rep.Status, rep.Reason = "ignored", fmt.Sprintf("ref %q is not a branch", push.Ref)
+	case push.Deleted || push.After == zeroSHA:
+		rep.Status, rep.Reason = "ignored", "branch deleted; its chunks stay until the branch is untracked"
+	case !repo.tracks(branch, push.defaultBranch()):
+		rep.Status, rep.Reason = "ignored", fmt.Sprintf("branch %q is not tracked", branch)
+	default:
+		h.Trigger(repo.Name, branch, fmt.Sprintf("%s push %s", provider, short(push.After)))
+		rep.Status = "queued"
+		reply(http.StatusAccepted, rep)
+		return
+	}
+	reply(http.StatusOK, rep)
+}
+
+// deliveryHeaders returns the provider, event name and delivery id of a request.
+func deliveryHeaders(r *http.Request) (provider, event, delivery string) {
+	if e := r.Header.Get("X-GitHub-Event"); e != "" {
+		return providerGitHub, e, r.Header.Get("X-GitHub-Delivery")
+	}
+	if e := r.Header.Get("X-Gitlab-Event"); e != "" {
+		return providerGitLab, e, r.Header.Get("X-Gitlab-Event-UUID")
+	}
+	return "", "", ""
+}
+
+// jsonPayload returns the JSON of a delivery: the body, or its "payload"
+// field when GitHub sent it form-encoded (the signature still covers the
+// raw body).
+func jsonPayload(contentType string, body []byte) []byte {
+	if mt, _, _ := mime.ParseMediaType(contentType); mt == "application/x-www-form-urlencoded" {
+		if v, err := url.ParseQuery(string(body)); err == nil {
+			return []byte(v.Get("payload"))
+		}
+	}
+	return body
+}
+
+// candidates are the repos a delivery may be for: the one named by the last
+// segment of the URL path, else those whose URLs the payload names.
+func (h *WebhookHandler) candidates(urlPath string, payload []byte) []Repo {
+	name := path.Base(path.Clean("/" + urlPath))
+	for _, r := range h.Repos {
+		if r.Name == name {
+			return []Repo{r}
+		}
+	}
+	var push pushEvent
+	if json.Unmarshal(payload, &push) != nil {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, u := range push.urls() {
+		if n := normalizeRepoURL(u); n != "" {
+			named[n] = true
+		}
+	}
+	var out []Repo
+	for _, r := range h.Repos {
+		for _, u := range r.URLs {
+			if named[normalizeRepoURL(u)] {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// verified returns the first candidate whose secret verifies the delivery.
+func verified(provider string, hdr http.Header, body []byte, candidates []Repo) (Repo, bool) {
+	for _, r := range candidates {
+		if r.WebhookSecret == "" {
+			continue
+		}
+		switch provider {
+		case providerGitHub:
+			if validGitHubSignature(body, hdr.Get("X-Hub-Signature-256"), r.WebhookSecret) {
+				return r, true
+			}
+		case providerGitLab:
+			if validGitLabToken(hdr.Get("X-Gitlab-Token"), r.WebhookSecret) {
+				return r, true
+			}
+		}
+	}
+	return Repo{}, false
+}
+
+// validGitHubSignature checks X-Hub-Signature-256: "sha256=" and the hex
+// HMAC-SHA256 of the raw body keyed with the secret, compared in constant time.
+func validGitHubSignature(body []byte, header string, secret Secret) bool {
+	hexSig, ok := strings.CutPrefix(header, "sha256=")
+	if !ok || secret == "" {
+		return false
+	}
+	got, err := hex.DecodeString(hexSig)
+	if err != nil {
+		return false
+	}
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return hmac.Equal(got, mac.Sum(nil))
+}
+
+// validGitLabToken checks X-Gitlab-Token, a plain shared secret, in
+// constant time (the hashes also hide the secret's length).
+func validGitLabToken(header string, secret Secret) bool {
+	if header == "" || secret == "" {
+		return false
+	}
+	a, b := sha256.Sum256([]byte(header)), sha256.Sum256([]byte(secret))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
+// normalizeRepoURL reduces a repository address to "host/path" in lower
+// case, without ".git" or a trailing "/", so that the clone URL, the SSH
+// URL and the web URL of one repository compare equal:
+// "git@github.com:Org/Repo.git", "https://github.com/org/repo" and
+// "ssh://git@github.com:22/org/repo.git" all give "github.com/org/repo".
+func normalizeRepoURL(u string) string {
+	u = strings.TrimSpace(u)
+	if u == "" {
+		return ""
+	}
+	var host, p string
+	if !strings.Contains(u, "://") { // scp-like: [user@]host:path
+		hostPart, rest, ok := strings.Cut(u, ":")
+		if !ok {
+			return ""
+		}
+		if _, h, ok := strings.Cut(hostPart, "@"); ok {
+			hostPart = h
+		}
+		host, p = hostPart, rest
+	} else {
+		pu, err := url.Parse(u)
+		if err != nil {
+			return ""
+		}
+		host, p = pu.Hostname(), pu.Path
+	}
+	p = strings.TrimSuffix(strings.Trim(p, "/"), ".git")
+	return strings.ToLower(host + "/" + strings.Trim(p, "/"))
+}

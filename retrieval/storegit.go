@@ -1,0 +1,113 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
+)
+
+// maxFiltered is the most objects one filtered Get may return: Weaviate's
+// QUERY_MAXIMUM_RESULTS default (protocols.md §5.4). A group of values whose
+// result reaches it is split in two and asked again.
+const maxFiltered = 10000
+
+// ListStoredPaths returns the stored chunks of source and branch whose path is
+// one of paths, keyed by object id: what an incremental index run needs
+// about the files it changed, without walking the whole collection as
+// ListStored does. Paths are asked 100 at a time.
+func (s *Store) ListStoredPaths(ctx context.Context, source, branch string, paths []string) (map[string]Stored, error) {
+	out := map[string]Stored{}
+	fields := []graphql.Field{{Name: "path"}, {Name: "content_hash"}, {Name: "commit_sha"}, {Name: "_additional { id }"}}
+	for start := 0; start < len(paths); start += 100 {
+		group := paths[start:min(start+100, len(paths))]
+		rows, err := s.filtered(ctx, group, fields, func(vals []string) *filters.WhereBuilder {
+			return filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
+				filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source),
+				filters.Where().WithPath([]string{"branch"}).WithOperator(filters.Equal).WithValueText(branch),
+				filters.Where().WithPath([]string{"path"}).WithOperator(filters.ContainsAny).WithValueText(vals...),
+			})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("weaviate: list chunks of %s@%s by path: %w", source, branch, err)
+		}
+		for _, r := range rows {
+			out[r.Additional.ID] = Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA}
+		}
+	}
+	return out, nil
+}
+
+// StoredVector is a stored chunk whose vector may be reused: the embedded
+// text of a chunk is made of Symbol, Path, Signature and Content, so a chunk
+// with the same four (ContentHash standing for Content) has the same vector
+// whatever its id, branch or commit.
+type StoredVector struct {
+	ID, Path, Symbol, Signature, ContentHash string
+	Vector                                   []float32
+}
+
+// VectorsByHash returns the stored chunks of source, on any branch, whose
+// content_hash is one of hashes, with their vectors. Hashes are asked 200 at
+// a time; a hash shared by many chunks (the same file on several branches)
+// is returned once per chunk.
+func (s *Store) VectorsByHash(ctx context.Context, source string, hashes []string) ([]StoredVector, error) {
+	var out []StoredVector
+	fields := []graphql.Field{{Name: "path"}, {Name: "symbol"}, {Name: "signature"}, {Name: "content_hash"}, {Name: "_additional { id vector }"}}
+	for start := 0; start < len(hashes); start += 200 {
+		group := hashes[start:min(start+200, len(hashes))]
+		rows, err := s.filtered(ctx, group, fields, func(vals []string) *filters.WhereBuilder {
+			return filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
+				filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source),
+				filters.Where().WithPath([]string{"content_hash"}).WithOperator(filters.ContainsAny).WithValueText(vals...),
+			})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("weaviate: read vectors of %s by content hash: %w", source, err)
+		}
+		for _, r := range rows {
+			out = append(out, StoredVector{ID: r.Additional.ID, Path: r.Path, Symbol: r.Symbol, Signature: r.Signature,
+				ContentHash: r.ContentHash, Vector: r.Additional.Vector})
+		}
+	}
+	return out, nil
+}
+
+// filtered runs a Get with the filter that where builds from vals, asking
+// for at most maxFiltered objects; when that many come back it splits vals
+// in two and asks for each half, so that no object is silently left out.
+func (s *Store) filtered(ctx context.Context, vals []string, fields []graphql.Field,
+	where func([]string) *filters.WhereBuilder) ([]row, error) {
+	if len(vals) == 0 {
+		return nil, nil
+	}
+	resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where(vals)).
+		WithLimit(maxFiltered).WithFields(fields...).Do(ctx)
+	if err == nil {
+		err = gqlErrors(resp)
+	}
+	if err != nil {
+		return nil, describe(err)
+	}
+	rows, err := decodeRows(resp, s.chunk)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) < maxFiltered {
+		return rows, nil
+	}
+	if len(vals) == 1 {
+		return nil, fmt.Errorf("%d or more chunks match %q; raise QUERY_MAXIMUM_RESULTS", maxFiltered, vals[0])
+	}
+	half := len(vals) / 2
+	a, err := s.filtered(ctx, vals[:half], fields, where)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.filtered(ctx, vals[half:], fields, where)
+	if err != nil {
+		return nil, err
+	}
+	return append(a, b...), nil
+}
