@@ -3,6 +3,7 @@ package retrieval
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Analysis is what a question names explicitly, found by shape alone.
@@ -13,17 +14,26 @@ type Analysis struct {
 	Identifiers []string
 	// Paths are file paths or file names ("cli/silence_import.go", "main.go").
 	Paths []string
-	// Literals are quoted strings, CLI flags and env-var-like tokens, to be
-	// found verbatim in content ("group_interval cannot be zero",
-	// "--cluster.settle-timeout", "XDG_CONFIG_DIRS").
+	// Literals are quoted strings, CLI flags (without their dashes: code
+	// declares "cluster.settle-timeout", docs write --cluster.settle-timeout)
+	// and env-var-like tokens, to be found verbatim in content
+	// ("group_interval cannot be zero", "cluster.settle-timeout",
+	// "XDG_CONFIG_DIRS").
 	Literals []string
+	// Names are product and technology names written as such: words that
+	// start with a capital or are all capitals, are no identifier and do not
+	// start a sentence ("SAML", "Jira", "HA", "TLS"). A name the sources never
+	// mention means they do not cover the question (see Evidence).
+	Names []string
 	// Endpoint is "METHOD /path" when the question names an HTTP operation.
 	Endpoint string
-	// Words is the number of plain words (not identifiers, paths or literals).
+	// Words is the number of plain words (not identifiers, paths or
+	// literals; names count as words).
 	Words int
 }
 
 var (
+	ellipsisRe = regexp.MustCompile(`\.\.\.+|…`)
 	quotedRe   = regexp.MustCompile("\"([^\"]{3,200})\"|'([^']{3,200})'|`([^`]{2,200})`|“([^”]{3,200})”")
 	endpointRe = regexp.MustCompile(`(?i)\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(/[^\s?"'` + "`" + `]*)`)
 	flagRe     = regexp.MustCompile(`^--?[a-zA-Z][\w.-]*[\w]$`)
@@ -62,7 +72,26 @@ func isIdentifier(tok string) bool {
 	return false
 }
 
-// Analyze finds identifiers, paths, literals and an endpoint in a question.
+// httpMethods are the methods endpointRe knows; in a question they belong
+// to an endpoint, not to a name.
+var httpMethods = map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "HEAD": true, "OPTIONS": true}
+
+// isName reports a capitalised or all-capitals word of letters and digits
+// other than "I" ("Jira", "SAML"; "PostgreSQL" is an identifier already).
+func isName(tok string) bool {
+	if tok == "I" || tok == "" || tok[0] < 'A' || tok[0] > 'Z' {
+		return false
+	}
+	for _, r := range tok {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// Analyze finds identifiers, paths, literals, names and an endpoint in a
+// question.
 func Analyze(q string) Analysis {
 	var a Analysis
 	add := func(dst *[]string, s string) {
@@ -77,24 +106,30 @@ func Analyze(q string) Analysis {
 	}
 	for _, m := range quotedRe.FindAllStringSubmatch(q, -1) {
 		for _, g := range m[1:] {
-			if g = strings.TrimSpace(g); g != "" {
-				add(&a.Literals, g)
+			// "... but ... does not advertise": an ellipsis stands for the
+			// part the asker left out, so each side is a literal of its own.
+			for _, part := range ellipsisRe.Split(g, -1) {
+				if part = strings.TrimSpace(part); len(part) >= 3 {
+					add(&a.Literals, part)
+				}
 			}
 		}
 	}
 	if m := endpointRe.FindStringSubmatch(q); m != nil {
 		a.Endpoint = strings.ToUpper(m[1]) + " " + m[2]
 	}
+	sentenceStart := true
 	for _, f := range strings.Fields(quotedRe.ReplaceAllString(q, " ")) {
 		tok := strings.TrimRight(strings.TrimLeft(f, "([{\"'`"), ")]}.,;:?!\"'`")
+		first := sentenceStart
+		sentenceStart = strings.ContainsAny(f[len(f)-1:], ".?!:") || f == "-" || f == "—"
 		switch {
 		case tok == "":
 		case strings.HasPrefix(tok, "-") && strings.Contains(tok, "="): // --flag=value
 			name, val, _ := strings.Cut(strings.TrimLeft(tok, "-"), "=")
 			add(&a.Literals, name)
 			add(&a.Literals, val)
-		case flagRe.MatchString(tok):
-			add(&a.Literals, tok)
+		case flagRe.MatchString(tok): // --flag: code defines it without the dashes, docs write it with them
 			add(&a.Literals, strings.TrimLeft(tok, "-"))
 		case pathRe.MatchString(tok):
 			add(&a.Paths, tok)
@@ -104,6 +139,9 @@ func Analyze(q string) Analysis {
 				add(&a.Literals, tok)
 			}
 		case strings.HasPrefix(tok, "/") && a.Endpoint != "":
+		case !first && isName(tok) && !httpMethods[tok]:
+			add(&a.Names, tok)
+			a.Words++
 		default:
 			a.Words++
 		}

@@ -54,6 +54,18 @@ type Answer struct {
 	Coverage Coverage
 	Snippets []Snippet // best first; empty with NoCoverage
 	Warnings []string  // answer-wide notices, e.g. the index is behind the branch head
+	// Missing, with NoCoverage, is a name from the question that no indexed
+	// chunk contains ("RedisStore.Flush", "SAML"), so a surface can say
+	// what was not found; "" otherwise.
+	Missing string `json:",omitempty"`
+	// Summary is the optional LLM answer above the snippets, at most two
+	// sentences citing them as [1]..[n] (n = len(Snippets)); "" when no
+	// summarizer is configured or its reply failed the checks.
+	Summary string `json:",omitempty"`
+	// SummaryDropped says why a configured summary is missing (the model
+	// cited nothing, named what no snippet has, or failed), for the
+	// operator's log and `ragbot ask -explain`; never shown to users.
+	SummaryDropped string `json:",omitempty"`
 }
 
 // MaxSnippetLines is how many lines of a chunk an answer shows; the rest is
@@ -76,23 +88,9 @@ type Asker struct {
 	Thresholds Thresholds
 	// Mode is one of Modes; "" means ModeHybridRerank.
 	Mode string
-	Now  func() time.Time // [time.Now]
-}
-
-// Thresholds decide "no coverage": a hit is relevant when its cosine
-// similarity reaches MinSimilarity or it contains at least MinTermCoverage of
-// the question's content terms (see QueryTerms). Values are 0..1 and are
-// calibrated per embedder with `ragbot eval`.
-type Thresholds struct {
-	MinSimilarity   float64
-	MinTermCoverage float64
-}
-
-// DefaultThresholds returns the thresholds for an embedder by name. The
-// offline hashing embedder's 0.30 was read off ragbot eval on ../shared/eval:
-// below it the nearest chunks share only generic word pieces.
-func DefaultThresholds(embedder string) Thresholds {
-	return Thresholds{MinSimilarity: 0.30, MinTermCoverage: 0.6}
+	// Summarizer, when set, writes Answer.Summary for covered questions.
+	Summarizer *Summarizer
+	Now        func() time.Time // [time.Now]
 }
 
 // Request is one question with its access scope.
@@ -103,155 +101,36 @@ type Request struct {
 	Branch   string   // "" for any branch
 }
 
-// Retrieval modes, for ablation (`ragbot eval --mode`).
-const (
-	ModeBM25         = "bm25"          // keyword side only (alpha 0)
-	ModeVector       = "vector"        // vector side only (alpha 1)
-	ModeHybrid       = "hybrid"        // one hybrid query at Alpha, Weaviate's order
-	ModeHybridRerank = "hybrid+rerank" // query analysis, lookups by name, path and literal, rerank (the default)
-)
-
-// Modes lists the valid retrieval modes.
-var Modes = []string{ModeBM25, ModeVector, ModeHybrid, ModeHybridRerank}
-
-// identifierAlpha is the hybrid alpha for questions that are mostly names:
-// exact tokens matter more than meaning there (design.md, Retrieval step 2).
-const identifierAlpha = 0.3
-
-// Retrieve runs the search for a request and returns up to limit hits, best
-// first, with no coverage decision (ragbot eval ranks these). In the default
-// mode it analyses the question, runs the hybrid query over Candidates hits
-// plus BM25 lookups of the names, paths and literals it found, and reranks
-// the union (see rerank).
-func (a *Asker) Retrieve(ctx context.Context, r Request, limit int) ([]Hit, error) {
-	text := NormalizeQuery(r.Question)
-	if text == "" {
-		return nil, fmt.Errorf("empty question")
-	}
-	mode := a.Mode
-	if mode == "" {
-		mode = ModeHybridRerank
-	}
-	an := Analyze(r.Question)
-	alpha := a.Alpha
-	switch mode {
-	case ModeBM25:
-		alpha = 0
-	case ModeVector:
-		alpha = 1
-	case ModeHybridRerank:
-		if an.IdentifierHeavy() {
-			alpha = min(alpha, identifierAlpha)
-		}
-	}
-	var vec []float32
-	if alpha > 0 {
-		vs, err := a.Embedder.Embed(ctx, []string{r.Question})
-		if err != nil {
-			return nil, fmt.Errorf("embed question: %w", err)
-		}
-		vec = vs[0]
-	}
-	base := Query{Text: text, Vector: vec, Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
-	if mode != ModeHybridRerank {
-		return a.Store.Search(ctx, base)
-	}
-	base.Limit = max(limit, a.Candidates)
-	hits, err := a.Store.Search(ctx, base)
-	if err != nil {
-		return nil, err
-	}
-	var extra []Hit
-	for _, q := range lookups(base, an) {
-		more, err := a.Store.Search(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		extra = append(extra, more...)
-	}
-	hits = rerank(r.Question, an, mergeHits(hits, extra))
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
-	return hits, nil
-}
-
-// lookups are the extra BM25 queries for what the question names: symbols
-// (on the symbol field), files (restricted to those paths) and literals.
-func lookups(base Query, an Analysis) []Query {
-	bm25 := func(text string, props []string, limit int) Query {
-		q := base
-		q.Text, q.Vector, q.Alpha, q.Properties, q.Limit = text, nil, 0, props, limit
-		return q
-	}
-	var qs []Query
-	var names []string
-	for _, id := range an.Identifiers {
-		names = append(names, id)
-		names = append(names, SplitIdentifier(id)...)
-	}
-	if an.Endpoint != "" {
-		names = append(names, an.Endpoint)
-	}
-	if len(names) > 0 {
-		qs = append(qs, bm25(strings.Join(names, " "), []string{"symbol"}, 10))
-	}
-	if len(an.Paths) > 0 {
-		q := bm25(base.Text, nil, 20)
-		q.Paths = an.Paths
-		qs = append(qs, q)
-	}
-	for _, l := range an.Literals {
-		qs = append(qs, bm25(l, []string{"search_text"}, 10))
-	}
-	return qs
-}
-
-// mergeHits appends to the hybrid hits the lookup hits they lack. A lookup
-// hit enters with score 0: its BM25 score is relative to its own small
-// result set, so only the rerank bonuses that it matched may lift it.
-func mergeHits(hybrid, lookup []Hit) []Hit {
-	seen := make(map[string]bool, len(hybrid))
-	for _, h := range hybrid {
-		seen[h.ID] = true
-	}
-	out := hybrid
-	for _, h := range lookup {
-		if seen[h.ID] {
-			continue
-		}
-		seen[h.ID] = true
-		h.Score = 0
-		h.Debug = "lookup " + h.Debug
-		out = append(out, h)
-	}
-	return out
-}
-
-// Ask retrieves, applies the coverage thresholds and builds the answer: up to
-// TopK relevant snippets, or NoCoverage when none is relevant. The error is
-// only for failures (Weaviate down, embedder failing), never for "not found".
+// Ask retrieves, decides coverage (see Evidence.Covered) and builds the
+// answer: the top TopK hits that are relevant on their own, or NoCoverage
+// with no snippets. The error is only for failures (Weaviate down, embedder
+// failing), never for "not found".
 func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
-	hits, err := a.Retrieve(ctx, r, max(a.Candidates, a.TopK))
+	hits, ev, err := a.Assess(ctx, r)
 	if err != nil {
 		return Answer{}, err
 	}
-	ans := Answer{Question: r.Question, Coverage: NoCoverage}
-	terms := QueryTerms(r.Question)
-	for _, h := range hits {
-		if len(ans.Snippets) == a.TopK {
-			break
-		}
-		cov := TermCoverage(terms, h.Chunk)
-		if h.Similarity < a.Thresholds.MinSimilarity && cov < a.Thresholds.MinTermCoverage {
+	ans := Answer{Question: r.Question, Coverage: NoCoverage, Missing: ev.Missing}
+	if !ev.Covered(a.Thresholds) {
+		return ans, nil
+	}
+	an, terms := Analyze(r.Question), QueryTerms(r.Question)
+	for _, h := range hits[:min(len(hits), a.TopK)] {
+		lex, cov := lexicalMatch(an, h.Chunk), TermCoverage(terms, h.Chunk)
+		if !relevant(a.Thresholds, lex, h.Similarity, cov) {
 			continue
 		}
 		s := NewSnippet(h.Chunk)
-		s.Debug = fmt.Sprintf("%s terms(%.2f)", h.Debug, cov)
+		s.Debug = fmt.Sprintf("%s sim(%.3f) terms(%.2f)", h.Debug, h.Similarity, cov)
 		ans.Snippets = append(ans.Snippets, s)
 	}
-	if len(ans.Snippets) > 0 {
-		ans.Coverage = Covered
+	ans.Coverage = Covered
+	if a.Summarizer != nil {
+		if sum, err := a.Summarizer.Summarize(ctx, r.Question, ans.Snippets); err != nil {
+			ans.SummaryDropped = err.Error()
+		} else {
+			ans.Summary = sum
+		}
 	}
 	return ans, nil
 }

@@ -1,9 +1,5 @@
 package retrieval
 
-import (
-	"strings"
-)
-
 // questionWords are words of how people ask, not of what they ask about; they
 // carry no evidence that a chunk is relevant.
 var questionWords = map[string]bool{
@@ -48,25 +44,4 @@ func TermCoverage(terms []string, c Chunk) float64 {
 		}
 	}
 	return float64(n) / float64(len(terms))
-}
-
-// NormalizeQuery makes the BM25 text of a question: the question as asked
-// (Weaviate's word tokenizer lower-cases it and drops punctuation), followed
-// by the word pieces of each identifier in it, so that "findByEmail" also
-// matches the "find by email" terms that SearchText adds for symbols.
-func NormalizeQuery(q string) string {
-	q = strings.TrimSpace(q)
-	if q == "" {
-		return ""
-	}
-	var extra []string
-	for _, f := range strings.Fields(q) {
-		if p := SplitIdentifier(f); len(p) > 1 {
-			extra = append(extra, p...)
-		}
-	}
-	if len(extra) == 0 {
-		return q
-	}
-	return q + " " + strings.Join(extra, " ")
 }

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,13 +17,19 @@ func TestAnalyze(t *testing.T) {
 		{`config load error "group_interval cannot be zero" - where is that raised`,
 			Analysis{Literals: []string{"group_interval cannot be zero"}, Words: 8}},
 		{"what does --cluster.settle-timeout actually control?",
-			Analysis{Literals: []string{"--cluster.settle-timeout", "cluster.settle-timeout"}, Words: 4}},
+			Analysis{Literals: []string{"cluster.settle-timeout"}, Words: 4}},
 		{"difference between --enable-feature=classic-mode and utf8-strict-mode?",
 			Analysis{Literals: []string{"enable-feature", "classic-mode"}, Words: 4}},
 		{"cli/silence_import.go — how does the bulk import work", Analysis{Paths: []string{"cli/silence_import.go"}, Words: 7}},
 		{"does amtool honor XDG_CONFIG_DIRS?", Analysis{Identifiers: []string{"XDG_CONFIG_DIRS"}, Literals: []string{"XDG_CONFIG_DIRS"}, Words: 3}},
 		{"what does the expand parameter of GET /v1/charges do", Analysis{Endpoint: "GET /v1/charges", Words: 8}},
 		{"how do I cancel an order", Analysis{Words: 6}},
+		// An ellipsis splits a quoted message into the parts the asker kept.
+		{`fails with "'require_tls' is true (default) but ... does not advertise the STARTTLS extension"`,
+			Analysis{Literals: []string{"'require_tls' is true (default) but", "does not advertise the STARTTLS extension"}, Words: 2}},
+		// Product names: capitalised or all-caps words not starting a sentence, no HTTP method.
+		{"how do I set up SAML sign-on for the UI? Jira too", Analysis{Names: []string{"SAML", "UI"}, Words: 12}},
+		{"GET /v1/orders via the REST api", Analysis{Names: []string{"REST"}, Endpoint: "GET /v1/orders", Words: 5}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.q, func(t *testing.T) {
@@ -33,9 +40,14 @@ func TestAnalyze(t *testing.T) {
 	}
 }
 
-// hit makes a candidate with a fused hybrid score.
+// hit makes a candidate with a fused hybrid score; .md files are docs, the
+// rest code.
 func hit(id, path, symbol, content string, score float64) Hit {
-	return Hit{ID: id, Score: score, Chunk: Chunk{Path: path, Symbol: symbol, Content: content, ContentHash: HashContent(path + symbol + content)}}
+	kind := KindCode
+	if strings.HasSuffix(path, ".md") {
+		kind = KindDoc
+	}
+	return Hit{ID: id, Score: score, Chunk: Chunk{Kind: kind, Path: path, Symbol: symbol, Content: content, ContentHash: HashContent(path + symbol + content)}}
 }
 
 func TestRerank(t *testing.T) {
@@ -118,6 +130,89 @@ func TestRerank(t *testing.T) {
 				t.Errorf("top %s, want %s", got[0].ID, tc.wantTop)
 			}
 		})
+	}
+}
+
+// TestRerankFeatures covers the features added on top of the name matches.
+// The term coverage feature (wCoverage times the share of the question's
+// content terms in the chunk) is part of every score, so each case says
+// what it is for each hit.
+func TestRerankFeatures(t *testing.T) {
+	tests := []struct {
+		name    string
+		query   string
+		hits    []Hit
+		wantTop string
+	}{
+		{
+			// Content terms: cluster, settle, timeout, control; both hits hold all
+			// four (coverage +1.0 each) and the literal (+0.8 each). The code
+			// declares the flag in a string: defined +0.2, so 0.40+0.8+0.2+1.0 =
+			// 2.40 beats the docs' 0.50+0.8+1.0 = 2.30.
+			name:  "flag declaration over a docs mention",
+			query: "what does --cluster.settle-timeout control?",
+			hits: []Hit{
+				hit("docs", "docs/ha.md", "HA > Flags", "Set `--cluster.settle-timeout` to control how long peers wait.", 0.50),
+				hit("def", "cmd/main.go", "run", `settle := kingpin.Flag("cluster.settle-timeout", "control wait").Duration()`, 0.40),
+			},
+			wantTop: "def",
+		},
+		{
+			// Content terms: expire, old, silences. "bulk" repeats one of them
+			// (coverage 1/3: 0.9+0.33 = 1.23); "gc" holds all three (1.0: 0.5+1.0 =
+			// 1.50).
+			name:  "coverage over repetition",
+			query: "where do we expire old silences",
+			hits: []Hit{
+				hit("bulk", "silence/list.go", "list", "silences silences silences", 0.90),
+				hit("gc", "silence/gc.go", "gc", "func gc() { expire old silences }", 0.50),
+			},
+			wantTop: "gc",
+		},
+		{
+			// Both parts of a message with an ellipsis are found in the raiser
+			// (literal +0.8, defined +0.2), one in the docs (literal +0.4).
+			// Content terms (require, tls, requiretls, true, default, but, does,
+			// not, advertise, starttls, extension; 11): the raiser has all
+			// (+1.0), the docs lack "advertise", "starttls", "extension" (8/11 =
+			// +0.73). Raiser 0.3+0.8+0.2+1.0 = 2.30, docs 0.9+0.4+0.73 = 2.03.
+			name:  "message with an ellipsis",
+			query: `"'require_tls' is true (default) but ... does not advertise the STARTTLS extension"`,
+			hits: []Hit{
+				hit("docs", "docs/email.md", "Email", "'require_tls' is true (default) but the server does not support it", 0.90),
+				hit("def", "notify/email.go", "Email.Notify", `return fmt.Errorf("'require_tls' is true (default) but %q does not advertise the STARTTLS extension", host)`, 0.30),
+			},
+			wantTop: "def",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := rerank(tc.query, Analyze(tc.query), tc.hits)
+			if got[0].ID != tc.wantTop {
+				for _, h := range got {
+					t.Logf("%s %.2f %s", h.ID, h.Score, h.Debug)
+				}
+				t.Errorf("top %s, want %s", got[0].ID, tc.wantTop)
+			}
+		})
+	}
+}
+
+func TestLiteralDefined(t *testing.T) {
+	tests := []struct {
+		lit, content string
+		want         bool
+	}{
+		{"cluster.settle-timeout", `kingpin.Flag("cluster.settle-timeout", "...")`, true},
+		{"resolve_timeout", "ResolveTimeout model.Duration `yaml:\"resolve_timeout\" json:\"resolve_timeout\"`", true},
+		{"SMTP_HOST", `self.host = os.environ.get('SMTP_HOST', "localhost")`, true},
+		{"resolve_timeout", "// resolve_timeout is read at load time", false},
+		{"x", `a := "\"" + x`, false}, // the escaped quote does not open a string
+	}
+	for _, tt := range tests {
+		if got := literalDefined([]string{tt.lit}, tt.content); got != tt.want {
+			t.Errorf("literalDefined(%q in %q) = %v, want %v", tt.lit, tt.content, got, tt.want)
+		}
 	}
 }
 

@@ -94,7 +94,8 @@ func TestSearchText(t *testing.T) {
 				Signature: "func (n SetNotifiesStage) Exec(ctx context.Context, l *slog.Logger, alerts ...*types.Alert) (context.Context, []*types.Alert, error)",
 				Content:   "// Exec implements the Stage interface.\nfunc (n SetNotifiesStage) Exec(ctx context.Context, l *slog.Logger, alerts ...*types.Alert) (context.Context, []*types.Alert, error) {\n\treturn ctx, alerts, nil\n}",
 			},
-			want: "// Exec implements the Stage interface.\nfunc (n SetNotifiesStage) Exec(ctx context.Context, l *slog.Logger, alerts ...*types.Alert) (context.Context, []*types.Alert, error) {\n\treturn ctx, alerts, nil\n}\n" +
+			// Content as terms, with repeats: identifiers split and joined.
+			want: "exec implements the stage interface func n set notifies stage setnotifiesstage exec ctx context context l slog logger alerts types alert context context types alert error return ctx alerts nil\n" +
 				"set notifies stage setnotifiesstage exec func n ctx context l slog logger alerts types alert error\n" +
 				"notify set notifies stage go\n",
 		},
@@ -107,7 +108,7 @@ func TestSearchText(t *testing.T) {
 				Signature: "### Tokens for `Slack`",
 				Content:   "### Tokens for `Slack`\n\nSet `SLACK_BOT_TOKEN`.\n",
 			},
-			want: "### Tokens for `Slack`\n\nSet `SLACK_BOT_TOKEN`.\n" +
+			want: "tokens for slack set slack bot token slackbottoken\n" +
 				"ragbot guide setup tokens for slack\n" +
 				"docs guide md\n",
 		},
@@ -119,7 +120,7 @@ func TestSearchText(t *testing.T) {
 				Symbol:  "(intro)",
 				Content: "---\ntitle: x\n---",
 			},
-			want: "---\ntitle: x\n---\nreadme md\n",
+			want: "title x\nreadme md\n",
 		},
 	}
 	for _, tt := range tests {
@@ -129,5 +130,25 @@ func TestSearchText(t *testing.T) {
 				t.Errorf("SearchText mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestSearchQuery(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		// Terms first (pieces, then the joined identifier), then Weaviate's
+		// own tokens of the question that are not among them.
+		{"where is findByEmail?", "where is find by email findbyemail"},
+		{"resolve_timeout - what is it", "resolve timeout resolvetimeout what is it"},
+		{"looking for Silences.Set", "looking for silences set"},
+		{"retry retry RETRY", "retry"},
+		{"Größe ändern", "größe ändern"},
+		{"?!", ""},
+	}
+	for _, tt := range tests {
+		if got := retrieval.SearchQuery(tt.in); got != tt.want {
+			t.Errorf("SearchQuery(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

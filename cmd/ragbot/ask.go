@@ -8,16 +8,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
 const askAbout = `ragbot ask answers a question with the top cited snippets from the indexed
 sources: path:start-end, symbol, commit, author and when it was indexed, then
-the snippet. When nothing relevant is indexed it says so.
+the snippet. When nothing relevant is indexed it says so. Git snippets are
+checked against the branch head: one whose file changed since it was indexed
+carries a warning, and shows the symbol's current lines when it still exists.
 
 Examples:
   ragbot ask --config ragbot.yaml "where is the hybrid query built?"
   ragbot ask --config ragbot.yaml --json "Store.Upsert"
+  ragbot ask --config ragbot.yaml --branch release-1.2 "where is the retry for 503 handled?"
   ragbot ask --config ragbot.yaml --index "where are chunks written to Weaviate?"
   ragbot ask --config ragbot.yaml -- "--cluster.settle-timeout"   (-- before a question that starts with a dash)`
 
@@ -28,7 +32,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	explain := fs.Bool("explain", false, "show each hit's score parts")
 	sources := fs.String("source", "", "search only these sources (comma-separated names); empty means all")
-	branch := fs.String("branch", "", "only chunks of this branch; empty means any")
+	branch := fs.String("branch", "", "answer about this tracked branch, e.g. release-1.2; empty means the main (first tracked) branch of the git sources in scope")
 	index := fs.Bool("index", false, "first bring the index up to date (as ragbot index), then answer")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -51,11 +55,18 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	ans, err := a.asker().Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: *branch})
+	br, err := askBranch(ctx, a.cfg, ids, *branch)
+	if err != nil {
+		return err
+	}
+	ans, err := a.asker().Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: br})
 	if err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
 	}
-	ans.Warnings = append(ans.Warnings, freshnessWarnings(ctx, a, ids)...)
+	if err := ingest.GuardStale(ctx, &ans, staleRepos(a.cfg)); err != nil {
+		a.log.Warn("stale check", "err", err) // the snippets concerned carry a warning
+	}
+	ans.Warnings = append(ans.Warnings, branchFreshness(ctx, a.cfg, a.store, ids, br)...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -76,6 +87,11 @@ func renderText(w io.Writer, ans retrieval.Answer, now time.Time, explain bool) 
 	}
 	for _, warn := range ans.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+	if ans.Summary != "" {
+		fmt.Fprintf(w, "%s\n\n", ans.Summary)
+	} else if explain && ans.SummaryDropped != "" {
+		fmt.Fprintf(w, "(summary dropped: %s)\n\n", ans.SummaryDropped)
 	}
 	for i, s := range ans.Snippets {
 		var meta []string

@@ -5,23 +5,67 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
 )
 
-const evalAbout = `ragbot eval runs a question set (the JSONL format of shared/eval/README.md)
+const evalAbout = `ragbot eval runs question sets (the JSONL format of shared/eval/README.md)
 against the index and prints recall@1, recall@5 and MRR@10, overall and per
 kind, and the misses. A question's corpus must equal a configured source's
 name; each question is searched in its own corpus only.
 
+Questions with "expect": [] are unanswerable. With any of them, eval also
+prints how often the bot answered them "no coverage" (no_coverage_rate) and
+how often it refused answerable ones (wrong_refusal_rate), and the coverage
+thresholds that balance the two for the configured embedder, ready to paste
+under retrieval.thresholds.
+
+With --bench it then times Asker.Ask (retrieval, rerank and the coverage
+decision, in this process, excluding start-up) for every question and
+prints p50/p95/max in milliseconds.
+
 Examples:
   ragbot eval --config eval.yaml ../shared/eval/questions.jsonl
-  ragbot eval --config eval.yaml --json ../shared/eval/questions.jsonl`
+  ragbot eval --config eval.yaml ../shared/eval/questions.jsonl testdata/eval/unanswerable.jsonl
+  ragbot eval --config eval.yaml --mode bm25 --json ../shared/eval/questions.jsonl
+  ragbot eval --config eval.yaml --bench ../shared/eval/questions.jsonl`
+
+// evalOutput is what --json prints: design.md's report, plus the
+// calibration and the latency when measured.
+type evalOutput struct {
+	eval.Report
+	Mode        string           `json:"mode"`
+	Embedder    string           `json:"embedder"`
+	Calibration *calibrationJSON `json:"calibration,omitempty"`
+	Latency     *latencyJSON     `json:"latency_ms,omitempty"`
+}
+
+type ratesJSON struct {
+	MinSimilarity    float64 `json:"min_similarity"`
+	MinTermCoverage  float64 `json:"min_term_coverage"`
+	NoCoverageRate   float64 `json:"no_coverage_rate"`
+	WrongRefusalRate float64 `json:"wrong_refusal_rate"`
+}
+
+type calibrationJSON struct {
+	Configured ratesJSON  `json:"configured"`
+	Balanced   ratesJSON  `json:"balanced"`
+	Target     *ratesJSON `json:"target,omitempty"` // nil: no thresholds refuse <= 5% of answerable questions
+}
+
+type latencyJSON struct {
+	Calls int     `json:"calls"`
+	P50   float64 `json:"p50"`
+	P95   float64 `json:"p95"`
+	Max   float64 `json:"max"`
+}
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cf commonFlags
@@ -29,20 +73,23 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cf.register(fs)
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	mode := fs.String("mode", retrieval.ModeHybridRerank, "retrieval mode: "+strings.Join(retrieval.Modes, ", "))
+	bench := fs.Bool("bench", false, "also time Asker.Ask for every question and print p50/p95/max")
+	benchRuns := fs.Int("bench-runs", 3, "with --bench, timed passes over the questions after one warm-up pass")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: eval needs one QUESTIONS.jsonl file", errUsage)
+	if fs.NArg() < 1 {
+		return fmt.Errorf("%w: eval needs at least one QUESTIONS.jsonl file", errUsage)
 	}
-	f, err := os.Open(fs.Arg(0))
+	if !slices.Contains(retrieval.Modes, *mode) {
+		return fmt.Errorf("%w: --mode %q, want one of %s", errUsage, *mode, strings.Join(retrieval.Modes, ", "))
+	}
+	if *benchRuns < 1 {
+		return fmt.Errorf("%w: --bench-runs %d, want at least 1", errUsage, *benchRuns)
+	}
+	qs, err := loadQuestions(fs.Args())
 	if err != nil {
 		return err
-	}
-	qs, err := eval.Load(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", fs.Arg(0), err)
 	}
 	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
@@ -50,39 +97,121 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer a.Close()
 	asker := a.asker()
-	if !slices.Contains(retrieval.Modes, *mode) {
-		return fmt.Errorf("%w: --mode %q, want one of %s", errUsage, *mode, strings.Join(retrieval.Modes, ", "))
-	}
 	asker.Mode = *mode
+	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name()}
 	var outs []eval.Outcome
+	var answerable, unanswerable []retrieval.Evidence
 	for _, q := range qs {
 		src, ok := a.cfg.SourceNamed(q.Corpus)
 		if !ok {
 			outs = append(outs, eval.Outcome{Question: q, NoCorpus: true})
 			continue
 		}
-		hits, err := asker.Retrieve(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}, 10)
+		hits, ev, err := asker.Assess(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}})
 		if err != nil {
 			return fmt.Errorf("question %s: %w", q.ID, err)
 		}
-		res := make([]eval.Result, len(hits))
-		for i, h := range hits {
-			c := h.Chunk
-			res[i] = eval.Result{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Symbol: c.Symbol, Kind: c.Kind}
+		outs = append(outs, eval.Outcome{Question: q, Results: results(hits, 10), Refused: !ev.Covered(asker.Thresholds)})
+		if len(q.Expect) == 0 {
+			unanswerable = append(unanswerable, ev)
+		} else {
+			answerable = append(answerable, ev)
 		}
-		outs = append(outs, eval.Outcome{Question: q, Results: res})
 	}
-	rep := eval.Score(outs)
+	out.Report = eval.Score(outs)
+	if len(unanswerable) > 0 {
+		c := retrieval.Calibrate(answerable, unanswerable)
+		out.Calibration = &calibrationJSON{
+			Configured: ratesOf(retrieval.RatesAt(asker.Thresholds, answerable, unanswerable)),
+			Balanced:   ratesOf(c.Balanced),
+		}
+		if c.TargetOK {
+			t := ratesOf(c.Target)
+			out.Calibration.Target = &t
+		}
+	}
+	if *bench {
+		if out.Latency, err = benchAsk(ctx, a, asker, qs, *benchRuns); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return enc.Encode(out)
 	}
-	printReport(stdout, rep)
+	printReport(stdout, out)
 	return nil
 }
 
-func printReport(w io.Writer, rep eval.Report) {
+// loadQuestions reads every file; ids must be unique across them.
+func loadQuestions(files []string) ([]eval.Question, error) {
+	var all []eval.Question
+	from := map[string]string{}
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		qs, err := eval.Load(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		for _, q := range qs {
+			if prev, dup := from[q.ID]; dup {
+				return nil, fmt.Errorf("%s: question id %q is already used in %s", name, q.ID, prev)
+			}
+			from[q.ID] = name
+		}
+		all = append(all, qs...)
+	}
+	return all, nil
+}
+
+func results(hits []retrieval.Hit, n int) []eval.Result {
+	res := make([]eval.Result, 0, min(n, len(hits)))
+	for _, h := range hits[:min(n, len(hits))] {
+		c := h.Chunk
+		res = append(res, eval.Result{Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Symbol: c.Symbol, Kind: c.Kind})
+	}
+	return res
+}
+
+func ratesOf(r retrieval.Rates) ratesJSON {
+	return ratesJSON{MinSimilarity: r.Thresholds.MinSimilarity, MinTermCoverage: r.Thresholds.MinTermCoverage,
+		NoCoverageRate: r.NoCoverage, WrongRefusalRate: r.WrongRefusal}
+}
+
+// benchAsk times Asker.Ask on every question with a corpus: one warm-up
+// pass, then runs timed passes. Percentiles are nearest-rank.
+func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, runs int) (*latencyJSON, error) {
+	var ms []float64
+	for pass := 0; pass <= runs; pass++ {
+		for _, q := range qs {
+			src, ok := a.cfg.SourceNamed(q.Corpus)
+			if !ok {
+				continue
+			}
+			start := time.Now()
+			if _, err := asker.Ask(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}); err != nil {
+				return nil, fmt.Errorf("bench: question %s: %w", q.ID, err)
+			}
+			if pass > 0 {
+				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+			}
+		}
+	}
+	if len(ms) == 0 {
+		return &latencyJSON{}, nil
+	}
+	sort.Float64s(ms)
+	rank := func(p float64) float64 { return ms[max(0, int(math.Ceil(p*float64(len(ms))))-1)] }
+	return &latencyJSON{Calls: len(ms), P50: rank(0.50), P95: rank(0.95), Max: ms[len(ms)-1]}, nil
+}
+
+func printReport(w io.Writer, out evalOutput) {
+	rep := out.Report
 	line := func(name string, m eval.Metrics) {
 		fmt.Fprintf(w, "%-14s %4d  %9.3f  %9.3f  %7.3f\n", name, m.Questions, m.RecallAt1, m.RecallAt5, m.MRRAt10)
 	}
@@ -98,6 +227,34 @@ func printReport(w io.Writer, rep eval.Report) {
 	line("all", rep.Metrics)
 	if len(rep.NoCorpus) > 0 {
 		fmt.Fprintf(w, "\n%d questions name a corpus that is not a configured source (counted as misses): %v\n", len(rep.NoCorpus), rep.NoCorpus)
+	}
+	if c := out.Calibration; c != nil {
+		fmt.Fprintf(w, "\nno coverage (embedder %s): %d unanswerable, %d answerable questions\n", out.Embedder, rep.Unanswerable, rep.Questions-len(rep.NoCorpus))
+		rates := func(name string, r ratesJSON) {
+			fmt.Fprintf(w, "  %-10s min_similarity %.2f  min_term_coverage %.2f:  no_coverage_rate %.3f  wrong_refusal_rate %.3f\n",
+				name, r.MinSimilarity, r.MinTermCoverage, r.NoCoverageRate, r.WrongRefusalRate)
+		}
+		rates("configured", c.Configured)
+		rates("balanced", c.Balanced)
+		pick := c.Balanced
+		if c.Target != nil {
+			rates("target", *c.Target)
+			pick = *c.Target
+		} else {
+			fmt.Fprintf(w, "  target     none: every threshold pair refuses more than %.0f%% of answerable questions\n", retrieval.MaxWrongRefusal*100)
+		}
+		fmt.Fprintf(w, "  (balanced: smallest max(1-no_coverage_rate, wrong_refusal_rate); target: best no_coverage_rate with wrong_refusal_rate <= %.2f)\n", retrieval.MaxWrongRefusal)
+		fmt.Fprintf(w, "  config:\n    retrieval:\n      thresholds:\n        %s: {min_similarity: %.2f, min_term_coverage: %.2f}\n",
+			out.Embedder, pick.MinSimilarity, pick.MinTermCoverage)
+		if len(rep.WrongAnswers) > 0 {
+			fmt.Fprintf(w, "  unanswerable but answered: %v\n", rep.WrongAnswers)
+		}
+		if len(rep.WrongRefusals) > 0 {
+			fmt.Fprintf(w, "  answerable but refused:    %v\n", rep.WrongRefusals)
+		}
+	}
+	if l := out.Latency; l != nil {
+		fmt.Fprintf(w, "\nask latency (mode %s, %d calls): p50 %.1f ms  p95 %.1f ms  max %.1f ms\n", out.Mode, l.Calls, l.P50, l.P95, l.Max)
 	}
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (not in the first 5):\n")

@@ -2,7 +2,9 @@
 // ../shared/eval/README.md: each question names its corpus and 1-3 expected
 // locations; a result matches by path and overlapping lines (or, for API
 // operations, by method and path template). It reports recall@1, recall@5
-// and MRR@10, overall and per kind, and the misses.
+// and MRR@10, overall and per kind, and the misses. Questions with no
+// expected location are unanswerable: with them it also reports how often
+// the bot said "no coverage" to those and how often to answerable ones.
 package eval
 
 import (
@@ -151,8 +153,21 @@ type Report struct {
 	Ranks  map[string]int     `json:"ranks"` // question id -> rank (0 = not found)
 	Misses []Miss             `json:"misses"`
 	// NoCorpus lists questions whose corpus is not a configured source; they
-	// count as misses.
+	// count as misses, and are left out of the refusal rates.
 	NoCorpus []string `json:"no_corpus,omitempty"`
+
+	// Unanswerable is how many questions have no expected location.
+	Unanswerable int `json:"unanswerable,omitempty"`
+	// NoCoverageRate is the share (0..1) of unanswerable questions answered
+	// "no coverage"; set when there are unanswerable questions.
+	NoCoverageRate *float64 `json:"no_coverage_rate,omitempty"`
+	// WrongRefusalRate is the share (0..1) of answerable questions answered
+	// "no coverage"; set when there are unanswerable questions.
+	WrongRefusalRate *float64 `json:"wrong_refusal_rate,omitempty"`
+	// WrongAnswers lists the unanswerable questions that got snippets.
+	WrongAnswers []string `json:"wrong_answers,omitempty"`
+	// WrongRefusals lists the answerable questions answered "no coverage".
+	WrongRefusals []string `json:"wrong_refusals,omitempty"`
 }
 
 // Outcome is one question's result, input to Score.
@@ -160,10 +175,11 @@ type Outcome struct {
 	Question Question
 	Results  []Result // best first, at least 10 when available
 	NoCorpus bool     // the corpus is not a configured source: a miss, whatever Results holds
+	Refused  bool     // the answer was "no coverage"
 }
 
 // Score computes the report. Questions without expectations are left out of
-// recall (they measure refusals, scored elsewhere).
+// recall; with any of them, the report also has the refusal rates.
 func Score(outs []Outcome) Report {
 	rep := Report{ByKind: map[string]Metrics{}, Ranks: map[string]int{}}
 	type acc struct {
@@ -172,8 +188,26 @@ func Score(outs []Outcome) Report {
 	}
 	all := &acc{}
 	kinds := map[string]*acc{}
+	var answerable, refused, unanswerable, noCov int
 	for _, o := range outs {
 		q := o.Question
+		switch {
+		case o.NoCorpus && len(q.Expect) == 0:
+			rep.NoCorpus = append(rep.NoCorpus, q.ID)
+		case len(q.Expect) == 0:
+			unanswerable++
+			if o.Refused {
+				noCov++
+			} else {
+				rep.WrongAnswers = append(rep.WrongAnswers, q.ID)
+			}
+		case !o.NoCorpus:
+			answerable++
+			if o.Refused {
+				refused++
+				rep.WrongRefusals = append(rep.WrongRefusals, q.ID)
+			}
+		}
 		if len(q.Expect) == 0 {
 			continue
 		}
@@ -218,6 +252,14 @@ func Score(outs []Outcome) Report {
 		rep.ByKind[k] = metrics(a)
 	}
 	sort.Slice(rep.Misses, func(i, j int) bool { return rep.Misses[i].ID < rep.Misses[j].ID })
+	if unanswerable > 0 {
+		rep.Unanswerable = unanswerable
+		nc, wr := float64(noCov)/float64(unanswerable), 0.0
+		if answerable > 0 {
+			wr = float64(refused) / float64(answerable)
+		}
+		rep.NoCoverageRate, rep.WrongRefusalRate = &nc, &wr
+	}
 	return rep
 }
 

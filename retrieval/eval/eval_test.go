@@ -279,16 +279,16 @@ func TestScore(t *testing.T) {
 	outs := []eval.Outcome{
 		{Question: code("I1", "identifier"), Results: at(1, hit("I1"))},
 		{Question: code("I2", "identifier"), Results: at(3, hit("I2"))},
-		{Question: code("I3", "identifier"), Results: at(7, hit("I3"))}, // MRR 1/7, not recall@5
-		{Question: code("S1", "semantic"), Results: at(12, hit("S1"))},  // past 10: counts for nothing
-		{Question: code("S2", "semantic"), Results: at(0, hit("S2"))},   // not found
+		{Question: code("I3", "identifier"), Results: at(7, hit("I3"))},              // MRR 1/7, not recall@5
+		{Question: code("S1", "semantic"), Results: at(12, hit("S1"))},               // past 10: counts for nothing
+		{Question: code("S2", "semantic"), Results: at(0, hit("S2")), Refused: true}, // not found, and said so
 		{Question: code("S3", "semantic"), Results: at(2, hit("S3"))},
 		{Question: api("O1", "/a/{id}"), Results: at(1, apiHit("/a/{id}"))},
 		{Question: api("O2", "/b/{id}"), Results: at(5, apiHit("/b/{id}"))},
-		// Empty expect: a refusal question, left out even though a result
-		// would match nothing anyway.
+		// Empty expect: unanswerable, left out of recall even though a result
+		// would match nothing anyway; R1 got snippets, R2 "no coverage".
 		{Question: eval.Question{ID: "R1", Corpus: "c", Kind: "semantic", Question: "bread?"}, Results: at(1, hit("R1"))},
-		{Question: eval.Question{ID: "R2", Corpus: "c", Kind: "refusal", Question: "weather?", Expect: []eval.Expect{}}},
+		{Question: eval.Question{ID: "R2", Corpus: "c", Kind: "refusal", Question: "weather?", Expect: []eval.Expect{}}, Refused: true},
 		// The corpus is not configured: a miss even if results would match.
 		{Question: code("N1", "docs"), Results: at(1, hit("N1")), NoCorpus: true},
 	}
@@ -316,6 +316,12 @@ func TestScore(t *testing.T) {
 		},
 		Ranks:    map[string]int{"I1": 1, "I2": 3, "I3": 7, "S1": 12, "S2": 0, "S3": 2, "O1": 1, "O2": 5, "N1": 0},
 		NoCorpus: []string{"N1"},
+		// R2 of R1, R2 refused; S2 of the 8 answerable with a corpus refused.
+		Unanswerable:     2,
+		NoCoverageRate:   ptr(1.0 / 2),
+		WrongRefusalRate: ptr(1.0 / 8),
+		WrongAnswers:     []string{"R1"},
+		WrongRefusals:    []string{"S2"},
 	}
 	type missRank struct {
 		ID   string
@@ -334,6 +340,8 @@ func TestScore(t *testing.T) {
 		t.Errorf("Score() misses mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func ptr(f float64) *float64 { return &f }
 
 func TestScoreMisses(t *testing.T) {
 	outs := []eval.Outcome{

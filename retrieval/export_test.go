@@ -1,0 +1,10 @@
+package retrieval
+
+import (
+	"context"
+	"time"
+)
+
+// SetOpenAISleep replaces the retry wait of e, so tests record the waits
+// instead of sleeping.
+func SetOpenAISleep(e *OpenAI, sleep func(context.Context, time.Duration) error) { e.api.sleep = sleep }

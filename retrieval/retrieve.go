@@ -1,0 +1,206 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Retrieval modes, for ablation (`ragbot eval --mode`).
+const (
+	ModeBM25         = "bm25"          // keyword side only (alpha 0)
+	ModeVector       = "vector"        // vector side only (alpha 1)
+	ModeHybrid       = "hybrid"        // one hybrid query at Alpha, Weaviate's order
+	ModeHybridRerank = "hybrid+rerank" // query analysis, lookups by name, path and literal, rerank (the default)
+)
+
+// Modes lists the valid retrieval modes.
+var Modes = []string{ModeBM25, ModeVector, ModeHybrid, ModeHybridRerank}
+
+// identifierAlpha is the hybrid alpha for questions that are mostly names:
+// exact tokens matter more than meaning there (design.md, Retrieval step 2).
+const identifierAlpha = 0.3
+
+// Lookup sizes: how many BM25 hits each lookup adds to the candidates.
+// Lookups only need to bring the named chunk in; the rerank places it.
+const (
+	symbolLookupLimit  = 10 // BM25 on the symbol field for the identifiers named
+	pathLookupLimit    = 20 // the question's BM25 text within the files named
+	literalLookupLimit = 10 // BM25 of each literal over search_text
+)
+
+// Retrieve runs the search for a request and returns up to limit hits, best
+// first, with no coverage decision (ragbot eval ranks these). In the default
+// mode it analyses the question, runs the hybrid query over Candidates hits
+// plus BM25 lookups of the names, paths and literals it found, and reranks
+// the union (see rerank).
+func (a *Asker) Retrieve(ctx context.Context, r Request, limit int) ([]Hit, error) {
+	hits, _, _, err := a.retrieve(ctx, r, limit)
+	return hits, err
+}
+
+// retrieve is Retrieve that also returns the question's analysis and its
+// vector (nil when the mode reads no vectors).
+func (a *Asker) retrieve(ctx context.Context, r Request, limit int) ([]Hit, Analysis, []float32, error) {
+	an := Analyze(r.Question)
+	text := SearchQuery(r.Question)
+	if text == "" {
+		return nil, an, nil, fmt.Errorf("empty question")
+	}
+	mode := a.Mode
+	if mode == "" {
+		mode = ModeHybridRerank
+	}
+	alpha := a.Alpha
+	switch mode {
+	case ModeBM25:
+		alpha = 0
+	case ModeVector:
+		alpha = 1
+	case ModeHybridRerank:
+		if an.IdentifierHeavy() {
+			alpha = min(alpha, identifierAlpha)
+		}
+	}
+	var vec []float32
+	if alpha > 0 {
+		var err error
+		if vec, err = a.embedQuestion(ctx, r.Question); err != nil {
+			return nil, an, nil, err
+		}
+	}
+	base := Query{Text: text, Vector: vec, Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
+	if mode != ModeHybridRerank {
+		hits, err := a.Store.Search(ctx, base)
+		return hits, an, vec, err
+	}
+	base.Limit = max(limit, a.Candidates)
+	hits, err := a.Store.Search(ctx, base)
+	if err != nil {
+		return nil, an, vec, err
+	}
+	var extra []Hit
+	for _, q := range lookups(base, an) {
+		more, err := a.Store.Search(ctx, q)
+		if err != nil {
+			return nil, an, vec, err
+		}
+		extra = append(extra, more...)
+	}
+	hits = rerank(r.Question, an, mergeHits(hits, extra))
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits, an, vec, nil
+}
+
+func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) {
+	vs, err := a.Embedder.Embed(ctx, []string{q})
+	if err != nil {
+		return nil, fmt.Errorf("embed question: %w", err)
+	}
+	return vs[0], nil
+}
+
+// lookups are the extra BM25 queries for what the question names: symbols
+// (on the symbol field), files (restricted to those paths) and literals.
+func lookups(base Query, an Analysis) []Query {
+	bm25 := func(text string, props []string, limit int) Query {
+		q := base
+		q.Text, q.Vector, q.Alpha, q.Properties, q.Limit = text, nil, 0, props, limit
+		return q
+	}
+	var qs []Query
+	var names []string
+	for _, id := range an.Identifiers {
+		names = append(names, id)
+		names = append(names, SplitIdentifier(id)...)
+	}
+	if an.Endpoint != "" {
+		names = append(names, an.Endpoint)
+	}
+	if len(names) > 0 {
+		qs = append(qs, bm25(strings.Join(names, " "), []string{"symbol"}, symbolLookupLimit))
+	}
+	if len(an.Paths) > 0 {
+		q := bm25(base.Text, nil, pathLookupLimit)
+		q.Paths = an.Paths
+		qs = append(qs, q)
+	}
+	for _, l := range an.Literals {
+		qs = append(qs, bm25(SearchQuery(l), []string{"search_text"}, literalLookupLimit))
+	}
+	return qs
+}
+
+// mergeHits appends to the hybrid hits the lookup hits they lack. A lookup
+// hit enters with score 0: its BM25 score is relative to its own small
+// result set, so only the rerank bonuses that it matched may lift it.
+func mergeHits(hybrid, lookup []Hit) []Hit {
+	seen := make(map[string]bool, len(hybrid))
+	for _, h := range hybrid {
+		seen[h.ID] = true
+	}
+	out := hybrid
+	for _, h := range lookup {
+		if seen[h.ID] {
+			continue
+		}
+		seen[h.ID] = true
+		h.Score = 0
+		h.Debug = "lookup " + h.Debug
+		out = append(out, h)
+	}
+	return out
+}
+
+// fillSimilarity sets the cosine similarity to the question of each hit
+// that has none because the vector side of its query did not return it
+// (BM25-only hits, lookups), reading the stored vectors. vec is the
+// question's vector, or nil to embed it now.
+func (a *Asker) fillSimilarity(ctx context.Context, question string, vec []float32, hits []Hit) error {
+	var ids []string
+	for _, h := range hits {
+		if h.Similarity == 0 {
+			ids = append(ids, h.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	if vec == nil {
+		var err error
+		if vec, err = a.embedQuestion(ctx, question); err != nil {
+			return err
+		}
+	}
+	vecs, err := a.Store.Vectors(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range hits {
+		if v, ok := vecs[hits[i].ID]; ok && hits[i].Similarity == 0 {
+			hits[i].Similarity = cosine(vec, v)
+		}
+	}
+	return nil
+}
+
+// cosine is the cosine similarity of two vectors, 0 when their lengths
+// differ or one is zero.
+func cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / (math.Sqrt(na) * math.Sqrt(nb))
+}
