@@ -23,6 +23,11 @@ type Config struct {
 	Retrieval  Retrieval  `yaml:"retrieval"`
 	Indexing   Indexing   `yaml:"indexing"`
 	Sources    []Source   `yaml:"sources"`
+	Serve      Serve      `yaml:"serve"`  // ragbot serve's HTTP server (slack.go)
+	Slack      Slack      `yaml:"slack"`  // the Slack app (slack.go)
+	Access     Access     `yaml:"access"` // which sources each chat channel may see (slack.go)
+	Teams      Teams      `yaml:"teams"`  // the Microsoft Teams bot (teams.go)
+	slackSet   bool       // the file has a slack section (see SlackEnabled)
 	dir        string     // directory of the file, for relative paths
 	envApplied []envField // which fields came from the environment, for messages
 	// lookupEnv reads the environment for Validate (weaviate.api_key_env);
@@ -54,9 +59,22 @@ type Weaviate struct {
 
 // Embedder selects how vectors are made.
 type Embedder struct {
-	// Kind is "offline" (default: code-aware feature hashing, no network) or
-	// "openai" (an OpenAI-compatible /v1/embeddings endpoint; not built yet).
+	// Kind is "offline" (default: code-aware feature hashing, no network),
+	// "static" (offline too: word vectors trained from local text plus the
+	// hashing features; retrieval.Static) or "openai" (an OpenAI-compatible
+	// /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI; retrieval.OpenAI).
 	Kind string `yaml:"kind"`
+	// Model is the static embedder's model file (`ragbot embeddings train`
+	// writes one; empty means the model built into the binary), or, for
+	// kind openai, the model name ("text-embedding-3-small").
+	Model string `yaml:"model"`
+	// Adapt, for the static embedder, refines the model on the indexed
+	// sources at `ragbot index` (deterministic; when the vectors change the
+	// collection is re-embedded). The refined model is kept beside the
+	// Weaviate data dir, in <data_dir>/../embedder/.
+	Adapt bool `yaml:"adapt"`
+	// OpenAI holds kind openai's other settings (retrieval.go).
+	OpenAI `yaml:",inline"`
 }
 
 // Retrieval holds query-time settings.
@@ -68,18 +86,13 @@ type Retrieval struct {
 	TopK int `yaml:"top_k"`
 	// Candidates is how many hybrid hits are fetched before reranking; default 40.
 	Candidates int `yaml:"candidates"`
-	// Thresholds decide "no coverage"; see retrieval.Thresholds.
-	Thresholds Thresholds `yaml:"thresholds"`
-}
-
-// Thresholds below which a question is answered with "no coverage".
-type Thresholds struct {
-	// MinSimilarity is the cosine similarity (0..1) the best vector hit must
-	// reach; unset means the embedder's default (0.30 for offline).
-	MinSimilarity *float64 `yaml:"min_similarity"`
-	// MinTermCoverage is the share (0..1) of the question's content terms that
-	// the best hit must contain for a lexical match; unset means 0.6.
-	MinTermCoverage *float64 `yaml:"min_term_coverage"`
+	// Thresholds decide "no coverage", per embedder name (as `ragbot eval`
+	// prints them, e.g. "offline-hash-v1-384"): similarities of different
+	// embedders are on different scales. An embedder without an entry uses
+	// retrieval.DefaultThresholds. See Thresholds (retrieval.go).
+	Thresholds map[string]Thresholds `yaml:"thresholds"`
+	// Summary configures the optional LLM summary (retrieval.go).
+	Summary Summary `yaml:"summary"`
 }
 
 // Indexing holds index-time settings.
@@ -90,6 +103,9 @@ type Indexing struct {
 	WindowLines int `yaml:"window_lines"`
 	// Workers is how many files are chunked at once; default the number of CPUs.
 	Workers int `yaml:"workers"`
+	// ReposDir holds the clones of remote git sources (sources[].url) and
+	// the per-source lock files; default ".ragbot/repos".
+	ReposDir string `yaml:"repos_dir"`
 }
 
 // Source kinds.
@@ -97,13 +113,19 @@ const (
 	KindGit      = "git"
 	KindMarkdown = "markdown"
 	KindOpenAPI  = "openapi" // an OpenAPI 3.x or Swagger 2.0 file (JSON or YAML); path names the file
+	// KindConfluence is Confluence spaces read over REST (url, spaces; confluence.go).
+	KindConfluence = "confluence"
+	// KindHTML is a folder of Confluence HTML exports (path; confluence.go).
+	KindHTML = "html"
 )
 
 // Source is one entry of "sources".
 type Source struct {
 	// Name is unique; shown in citations; eval matches it to a question's corpus.
 	Name string `yaml:"name"`
-	// Kind is "git" (a local repository) or "markdown" (a folder of .md files).
+	// Kind is "git" (a local repository), "markdown" (a folder of .md files),
+	// "openapi", "confluence" (spaces over REST) or "html" (a folder of
+	// Confluence HTML exports).
 	Kind string `yaml:"kind"`
 	// Path is the repository root or the docs folder.
 	Path string `yaml:"path"`
@@ -119,6 +141,15 @@ type Source struct {
 	LinkTemplate string `yaml:"link_template"`
 	// ACL lists the groups allowed to see this source; empty means everyone.
 	ACL []string `yaml:"acl"`
+	// URL is the Confluence site's base URL, for confluence sources:
+	// "https://acme.atlassian.net/wiki" or "https://conf.example.com[/context]";
+	// for git sources, a remote repository to clone instead of Path (git.go).
+	URL string `yaml:"url"`
+	// Confluence holds the other confluence settings (confluence.go).
+	Confluence `yaml:",inline"`
+	// Git holds the other git settings (git.go); git sources also use url
+	// and token_env.
+	Git `yaml:",inline"`
 }
 
 // Default values, applied by Load to unset fields.
@@ -132,6 +163,7 @@ const (
 	DefaultCandidates = 40
 	DefaultMaxSymbol  = 150
 	DefaultWindow     = 60
+	DefaultReposDir   = ".ragbot/repos"
 )
 
 // Load reads the YAML file at path strictly (unknown keys are errors), fills
@@ -164,6 +196,7 @@ func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Con
 	}
 	cfg.dir = dir
 	cfg.lookupEnv = lookupEnv
+	cfg.slackSet = hasTopKey(data, "slack")
 	cfg.applyDefaults()
 	if err := cfg.applyEnv(lookupEnv); err != nil {
 		return nil, err
@@ -208,6 +241,12 @@ func (c *Config) applyDefaults() {
 	if c.Indexing.WindowLines == 0 {
 		c.Indexing.WindowLines = DefaultWindow
 	}
+	if c.Indexing.ReposDir == "" {
+		c.Indexing.ReposDir = DefaultReposDir
+	}
+	c.applyChatDefaults()
+	c.applyTeamsDefaults()
+	c.applyConfluenceDefaults()
 }
 
 // Resolve returns p made absolute against the config file's directory.

@@ -64,7 +64,7 @@ func TestLoadGood(t *testing.T) {
 			TopK:       5,
 			Candidates: 40,
 		},
-		Indexing: config.Indexing{MaxSymbolLines: 150, WindowLines: 60},
+		Indexing: config.Indexing{MaxSymbolLines: 150, WindowLines: 60, ReposDir: ".ragbot/repos"},
 		Sources: []config.Source{
 			{
 				Name:         "payments",
@@ -75,6 +75,13 @@ func TestLoadGood(t *testing.T) {
 			},
 			{Name: "handbook", Kind: "markdown", Path: "./docs", Exclude: []string{"drafts"}},
 		},
+		Serve: config.Serve{Listen: "127.0.0.1:8080", ShutdownTimeout: 25 * time.Second},
+		Slack: config.Slack{
+			Mode: "socket", APIURL: "https://slack.com/api/", BotTokenEnv: "RAGBOT_SLACK_BOT_TOKEN",
+			AppTokenEnv: "RAGBOT_SLACK_APP_TOKEN", SigningSecretEnv: "RAGBOT_SLACK_SIGNING_SECRET",
+			Command: "/where-is", AnswerTimeout: 30 * time.Second,
+		},
+		Access: config.Access{Default: []string{"*"}},
 	}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(config.Config{})); diff != "" {
 		t.Errorf("Load(%q) mismatch (-want +got):\n%s", path, diff)
@@ -189,7 +196,8 @@ weaviate:
 retrieval:
   top_k: 8
   candidates: 80
-  thresholds: {min_similarity: 0, min_term_coverage: 0.75}
+  thresholds:
+    offline-hash-v1-384: {min_similarity: 0, min_term_coverage: 0.75}
 indexing: {max_symbol_lines: 200, window_lines: 40, workers: 3}
 sources:
   - {name: payments, kind: git, path: repo, include: [cmd, internal], acl: [payments-team]}
@@ -212,15 +220,17 @@ sources:
 			Alpha:      ptr(0.5),
 			TopK:       8,
 			Candidates: 80,
-			Thresholds: config.Thresholds{MinSimilarity: ptr(0.0), MinTermCoverage: ptr(0.75)},
+			Thresholds: map[string]config.Thresholds{"offline-hash-v1-384": {MinSimilarity: ptr(0.0), MinTermCoverage: ptr(0.75)}},
 		},
-		Indexing: config.Indexing{MaxSymbolLines: 200, WindowLines: 40, Workers: 3},
+		Indexing: config.Indexing{MaxSymbolLines: 200, WindowLines: 40, Workers: 3, ReposDir: ".ragbot/repos"},
 		Sources: []config.Source{{
 			Name: "payments", Kind: "git", Path: "repo",
 			Include: []string{"cmd", "internal"}, ACL: []string{"payments-team"},
 		}},
 	}
-	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(config.Config{})); diff != "" {
+	// The serve, slack and access sections keep their defaults (TestLoadGood); slack_test.go sets them.
+	ignoreChat := cmpopts.IgnoreFields(config.Config{}, "Serve", "Slack", "Access")
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(config.Config{}), ignoreChat); diff != "" {
 		t.Errorf("Parse mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -79,9 +79,11 @@ func TestEnv(t *testing.T) {
 			wantErr: `weaviate.url (from RAGBOT_WEAVIATE_URL): must not hold credentials; put the API key in the variable named by weaviate.api_key_env`,
 		},
 		{
-			name:    "embedder",
-			env:     map[string]string{"RAGBOT_EMBEDDER": "openai"},
-			wantErr: `embedder.kind (from RAGBOT_EMBEDDER): "openai" is not available yet; use "offline"`,
+			name: "embedder",
+			env:  map[string]string{"RAGBOT_EMBEDDER": "openai"},
+			// Kind openai from the environment needs its settings in the file.
+			wantErr: "embedder.base_url: must be set\n" +
+				`embedder.model: must name the embeddings model for kind openai, e.g. "text-embedding-3-small"`,
 		},
 		{
 			name: "several, each with its variable",
@@ -92,7 +94,7 @@ func TestEnv(t *testing.T) {
 			},
 			wantErr: `weaviate.url (from RAGBOT_WEAVIATE_URL): must be an absolute http(s) URL or empty for the embedded server, got "weaviate.local"` + "\n" +
 				`weaviate.port (from RAGBOT_WEAVIATE_PORT): must be 1..65530 (ports port..port+5 are used), got 0` + "\n" +
-				`embedder.kind (from RAGBOT_EMBEDDER): got "bert", want offline`,
+				`embedder.kind (from RAGBOT_EMBEDDER): got "bert", want offline, static or openai`,
 		},
 	}
 	for _, tt := range tests {

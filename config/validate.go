@@ -12,15 +12,20 @@ import (
 
 // Validate checks the whole config and returns every problem joined into one
 // error, one line each, each starting with the field's YAML path, e.g.
-// `sources[1].kind: got "svn", want one of git, markdown, openapi`. It expects the
+// `sources[1].kind: got "svn", want one of git, markdown, openapi, confluence, html`. It expects the
 // defaults of Load to be filled in; a field that defaults (such as
 // retrieval.alpha) is reported as missing if it is not.
 func (c *Config) Validate() error {
 	v := validator{c: c}
 	v.weaviate()
+	v.openai()
 	v.retrieval()
+	v.thresholds()
+	v.summary()
 	v.indexing()
 	v.sources()
+	v.chat()
+	v.teams()
 	return errors.Join(v.errs...)
 }
 
@@ -70,11 +75,12 @@ func (v *validator) weaviate() {
 		v.bad("weaviate.collection", "must be a Weaviate class name (an upper-case letter, then letters, digits or _), got %q", col)
 	}
 	switch v.c.Embedder.Kind {
-	case "offline":
-	case "openai":
-		v.bad("embedder.kind", `"openai" is not available yet; use "offline"`)
+	case "offline", "static", "openai":
 	default:
-		v.bad("embedder.kind", "got %q, want offline", v.c.Embedder.Kind)
+		v.bad("embedder.kind", "got %q, want offline, static or openai", v.c.Embedder.Kind)
+	}
+	if e := v.c.Embedder; e.Kind != "static" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
+		v.bad("embedder.model", "model and adapt are settings of the static embedder, but kind is %q", e.Kind)
 	}
 }
 
@@ -90,17 +96,6 @@ func (v *validator) retrieval() {
 	}
 	if n := r.Candidates; n < r.TopK || n > 200 {
 		v.bad("retrieval.candidates", "must be top_k..200, got %d", n)
-	}
-	for _, t := range []struct {
-		path string
-		v    *float64
-	}{
-		{"retrieval.thresholds.min_similarity", r.Thresholds.MinSimilarity},
-		{"retrieval.thresholds.min_term_coverage", r.Thresholds.MinTermCoverage},
-	} {
-		if t.v != nil && (*t.v < 0 || *t.v > 1) {
-			v.bad(t.path, "must be between 0 and 1, got %g", *t.v)
-		}
 	}
 }
 
@@ -140,15 +135,23 @@ func (v *validator) sources() {
 			}
 		}
 		switch s.Kind {
-		case KindGit, KindMarkdown, KindOpenAPI:
+		case KindGit, KindMarkdown, KindOpenAPI, KindConfluence, KindHTML:
 		default:
-			v.bad(p+".kind", "got %q, want one of git, markdown, openapi", s.Kind)
+			v.bad(p+".kind", "got %q, want one of git, markdown, openapi, confluence, html", s.Kind)
 		}
-		if s.Kind == KindOpenAPI {
+		switch {
+		case s.Kind == KindOpenAPI:
 			v.file(p+".path", s.Path)
-		} else {
+		case s.Kind == KindConfluence:
+			if s.Path != "" {
+				v.bad(p+".path", "a confluence source has no path; its pages come from url")
+			}
+		case s.Kind == KindGit && s.URL != "": // a remote repository: gitSource checks path
+		default:
 			v.path(p+".path", s.Path)
 		}
+		v.confluence(i, s)
+		v.gitSource(p, s)
 		if s.Kind != KindGit && len(s.Branches) > 0 {
 			v.bad(p+".branches", "only git sources have branches")
 		}
@@ -234,13 +237,16 @@ func redactURL(u string) string {
 }
 
 // SourceID returns the stable chunk source id of s: "repo:<name>" for git,
-// "openapi:<name>" for API descriptions, "docs:<name>" for markdown folders (design.md, "The chunk").
+// "openapi:<name>" for API descriptions, "confluence:<name>" for Confluence
+// spaces, "docs:<name>" for markdown folders and HTML exports (design.md, "The chunk").
 func (s Source) SourceID() string {
 	switch s.Kind {
 	case KindGit:
 		return "repo:" + s.Name
 	case KindOpenAPI:
 		return "openapi:" + s.Name
+	case KindConfluence:
+		return "confluence:" + s.Name
 	}
 	return "docs:" + s.Name
 }

@@ -30,7 +30,7 @@ func TestBadConfigs(t *testing.T) {
 		},
 		{
 			file: "bad-source-kind.yaml",
-			want: `sources[0].kind: got "svn", want one of git, markdown, openapi`,
+			want: `sources[0].kind: got "svn", want one of git, markdown, openapi, confluence, html`,
 		},
 		{
 			file: "bad-missing-path.yaml",
@@ -87,7 +87,7 @@ weaviate.port: must be 1..65530 (ports port..port+5 are used), got 70000
 retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got -0.5
 retrieval.top_k: must be 1..20, got 30
 retrieval.candidates: must be top_k..200, got 10
-sources[0].kind: got "svn", want one of git, markdown, openapi
+sources[0].kind: got "svn", want one of git, markdown, openapi, confluence, html
 sources[0].path: "no-such-folder" does not exist
 sources[1].name: "payments" is already the name of sources[0]
 sources[1].branches: only git sources have branches`,
@@ -153,13 +153,18 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown embedder",
 			yaml: "embedder: {kind: bert}\n" + sources,
-			want: `embedder.kind: got "bert", want offline`,
+			want: `embedder.kind: got "bert", want offline, static or openai`,
+		},
+		{
+			name: "model without the static embedder",
+			yaml: "embedder: {kind: offline, model: m.bin, adapt: true}\n" + sources,
+			want: `embedder.model: model and adapt are settings of the static embedder, but kind is "offline"`,
 		},
 		{
 			name: "thresholds out of range, in field order",
-			yaml: "retrieval: {thresholds: {min_similarity: 1.5, min_term_coverage: -1}}\n" + sources,
-			want: "retrieval.thresholds.min_similarity: must be between 0 and 1, got 1.5\n" +
-				"retrieval.thresholds.min_term_coverage: must be between 0 and 1, got -1",
+			yaml: "retrieval: {thresholds: {offline-hash-v1-384: {min_similarity: 1.5, min_term_coverage: -1}}}\n" + sources,
+			want: "retrieval.thresholds.offline-hash-v1-384.min_similarity: must be between 0 and 1, got 1.5\n" +
+				"retrieval.thresholds.offline-hash-v1-384.min_term_coverage: must be between 0 and 1, got -1",
 		},
 		{
 			name: "indexing",
@@ -172,7 +177,7 @@ func TestParseErrors(t *testing.T) {
 			name: "source without name, kind or path",
 			yaml: "sources: [{acl: [everyone]}]\n",
 			want: "sources[0].name: must not be empty\n" +
-				`sources[0].kind: got "", want one of git, markdown, openapi` + "\n" +
+				`sources[0].kind: got "", want one of git, markdown, openapi, confluence, html` + "\n" +
 				"sources[0].path: must not be empty",
 		},
 		{
@@ -254,12 +259,21 @@ func TestValidateZero(t *testing.T) {
 	err := new(config.Config).Validate()
 	want := `weaviate.port: must be 1..65530 (ports port..port+5 are used), got 0
 weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got ""
-embedder.kind: got "", want offline
+embedder.kind: got "", want offline, static or openai
 retrieval.alpha: must be set
 retrieval.top_k: must be 1..20, got 0
 indexing.max_symbol_lines: must be at least 10, got 0
 indexing.window_lines: must be 5..max_symbol_lines, got 0
-sources: must list at least one source`
+sources: must list at least one source
+serve.listen: must be host:port, e.g. 127.0.0.1:8080 or :8080, got ""
+serve.shutdown_timeout: must be positive, got 0s
+slack.mode: got "", want socket or http
+slack.api_url: must be an absolute http(s) URL without credentials, got ""
+slack.bot_token_env: must be an environment variable name, got ""
+slack.app_token_env: must be an environment variable name, got ""
+slack.signing_secret_env: must be an environment variable name, got ""
+slack.command: must be "/" and up to 31 lower-case letters, digits, - or _, got ""
+slack.answer_timeout: must be between 0 and 30m (the life of a response_url), got 0s`
 	if err == nil {
 		t.Fatalf("Validate() = nil, want %q", want)
 	}

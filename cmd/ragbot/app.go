@@ -29,6 +29,11 @@ type app struct {
 type commonFlags struct {
 	config  string
 	verbose bool
+	// indexing is set by runIndex: the static embedder may refine its model
+	// on the sources (refresh: even when a refined model exists), and a
+	// collection of another model is re-embedded, not refused (embedder.go).
+	indexing, refresh bool
+	recreate          bool // index --recreate: open a collection of another embedder to drop it
 }
 
 func (c *commonFlags) register(fs interface {
@@ -65,7 +70,11 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: newLogger(stderr, flags.verbose), embedder: retrieval.NewOffline(), stderr: stderr}
+	emb, err := newEmbedder(ctx, cfg, flags.indexing, flags.refresh, stderr)
+	if err != nil {
+		return nil, err
+	}
+	a := &app{cfg: cfg, log: newLogger(stderr, flags.verbose), embedder: emb, stderr: stderr}
 	url, apiKey := cfg.Weaviate.URL, ""
 	if env := cfg.Weaviate.APIKeyEnv; env != "" {
 		apiKey = os.Getenv(env)
@@ -76,9 +85,9 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 			return nil, err
 		}
 	}
-	a.store, err = retrieval.OpenStore(ctx, retrieval.StoreConfig{
+	a.store, err = a.openStore(ctx, retrieval.StoreConfig{
 		URL: url, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
-	}, a.embedder.Name())
+	}, flags)
 	if err != nil {
 		a.Close()
 		return nil, err
@@ -116,14 +125,13 @@ func (a *app) Close() {
 // asker builds the retrieval front end from the config.
 func (a *app) asker() *retrieval.Asker {
 	r := a.cfg.Retrieval
-	th := retrieval.DefaultThresholds(a.embedder.Name())
-	if v := r.Thresholds.MinSimilarity; v != nil {
-		th.MinSimilarity = *v
+	th := thresholdsFor(a.cfg, a.embedder.Name())
+	sum, err := newSummarizer(a.cfg)
+	if err != nil { // the config was validated; answer without a summary
+		a.log.Warn("llm summary disabled", "err", err)
 	}
-	if v := r.Thresholds.MinTermCoverage; v != nil {
-		th.MinTermCoverage = *v
-	}
-	return &retrieval.Asker{Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Thresholds: th}
+	return &retrieval.Asker{Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
+		Thresholds: th, Summarizer: sum}
 }
 
 // sourceIDs maps source names to chunk source ids; an unknown name is an error.

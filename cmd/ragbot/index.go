@@ -14,13 +14,17 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
-	"github.com/ragbot/ragbot/ingest/code"
 )
 
 const indexAbout = `ragbot index indexes the configured sources into Weaviate: git repositories at
-each branch head (one chunk per symbol, markdown by H1-H3 section) and markdown
-folders. An unchanged source is skipped; unchanged chunks are never embedded
-again. Progress goes to stderr, the summary to stdout.
+each branch head (one chunk per symbol, markdown by H1-H3 section), markdown
+folders, and Confluence spaces and HTML exports (by H1-H3 section; only pages
+whose version changed are fetched again). A remote git source (url:) is
+cloned into indexing.repos_dir and fetched first; a branch indexed before is
+updated from the diff since its last indexed commit, and reconciled whole
+after a force push or an interrupted run. An unchanged source is skipped;
+unchanged chunks are never embedded again. Progress goes to stderr, the
+summary to stdout.
 
 Examples:
   ragbot index --config ragbot.yaml
@@ -33,9 +37,12 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	only := fs.String("source", "", "index only these sources (comma-separated names); empty means all")
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after an embedder change)")
+	fs.BoolVar(&cf.refresh, "adapt", false, "static embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	cf.indexing = true // static embedder: refine the model, re-embed on a model change (embedder.go)
+	cf.recreate = *recreate
 	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
 		return err
@@ -62,14 +69,19 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // summary line per source and branch to out. Errors of several sources are
 // joined; a failing source does not stop the others.
 func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out io.Writer) error {
-	ix := &ingest.Indexer{
-		Store: a.store, Embedder: a.embedder, Log: a.log, Workers: a.cfg.Indexing.Workers,
-		Code:     code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines},
-		Progress: a.stderr, ProgressTTY: isTerminal(a.stderr),
-	}
+	ix := newIndexer(a)
+	ix.Progress, ix.ProgressTTY = a.stderr, isTerminal(a.stderr)
 	var errs []error
 	for _, src := range a.cfg.Sources {
 		if len(want) > 0 && !want[src.Name] {
+			continue
+		}
+		if isPageSource(src) { // confluence.go
+			if st, err := indexPages(ctx, ix, a.cfg, src, full); err != nil {
+				errs = append(errs, err)
+			} else {
+				fmt.Fprintf(out, "%s: %s\n", src.Name, st)
+			}
 			continue
 		}
 		for _, st := range indexSource(ctx, ix, a.cfg, src, full, &errs) {
@@ -86,22 +98,12 @@ func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out 
 func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, src config.Source, full bool, errs *[]error) []ingest.Stats {
 	var out []ingest.Stats
 	switch src.Kind {
-	case config.KindGit:
-		branches := src.Branches
-		if len(branches) == 0 {
-			branches = []string{""}
+	case config.KindGit: // fetch a remote one, then each branch, incrementally when possible
+		stats, err := ix.IndexRepo(ctx, repoOf(cfg, src), nil, full)
+		if err != nil {
+			*errs = append(*errs, err)
 		}
-		for _, b := range branches {
-			st, err := ix.IndexGit(ctx, ingest.GitSource{
-				ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Branch: b, Include: src.Include, Exclude: src.Exclude,
-				LinkTemplate: src.LinkTemplate, ACL: src.ACL,
-			}, full)
-			if err != nil {
-				*errs = append(*errs, err)
-				continue
-			}
-			out = append(out, st)
-		}
+		out = append(out, stats...)
 	case config.KindOpenAPI:
 		st, err := ix.IndexSpec(ctx, ingest.SpecSource{ID: src.SourceID(), File: cfg.Resolve(src.Path), ACL: src.ACL}, full)
 		if err != nil {
@@ -131,6 +133,9 @@ func printStats(w io.Writer, name string, st ingest.Stats) {
 	if st.UpToDate {
 		fmt.Fprintf(w, "%s: up to date, %d files, %d chunks (%.1fs)\n", where, st.Files, st.Chunks, st.Duration.Seconds())
 		return
+	}
+	if st.Mode == ingest.ModeIncremental {
+		where += " incremental"
 	}
 	fmt.Fprintf(w, "%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s, %.1fs\n",
 		where, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted, counts(st.Skipped), counts(st.Fallback), st.Duration.Round(100*time.Millisecond).Seconds())

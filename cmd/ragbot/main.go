@@ -24,6 +24,9 @@ Commands:
   eval       score retrieval on a question set (recall@1, recall@5, MRR@10)
   weaviate   run the local Weaviate server in the foreground
   validate   check the config file and exit (starts and contacts nothing)
+  embeddings train the offline static word-vector model (ragbot embeddings train)
+  serve      run the Slack bot (Socket Mode or HTTP Events API) until interrupted
+  feedback   export the 👍/👎 votes on answers as eval questions (feedback export)
 
 Every command takes --config FILE (default ragbot.yaml). Run "ragbot <command> -h" for its flags.
 `
@@ -46,7 +49,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-		"index": runIndex, "ask": runAsk, "eval": runEval, "weaviate": runWeaviate, "validate": runValidate,
+		"index": runIndex, "ask": runAsk, "eval": runEval, "weaviate": runWeaviate, "validate": runValidate, "embeddings": runEmbeddings,
+		"serve": runServe, "feedback": runFeedback,
 	}
 	name, rest := args[0], args[1:]
 	if name == "help" || name == "-h" || name == "--help" {
