@@ -19,6 +19,7 @@ import (
 
 	"github.com/ragbot/ragbot/bot"
 	slackbot "github.com/ragbot/ragbot/bot/slack"
+	teamsbot "github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 )
@@ -35,6 +36,13 @@ RAGBOT_SLACK_APP_TOKEN (xapp-) for Socket Mode or RAGBOT_SLACK_SIGNING_SECRET
 for HTTP (the slack.*_env keys rename them). GET /healthz answers 200 while
 the bot runs. SIGINT or SIGTERM stops it gracefully within
 serve.shutdown_timeout; a second signal cancels the answers still running.
+
+Microsoft Teams (when teams.app_id is set): the Bot Framework POSTs
+activities to /api/messages on serve.listen (behind HTTPS); each must carry a
+valid Bot Framework token. The app password comes from
+RAGBOT_TEAMS_APP_PASSWORD (teams.app_password_env renames it). With a teams
+section and no slack section (or slack.enabled: false), Slack is off and no
+Slack token is needed.
 
 Example:
   RAGBOT_SLACK_BOT_TOKEN=xoxb-... RAGBOT_SLACK_APP_TOKEN=xapp-... ragbot serve --config ragbot.yaml`
@@ -58,30 +66,32 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return s.Run(ctx)
 }
 
-// server is `ragbot serve`: the app (Weaviate, store), the Slack surface and
-// the HTTP server they share. Close stops what startServer started.
+// server is `ragbot serve`: the app (Weaviate, store), the chat surfaces
+// (Slack, Teams) and the HTTP server they share. Close stops what startServer started.
 type server struct {
 	app             *app
 	log             *slog.Logger
-	bot             *slackbot.Bot
+	bot             *slackbot.Bot  // nil when Slack is off (see config.SlackEnabled)
+	teams           *teamsbot.Bot  // nil unless teams is configured
 	mux             *http.ServeMux // /healthz, /slack/* in http mode; other features (push webhooks) mount their routes here
 	http            *http.Server
 	ln              net.Listener
-	mode            string
+	mode            string // slack.mode, or "off"
 	shutdownTimeout time.Duration
 	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
 	git             *gitIndexing      // git webhooks, polls and the stale guard
 }
 
-// startServer loads the config, checks the Slack credentials (before
-// anything starts), connects to Weaviate, checks the bot token with Slack
-// and listens on the HTTP address; listen overrides serve.listen.
+// startServer loads the config, checks the credentials of the chat surfaces
+// it turns on (before anything starts), connects to Weaviate, checks the bot
+// token with Slack and the app id and password with the Bot Framework, and
+// listens on the HTTP address; listen overrides serve.listen.
 func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.Writer) (*server, error) {
 	cfg, err := loadConfig(cf.config)
 	if err != nil {
 		return nil, err
 	}
-	secrets, err := cfg.SlackSecrets()
+	secrets, err := readChatSecrets(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +100,9 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 		return nil, err
 	}
 	s := &server{app: a, log: serveLogger(stderr, cf.verbose), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout}
+	if !a.cfg.SlackEnabled() {
+		s.mode = "off"
+	}
 	if err := s.wire(ctx, secrets, listen); err != nil {
 		a.Close()
 		return nil, err
@@ -97,17 +110,12 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	return s, nil
 }
 
-func (s *server) wire(ctx context.Context, secrets config.SlackSecrets, listen string) error {
+func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) error {
 	cfg := s.app.cfg
 	votes, err := s.app.store.OpenFeedback(ctx)
 	if err != nil {
 		return err
 	}
-	apiURL := cfg.Slack.APIURL
-	if !strings.HasSuffix(apiURL, "/") {
-		apiURL += "/" // slack-go appends method names to it
-	}
-	api := slackgo.New(secrets.BotToken.Reveal(), slackgo.OptionAPIURL(apiURL), slackgo.OptionAppLevelToken(secrets.AppToken.Reveal()))
 	asker := s.app.asker()
 	// /where-is lists locations, so it shows more of them than an answer.
 	lister := *asker
@@ -127,18 +135,32 @@ func (s *server) wire(ctx context.Context, secrets config.SlackSecrets, listen s
 	}
 	answerer := staleDocs(s.app, s.git.Guarded(asker))
 	listAnswerer := staleDocs(s.app, s.git.Guarded(&lister))
-	s.bot, err = slackbot.New(ctx, slackbot.Config{
-		API: api, SigningSecret: secrets.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
-		Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
-		AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log,
-	})
-	if err != nil {
+	if cfg.SlackEnabled() {
+		apiURL := cfg.Slack.APIURL
+		if !strings.HasSuffix(apiURL, "/") {
+			apiURL += "/" // slack-go appends method names to it
+		}
+		sec := secrets.slack
+		api := slackgo.New(sec.BotToken.Reveal(), slackgo.OptionAPIURL(apiURL), slackgo.OptionAppLevelToken(sec.AppToken.Reveal()))
+		s.bot, err = slackbot.New(ctx, slackbot.Config{
+			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
+			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
+			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := s.wireTeams(ctx, secrets.teams, answerer, votes); err != nil {
 		return err
 	}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
-	if s.mode == config.SlackHTTP {
+	if s.bot != nil && s.mode == config.SlackHTTP {
 		s.bot.Routes(s.mux)
+	}
+	if s.teams != nil {
+		s.teams.Routes(s.mux) // POST /api/messages
 	}
 	// Push webhooks: POST /webhooks/<source name>, or /webhooks/ for an org-wide hook.
 	s.mux.Handle("/webhooks/", s.git.Webhooks())
@@ -192,7 +214,7 @@ func (s *server) Run(ctx context.Context) error {
 			errc <- fmt.Errorf("http server: %w", err)
 		}
 	})
-	if s.mode == config.SlackSocket {
+	if s.bot != nil && s.mode == config.SlackSocket {
 		wg.Go(func() { // exits when runCtx ends, or Slack refuses the app token
 			if err := s.bot.RunSocketMode(runCtx); err != nil {
 				errc <- err
@@ -207,7 +229,7 @@ func (s *server) Run(ctx context.Context) error {
 		}
 	}()
 	s.sched.Start()
-	s.log.Info("ragbot serve running", "listen", "http://"+s.Addr(), "slack_mode", s.mode)
+	s.log.Info("ragbot serve running", "listen", "http://"+s.Addr(), "slack_mode", s.mode, "teams", s.teams != nil)
 	var runErr error
 	select {
 	case <-ctx.Done():
@@ -224,8 +246,15 @@ func (s *server) Run(ctx context.Context) error {
 	if err := s.http.Shutdown(hard); err != nil {
 		s.log.Warn("http shutdown", "err", err)
 	}
-	if err := s.bot.Shutdown(hard); err != nil {
-		s.log.Warn("answers cancelled at shutdown", "err", err)
+	if s.bot != nil {
+		if err := s.bot.Shutdown(hard); err != nil {
+			s.log.Warn("answers cancelled at shutdown", "surface", "slack", "err", err)
+		}
+	}
+	if s.teams != nil {
+		if err := s.teams.Shutdown(hard); err != nil {
+			s.log.Warn("answers cancelled at shutdown", "surface", "teams", "err", err)
+		}
 	}
 	if err := s.sched.Stop(hard); err != nil { // waits for running syncs, cancels them at the deadline
 		s.log.Warn("index runs cancelled at shutdown", "err", err)

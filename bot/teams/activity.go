@@ -1,0 +1,110 @@
+package teams
+
+import (
+	"encoding/json"
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/ragbot/ragbot/bot"
+)
+
+// An Activity is the part of a Bot Framework activity the bot reads
+// (protocols.md §2.1).
+type Activity struct {
+	Type         string          `json:"type"` // "message"; others are acknowledged and ignored
+	ID           string          `json:"id"`
+	ChannelID    string          `json:"channelId"`  // "msteams"; must be endorsed by the signing key
+	ServiceURL   string          `json:"serviceUrl"` // the connector to reply through; must equal the token's serviceurl claim
+	From         Account         `json:"from"`
+	Recipient    Account         `json:"recipient"` // the bot: "28:<app id>"
+	Conversation Conversation    `json:"conversation"`
+	Text         string          `json:"text"`
+	ReplyToID    string          `json:"replyToId"`
+	Entities     []Entity        `json:"entities"`
+	Value        json.RawMessage `json:"value"` // Action.Submit data
+	ChannelData  ChannelData     `json:"channelData"`
+}
+
+// An Account is a user or bot.
+type Account struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	AADObjectID string `json:"aadObjectId"`
+	Role        string `json:"role"` // "bot" on messages from bots
+}
+
+// A Conversation is a channel thread, a group chat or a personal chat.
+type Conversation struct {
+	ID               string `json:"id"` // channels: "19:…@thread.tacv2;messageid=<root>"
+	ConversationType string `json:"conversationType"`
+	IsGroup          bool   `json:"isGroup"`
+	TenantID         string `json:"tenantId"`
+}
+
+// Conversation types.
+const (
+	convChannel   = "channel"
+	convGroupChat = "groupChat"
+	convPersonal  = "personal"
+)
+
+// An Entity is a mention (others are ignored).
+type Entity struct {
+	Type      string  `json:"type"`
+	Text      string  `json:"text"`
+	Mentioned Account `json:"mentioned"`
+}
+
+// ChannelData is Teams' extra data on an activity.
+type ChannelData struct {
+	TeamsChannelID string `json:"teamsChannelId"`
+	Channel        struct {
+		ID string `json:"id"`
+	} `json:"channel"`
+}
+
+// place returns where a reply to a goes: the access key (the Teams channel
+// id in channels, the conversation id in chats) as Channel, and the id of
+// the message to reply under as TS. Every question is its own "thread":
+// the connector cannot read a Teams thread's earlier messages.
+func (a *Activity) place() bot.Thread {
+	conv, _, _ := strings.Cut(a.Conversation.ID, ";messageid=")
+	if a.Conversation.ConversationType == convChannel {
+		if id := a.ChannelData.TeamsChannelID; id != "" {
+			conv = id
+		} else if id := a.ChannelData.Channel.ID; id != "" {
+			conv = id
+		}
+	}
+	return bot.Thread{Channel: conv, TS: a.ID}
+}
+
+// mentionsBot reports whether a mentions the recipient (the bot).
+func (a *Activity) mentionsBot() bool {
+	for _, e := range a.Entities {
+		if e.Type == "mention" && e.Mentioned.ID == a.Recipient.ID {
+			return true
+		}
+	}
+	return false
+}
+
+// atTag matches what is left of <at>…</at> markup once the mentions are cut.
+var atTag = regexp.MustCompile(`(?i)</?at[^>]*>`)
+
+// question returns the text of a without the bot's mentions: each mention
+// entity of the recipient has its text ("<at>RagBot</at>", whatever display
+// name it shows) cut out. Other people's mentions keep their names as words;
+// HTML entities are unescaped and white space collapsed.
+func (a *Activity) question() string {
+	text := a.Text
+	for _, e := range a.Entities {
+		if e.Type == "mention" && e.Mentioned.ID == a.Recipient.ID && e.Text != "" {
+			text = strings.ReplaceAll(text, e.Text, " ")
+		}
+	}
+	text = atTag.ReplaceAllString(text, " ")
+	text = html.UnescapeString(strings.ReplaceAll(text, "&nbsp;", " "))
+	return strings.Join(strings.Fields(text), " ")
+}

@@ -1,0 +1,278 @@
+package teams
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// Size limits. Teams refuses a bot message over 40 KB, counted in UTF-16
+// over the whole activity (413 MessageSizeTooBig, protocols.md §2.3); the
+// connector adds the conversation, sender and recipient to what we send, so
+// our JSON stays under maxActivity. Code shares codeBudget bytes, at most
+// maxCodePerSnippet each, and shrinks until the activity fits.
+const (
+	teamsLimit        = 40 * 1024
+	maxActivity       = 36 * 1024
+	codeBudget        = 12000
+	maxCodePerSnippet = 4000
+	minCodePerSnippet = 200
+	maxSnippets       = 5
+)
+
+// User-facing sentences. Operators find the cause in the log.
+const (
+	unavailableText = "⚠️ Search is temporarily unavailable: I couldn't reach the index. Please try again in a few minutes."
+	helpText        = "Ask me where something is, e.g. “@ragbot where is the retry for 503 errors?”. " +
+		"In a personal chat with me, no mention is needed."
+)
+
+// render turns a reply into an outgoing activity: plain text for searching,
+// help and the error replies, an Adaptive Card with a plain-text fallback
+// for answers.
+func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
+	switch r.Kind {
+	case bot.Searching:
+		return plainActivity("Searching the indexed sources for “" + cut(r.Asked, 300) + "”…")
+	case bot.Unavailable:
+		return plainActivity(unavailableText)
+	case bot.NoSources:
+		return plainActivity("This conversation has no sources to search. Ask whoever runs ragbot to add its id, " +
+			to.Channel + ", under access.channels in ragbot.yaml.")
+	case bot.Help:
+		return plainActivity(helpText)
+	}
+	if r.Answer.Coverage != retrieval.Covered || len(r.Answer.Snippets) == 0 {
+		return noCoverageActivity(r.Asked, r.Answer)
+	}
+	return b.answerActivity(r.Asked, r.Answer)
+}
+
+func plainActivity(text string) outActivity {
+	return outActivity{Type: "message", Text: text, TextFormat: "plain"}
+}
+
+func cardActivity(c *card, summary, fallback string) outActivity {
+	c.Type, c.Schema, c.Version, c.MSTeams = "AdaptiveCard", cardSchema, cardVersion, &msteams{Width: "Full"}
+	c.FallbackText = fallback
+	return outActivity{Type: "message", Summary: summary, fallback: fallback,
+		Attachments: []attachment{{ContentType: cardType, Content: c}}}
+}
+
+// noCoverageActivity is the honest "not found": the question, what to try,
+// and the answer's warnings (an index not built).
+func noCoverageActivity(asked string, ans retrieval.Answer) outActivity {
+	lines := []string{"I couldn't find anything about “" + cut(asked, 500) + "” in the sources this conversation can see."}
+	if ans.Missing != "" {
+		lines = append(lines, "Nothing indexed here mentions “"+cut(ans.Missing, 200)+"”.")
+	}
+	lines = append(lines, "You could:",
+		"• rephrase it with words the code or docs would use",
+		"• name a file, function or type, e.g. UserRepository.findByEmail or retry.go",
+		"• check that the source is indexed and visible here: it may not be")
+	c := &card{Body: []element{richText(run(strings.Join(lines, "\n")))}}
+	c.Body = append(c.Body, warnings(ans.Warnings)...)
+	text := strings.Join(append(lines, ans.Warnings...), "\n")
+	return cardActivity(c, "No coverage for “"+cut(asked, 200)+"”", text)
+}
+
+// answerActivity renders a covered answer; see answerCard. When the card is
+// too big, code is cut further, then snippets are dropped from the end.
+func (b *Bot) answerActivity(asked string, ans retrieval.Answer) outActivity {
+	snips := ans.Snippets[:min(len(ans.Snippets), maxSnippets)]
+	per := min(maxCodePerSnippet, codeBudget/len(snips))
+	for {
+		a := b.answerCard(asked, ans, snips, per)
+		if utf16Size(marshal(a)) <= maxActivity {
+			return a
+		}
+		switch {
+		case per > minCodePerSnippet:
+			per = max(per*3/4, minCodePerSnippet)
+		case len(snips) > 1:
+			snips = snips[:len(snips)-1]
+		default:
+			return a // one snippet at the minimum: the connector decides, and Reply falls back to text
+		}
+	}
+}
+
+// answerCard is the card: a summary line, warnings, then per snippet its
+// citation (linked path:lines; symbol · source@commit · author · indexed N
+// ago), its code (at most per bytes, "… N more lines") and its staleness,
+// and the vote buttons.
+func (b *Bot) answerCard(asked string, ans retrieval.Answer, snips []retrieval.Snippet, per int) outActivity {
+	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(snips), plural(len(snips), "result"), cut(asked, 300))
+	head := []textRun{{Type: "TextRun", Text: summary, Weight: "Bolder"}}
+	if ans.Question != "" && ans.Question != asked {
+		head = append(head, textRun{Type: "TextRun", Text: " · searched: " + cut(ans.Question, 500), Italic: true, IsSubtle: true})
+	}
+	c := &card{Body: append([]element{richText(head...)}, warnings(ans.Warnings)...)}
+	now := b.cfg.Now()
+	fallback := []string{strings.TrimPrefix(summary, "🔍 ") + ":"}
+	for i, s := range snips {
+		code, more := trimCode(s.Text, s.MoreLines, per)
+		items := []element{
+			citationLink(s),
+			richText(textRun{Type: "TextRun", Text: citationMeta(s, now), IsSubtle: true, Size: "Small"}),
+			{Type: "Container", Style: "emphasis", Items: []element{richText(textRun{Type: "TextRun", Text: code, FontType: "Monospace", Size: "Small"})}},
+		}
+		if more > 0 {
+			items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
+		}
+		if s.Stale != "" {
+			items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + cut(s.Stale, 500), Color: "Warning"}))
+		}
+		c.Body = append(c.Body, element{Type: "Container", Items: items, Separator: i > 0, Spacing: "Medium"})
+		line := citationLabel(s) + " · " + citationMeta(s, now)
+		if s.URL != "" {
+			line += "\n  " + s.URL
+		}
+		fallback = append(fallback, line)
+	}
+	if b.cfg.Feedback != nil {
+		c.Actions = voteActions(ans.Question, snips)
+	}
+	return cardActivity(c, strings.TrimPrefix(summary, "🔍 "), cut(strings.Join(fallback, "\n"), 4000))
+}
+
+// warnings shows answer-wide notices, one block each.
+func warnings(ws []string) []element {
+	var out []element
+	for _, w := range ws {
+		out = append(out, richText(textRun{Type: "TextRun", Text: "⚠️ " + cut(w, 500), Color: "Warning"}))
+	}
+	return out
+}
+
+// citationLabel is "path:start-end".
+func citationLabel(s retrieval.Snippet) string {
+	return fmt.Sprintf("%s:%d-%d", s.Path, s.StartLine, s.EndLine)
+}
+
+// citationLink is the snippet's label as a markdown link to its lines at its
+// commit, or as plain text when it has no safe http(s) URL. The label is
+// escaped, so a path cannot format or link anything.
+func citationLink(s retrieval.Snippet) element {
+	label := citationLabel(s)
+	u, ok := linkURL(s.URL)
+	if !ok {
+		return richText(textRun{Type: "TextRun", Text: label, Weight: "Bolder"})
+	}
+	return textBlock("**[" + escapeMarkdown(label) + "](" + u + ")**")
+}
+
+// citationMeta is "Symbol · source@commit7 · author · indexed 5 minutes ago".
+func citationMeta(s retrieval.Snippet, now time.Time) string {
+	var parts []string
+	if s.Symbol != "" {
+		parts = append(parts, cut(s.Symbol, 200))
+	}
+	src := sourceName(s.Source)
+	if c := s.ShortCommit(); c != "" {
+		src += "@" + c
+	}
+	parts = append(parts, src)
+	if s.Author != "" {
+		parts = append(parts, cut(s.Author, 100))
+	}
+	if !s.IndexedAt.IsZero() {
+		parts = append(parts, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// sourceName is the configured name in a source id ("repo:payments" -> "payments").
+func sourceName(id string) string {
+	if _, name, ok := strings.Cut(id, ":"); ok {
+		return name
+	}
+	return id
+}
+
+// markdownEscaper backslash-escapes what the TextBlock markdown subset
+// (bold, italic, lists, links; CommonMark rules) gives meaning to.
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "(", `\(`, ")", `\)`,
+	"`", "\\`", "~", `\~`, "<", `\<`, ">", `\>`, "#", `\#`, "\n", " ", "\r", " ")
+
+func escapeMarkdown(s string) string { return markdownEscaper.Replace(s) }
+
+// linkURL returns u for a markdown link target: only http(s), with the
+// characters that would end or break the target percent-encoded.
+func linkURL(u string) (string, bool) {
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return "", false
+	}
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "\n", "", "\r", "").Replace(u), true
+}
+
+// trimCode keeps whole lines of code within limit bytes (a single longer
+// line is cut) and returns them with the count of lines left out, plus more
+// (lines retrieval already cut). Spacing is kept (see keepSpaces).
+func trimCode(code string, more, limit int) (string, int) {
+	lines := strings.Split(strings.TrimRight(code, "\n"), "\n")
+	var b strings.Builder
+	kept := 0
+	for _, l := range lines {
+		l = keepSpaces(l)
+		need := len(l)
+		if kept > 0 {
+			need++
+		}
+		if b.Len()+need > limit {
+			if kept == 0 {
+				b.WriteString(cut(l, limit))
+				kept = 1
+			}
+			break
+		}
+		if kept > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+		kept++
+	}
+	return b.String(), more + len(lines) - kept
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// nbsp is a no-break space: card renderers collapse runs of white space
+// (HTML rules) but keep these.
+const nbsp = "\u00a0"
+
+// keepSpaces makes a code line's spacing survive rendering: tabs become four
+// spaces, indentation becomes no-break spaces, and inside the line each run
+// of spaces keeps its width with no-break spaces and one breakable space at
+// its end.
+func keepSpaces(line string) string {
+	line = strings.ReplaceAll(line, "\t", "    ")
+	body := strings.TrimLeft(line, " ")
+	indent := strings.Repeat(nbsp, len(line)-len(body))
+	if !strings.Contains(body, "  ") {
+		return indent + body
+	}
+	var b strings.Builder
+	spaces := 0
+	for _, r := range body {
+		if r == ' ' {
+			spaces++
+			continue
+		}
+		if spaces > 0 {
+			b.WriteString(strings.Repeat(nbsp, spaces-1) + " ")
+			spaces = 0
+		}
+		b.WriteRune(r)
+	}
+	return indent + b.String()
+}

@@ -1,0 +1,109 @@
+package teams
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/ragbot/ragbot/bot"
+)
+
+// DefaultOpenIDMetadataURL is the Bot Framework's OpenID metadata, where the
+// keys that sign channel -> bot tokens are published.
+const DefaultOpenIDMetadataURL = "https://login.botframework.com/v1/.well-known/openidconfiguration"
+
+// Config wires the Teams surface.
+type Config struct {
+	// AppID is the bot's Microsoft App ID: the audience of incoming tokens
+	// and the client id of the outgoing one (required).
+	AppID string
+	// AppPassword is the app's client secret (required).
+	AppPassword Password
+	// TokenURL is the client-credentials endpoint, e.g.
+	// https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token (required).
+	TokenURL string
+	// OpenIDMetadataURL lists the signing keys' location. [DefaultOpenIDMetadataURL]
+	OpenIDMetadataURL string
+	// Answerer answers questions (required).
+	Answerer bot.Answerer
+	// Access scopes every search to the sources of its channel or chat.
+	Access bot.Access
+	// Feedback stores votes; nil leaves the vote buttons out.
+	Feedback bot.FeedbackSink
+	// AnswerTimeout bounds the search part of one answer. [30s]
+	AnswerTimeout time.Duration
+	// HTTPClient makes the token, key and connector calls. [a client with a 30 s timeout]
+	HTTPClient *http.Client
+	Logger     *slog.Logger     // [slog.Default()]
+	Now        func() time.Time // [time.Now]; also the clock tokens are checked against
+}
+
+// Bot is the Teams surface. Make it with New; it is safe for concurrent use.
+// Shutdown waits for its background work.
+type Bot struct {
+	cfg    Config
+	core   *bot.Bot
+	log    *slog.Logger
+	keys   *keyCache
+	tokens *tokenSource
+	refs   *refs
+}
+
+var _ bot.Surface = (*Bot)(nil)
+
+// New checks the app's credentials by getting a token (which is then reused
+// for the first replies) and returns the surface. Errors: a required field
+// missing, the token endpoint unreachable or refusing the credentials.
+func New(ctx context.Context, cfg Config) (*Bot, error) {
+	if cfg.AppID == "" || cfg.AppPassword == "" || cfg.TokenURL == "" || cfg.Answerer == nil {
+		return nil, errors.New("teams: AppID, AppPassword, TokenURL and Answerer are required")
+	}
+	if cfg.OpenIDMetadataURL == "" {
+		cfg.OpenIDMetadataURL = DefaultOpenIDMetadataURL
+	}
+	if cfg.AnswerTimeout <= 0 {
+		cfg.AnswerTimeout = 30 * time.Second
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	log := cfg.Logger.With("surface", "teams")
+	b := &Bot{
+		cfg:    cfg,
+		log:    log,
+		keys:   &keyCache{metadataURL: cfg.OpenIDMetadataURL, client: cfg.HTTPClient, now: cfg.Now, log: log},
+		tokens: &tokenSource{url: cfg.TokenURL, clientID: cfg.AppID, secret: cfg.AppPassword, client: cfg.HTTPClient, now: cfg.Now},
+		refs:   newRefs(cfg.Now),
+	}
+	if _, err := b.tokens.token(ctx); err != nil {
+		return nil, fmt.Errorf("teams: check the app id and password: %w", err)
+	}
+	b.core = bot.New(bot.Config{Answerer: cfg.Answerer, Surface: b, Access: cfg.Access,
+		Timeout: cfg.AnswerTimeout, Logger: log, Now: cfg.Now})
+	log.Info("teams bot ready", "app_id", cfg.AppID, "messaging_endpoint", MessagesPath)
+	return b, nil
+}
+
+// TokensFetched returns how many access tokens the bot has fetched (for
+// tests and benchmarks).
+func (b *Bot) TokensFetched() int {
+	b.tokens.mu.Lock()
+	defer b.tokens.mu.Unlock()
+	return b.tokens.fetches
+}
+
+// Wait blocks until no answer is in flight or ctx ends (see bot.Bot.Wait).
+func (b *Bot) Wait(ctx context.Context) error { return b.core.Wait(ctx) }
+
+// Shutdown stops taking activities and lets in-flight answers finish; when
+// ctx ends first they are cancelled. Stop the HTTP server first.
+func (b *Bot) Shutdown(ctx context.Context) error { return b.core.Shutdown(ctx) }
