@@ -172,36 +172,35 @@ func (v *validator) sources() {
 
 // path checks that a source path names a directory.
 func (v *validator) path(field, p string) {
-	if p == "" {
-		v.bad(field, "must not be empty")
-		return
-	}
-	st, err := os.Stat(v.c.Resolve(p))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		v.bad(field, "%q does not exist", p)
-	case err != nil:
-		v.bad(field, "%q: %v", p, err)
-	case !st.IsDir():
+	if st, ok := v.stat(field, p); ok && !st.IsDir() {
 		v.bad(field, "%q is not a directory", p)
 	}
 }
 
 // file checks that a source path names a regular file (an API description).
 func (v *validator) file(field, p string) {
+	if st, ok := v.stat(field, p); ok && st.IsDir() {
+		v.bad(field, "%q is a directory; an openapi source names the spec file", p)
+	}
+}
+
+// stat resolves p against the config's folder and reports a missing or
+// unreadable path on field; ok is false when it did.
+func (v *validator) stat(field, p string) (fs.FileInfo, bool) {
 	if p == "" {
 		v.bad(field, "must not be empty")
-		return
+		return nil, false
 	}
 	st, err := os.Stat(v.c.Resolve(p))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		v.bad(field, "%q does not exist", p)
+		return nil, false
 	case err != nil:
 		v.bad(field, "%q: %v", p, err)
-	case st.IsDir():
-		v.bad(field, "%q is a directory; an openapi source names the spec file", p)
+		return nil, false
 	}
+	return st, true
 }
 
 // linkTemplate checks that t, if set, has {path} and no placeholder that
