@@ -17,16 +17,16 @@ const (
 
 // A Citation locates a snippet: everything a surface needs to link and date it.
 type Citation struct {
-	Source    string    // "repo:payments"
-	Path      string    // repo-relative path
-	StartLine int       // 1-based, inclusive
-	EndLine   int       // inclusive
-	Symbol    string    // "Type.Method", heading path, or "" for a line window
-	CommitSHA string    // full SHA; surfaces show ShortCommit
-	Branch    string    // "" for non-git sources
-	URL       string    // deep link, "" when the source has none
-	Author    string    // last author of the file, "" when unknown
-	IndexedAt time.Time // when ragbot stored the chunk
+	Source    string    `json:"source"`     // "repo:payments"
+	Path      string    `json:"path"`       // repo-relative path
+	StartLine int       `json:"start_line"` // 1-based, inclusive
+	EndLine   int       `json:"end_line"`   // inclusive
+	Symbol    string    `json:"symbol"`     // "Type.Method", heading path, or "" for a line window
+	CommitSHA string    `json:"commit_sha"` // full SHA; surfaces show ShortCommit
+	Branch    string    `json:"branch"`     // "" for non-git sources
+	URL       string    `json:"url"`        // deep link, "" when the source has none
+	Author    string    `json:"author"`     // last author of the file, "" when unknown
+	IndexedAt time.Time `json:"indexed_at"` // when ragbot stored the chunk
 }
 
 // ShortCommit is the first 7 hex digits of the commit, or "".
@@ -40,32 +40,32 @@ func (c Citation) ShortCommit() string {
 // A Snippet is one retrieved chunk as shown: its text trimmed to MaxSnippetLines.
 type Snippet struct {
 	Citation
-	Language  string // for syntax highlighting, "" when unknown
-	Kind      string // KindCode, KindDoc or KindAPI
-	Text      string // the first lines of the chunk's content
-	MoreLines int    // lines cut from Text ("... N more lines")
-	Stale     string // non-empty: why the snippet may be out of date
-	Debug     string // score parts, for `ragbot ask -explain`
+	Language  string `json:"language"`        // for syntax highlighting, "" when unknown
+	Kind      string `json:"kind"`            // KindCode, KindDoc or KindAPI
+	Text      string `json:"text"`            // the first lines of the chunk's content
+	MoreLines int    `json:"more_lines"`      // lines cut from Text ("... N more lines")
+	Stale     string `json:"stale,omitempty"` // non-empty: why the snippet may be out of date
+	Debug     string `json:"debug,omitempty"` // score parts, for `ragbot ask -explain`
 }
 
 // An Answer is surface-neutral: surfaces render it, never change it.
 type Answer struct {
-	Question string
-	Coverage Coverage
-	Snippets []Snippet // best first; empty with NoCoverage
-	Warnings []string  // answer-wide notices, e.g. the index is behind the branch head
+	Question string    `json:"question"`
+	Coverage Coverage  `json:"coverage"`
+	Snippets []Snippet `json:"snippets"` // best first; empty with NoCoverage
+	Warnings []string  `json:"warnings"` // answer-wide notices, e.g. the index is behind the branch head
 	// Missing, with NoCoverage, is a name from the question that no indexed
 	// chunk contains ("RedisStore.Flush", "SAML"), so a surface can say
 	// what was not found; "" otherwise.
-	Missing string `json:",omitempty"`
+	Missing string `json:"missing,omitempty"`
 	// Summary is the optional LLM answer above the snippets, at most two
 	// sentences citing them as [1]..[n] (n = len(Snippets)); "" when no
 	// summarizer is configured or its reply failed the checks.
-	Summary string `json:",omitempty"`
+	Summary string `json:"summary,omitempty"`
 	// SummaryDropped says why a configured summary is missing (the model
 	// cited nothing, named what no snippet has, or failed), for the
 	// operator's log and `ragbot ask -explain`; never shown to users.
-	SummaryDropped string `json:",omitempty"`
+	SummaryDropped string `json:"summary_dropped,omitempty"`
 }
 
 // MaxSnippetLines is how many lines of a chunk an answer shows; the rest is
