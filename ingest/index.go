@@ -158,7 +158,7 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 				return fmt.Errorf("%s: %w", rel, err)
 			}
 			select {
-			case out <- fileInput{path: rel, data: data, modified: fi.ModTime().UTC()}:
+			case out <- fileInput{path: path.Join(src.Prefix, rel), data: data, modified: fi.ModTime().UTC()}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}

@@ -1126,3 +1126,24 @@ func (c *cancelingEmbedder) Embed(ctx context.Context, texts []string) ([][]floa
 	}
 	return vecs, err
 }
+
+// TestIndexDirPrefix checks that a folder's prefix leads every chunk path,
+// so a citation names the file as it is found from the repository root.
+func TestIndexDirPrefix(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"setup.md": "## Tokens\n\nSet RAGBOT_TOKEN.\n", "ops/deploy.md": "# Deploy\n"}, t0)
+	emb := retrieval.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.DirSource{ID: "docs:handbook", Dir: dir, Prefix: "docs"}
+	if _, err := newIndexer(t, store, emb, t0).IndexDir(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range storedChunks(t, store, src.ID) {
+		got = append(got, c.Path)
+	}
+	if diff := cmp.Diff([]string{"docs/ops/deploy.md", "docs/setup.md"}, got); diff != "" {
+		t.Errorf("chunk paths (-want +got):\n%s", diff)
+	}
+}

@@ -25,6 +25,10 @@ type DirSource struct {
 	Dir     string   // folder root
 	Exclude []string // path prefixes to leave out
 	ACL     []string
+	// Prefix is prepended to chunk paths ("docs" makes "docs/setup.md"), so
+	// that a citation names the file as people find it from the repository
+	// or config folder; "" keeps paths relative to Dir.
+	Prefix string
 }
 
 // included reports whether path passes the include and exclude prefixes.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -112,7 +113,7 @@ func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, sr
 		}
 		out = append(out, st)
 	case config.KindMarkdown:
-		st, err := ix.IndexDir(ctx, ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL})
+		st, err := ix.IndexDir(ctx, ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL, Prefix: citationPrefix(src.Path)})
 		if err != nil {
 			*errs = append(*errs, err)
 			break
@@ -159,4 +160,15 @@ func counts(m map[string]int) string {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// citationPrefix is what a markdown folder's chunk paths start with: the
+// folder as configured when it lies under the config's folder ("docs"),
+// else nothing (an absolute or "../" path says nothing useful in a citation).
+func citationPrefix(dir string) string {
+	p := filepath.ToSlash(filepath.Clean(dir))
+	if filepath.IsAbs(dir) || p == "." || p == ".." || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	return p
 }

@@ -225,3 +225,14 @@ func TestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+func TestCitationPrefix(t *testing.T) {
+	for dir, want := range map[string]string{
+		"docs": "docs", "./docs/": "docs", "handbook/ops": "handbook/ops",
+		".": "", "..": "", "../wiki": "", "/srv/docs": "",
+	} {
+		if got := citationPrefix(dir); got != want {
+			t.Errorf("citationPrefix(%q) = %q, want %q", dir, got, want)
+		}
+	}
+}
