@@ -177,42 +177,20 @@ func (l *FeedbackLog) List(ctx context.Context) ([]Feedback, error) {
 			ID string `json:"id"`
 		} `json:"_additional"`
 	}
-	const page = 1000
 	var out []Feedback
-	after := ""
-	for {
-		get := l.client.GraphQL().Get().WithClassName(l.class).WithFields(fields...).WithLimit(page)
-		if after != "" {
-			get = get.WithAfter(after)
-		}
-		resp, err := get.Do(ctx)
-		if err == nil {
-			err = gqlErrors(resp)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("weaviate: list feedback: %w", describe(err))
-		}
-		raw, err := json.Marshal(resp.Data["Get"])
-		if err != nil {
-			return nil, fmt.Errorf("weaviate: list feedback: %w", err)
-		}
-		var got map[string][]row
-		if err := json.Unmarshal(raw, &got); err != nil {
-			return nil, fmt.Errorf("weaviate: list feedback: %w", err)
-		}
-		rows := got[l.class]
+	err := eachPage(ctx, l.client, l.class, fields, 1000, func(r row) string { return r.Additional.ID }, func(rows []row) error {
 		for _, r := range rows {
 			f := Feedback{Question: r.Question, Vote: Vote(r.Vote), User: r.User, Channel: r.Channel, MessageTS: r.MessageTS}
 			f.Time, _ = time.Parse(time.RFC3339Nano, r.Time)
 			if err := json.Unmarshal([]byte(r.Shown), &f.Shown); err != nil {
-				return nil, fmt.Errorf("weaviate: feedback %s: shown_json: %w", r.Additional.ID, err)
+				return fmt.Errorf("feedback %s: shown_json: %w", r.Additional.ID, err)
 			}
 			out = append(out, f)
 		}
-		if len(rows) < page {
-			break
-		}
-		after = rows[len(rows)-1].Additional.ID
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list feedback: %w", err)
 	}
 	sortFeedback(out)
 	return out, nil

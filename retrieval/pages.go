@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
@@ -29,44 +28,16 @@ const pageChunkPage = 2000
 func (s *Store) ListPageChunks(ctx context.Context, source string) ([]PageChunk, error) {
 	fields := []graphql.Field{{Name: "source"}, {Name: "path"}, {Name: "version"}, {Name: "content_hash"}, {Name: "_additional { id }"}}
 	var out []PageChunk
-	after := ""
-	for {
-		get := s.client.GraphQL().Get().WithClassName(s.chunk).WithFields(fields...).WithLimit(pageChunkPage)
-		if after != "" {
-			get = get.WithAfter(after)
-		}
-		resp, err := get.Do(ctx)
-		if err == nil {
-			err = gqlErrors(resp)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("weaviate: list page chunks of %s: %w", source, describe(err))
-		}
-		raw, err := json.Marshal(resp.Data["Get"])
-		if err != nil {
-			return nil, fmt.Errorf("weaviate: list page chunks of %s: %w", source, err)
-		}
-		var rows map[string][]struct {
-			Source      string `json:"source"`
-			Path        string `json:"path"`
-			Version     string `json:"version"`
-			ContentHash string `json:"content_hash"`
-			Additional  struct {
-				ID string `json:"id"`
-			} `json:"_additional"`
-		}
-		if err := json.Unmarshal(raw, &rows); err != nil {
-			return nil, fmt.Errorf("weaviate: list page chunks of %s: %w", source, err)
-		}
-		page := rows[s.chunk]
-		for _, r := range page {
+	err := eachPage(ctx, s.client, s.chunk, fields, pageChunkPage, func(r row) string { return r.Additional.ID }, func(rows []row) error {
+		for _, r := range rows {
 			if r.Source == source {
 				out = append(out, PageChunk{ID: r.Additional.ID, Path: r.Path, Version: r.Version, ContentHash: r.ContentHash})
 			}
 		}
-		if len(page) < pageChunkPage {
-			return out, nil
-		}
-		after = page[len(page)-1].Additional.ID
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list page chunks of %s: %w", source, err)
 	}
+	return out, nil
 }

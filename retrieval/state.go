@@ -88,34 +88,19 @@ type Stored struct {
 // the cost is linear in the collection size.
 func (s *Store) ListStored(ctx context.Context, source, branch string) (map[string]Stored, error) {
 	out := map[string]Stored{}
-	after := ""
 	fields := []graphql.Field{{Name: "source"}, {Name: "branch"}, {Name: "path"}, {Name: "content_hash"}, {Name: "commit_sha"}, {Name: "_additional { id }"}}
-	for {
-		get := s.client.GraphQL().Get().WithClassName(s.chunk).WithFields(fields...).WithLimit(2000)
-		if after != "" {
-			get = get.WithAfter(after)
-		}
-		resp, err := get.Do(ctx)
-		if err == nil {
-			err = gqlErrors(resp)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("weaviate: list chunks of %s: %w", source, describe(err))
-		}
-		rows, err := decodeRows(resp, s.chunk)
-		if err != nil {
-			return nil, err
-		}
+	err := eachPage(ctx, s.client, s.chunk, fields, 2000, func(r row) string { return r.Additional.ID }, func(rows []row) error {
 		for _, r := range rows {
 			if r.Source == source && r.Branch == branch {
 				out[r.Additional.ID] = Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA}
 			}
 		}
-		if len(rows) < 2000 {
-			return out, nil
-		}
-		after = rows[len(rows)-1].Additional.ID
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list chunks of %s: %w", source, err)
 	}
+	return out, nil
 }
 
 // Vectors returns the stored vectors of the given object ids (missing ids are
