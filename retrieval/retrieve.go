@@ -181,15 +181,15 @@ func (a *Asker) fillSimilarity(ctx context.Context, question string, vec []float
 	}
 	for i := range hits {
 		if v, ok := vecs[hits[i].ID]; ok && hits[i].Similarity == 0 {
-			hits[i].Similarity = cosine(vec, v)
+			hits[i].Similarity = Cosine(vec, v)
 		}
 	}
 	return nil
 }
 
-// cosine is the cosine similarity of two vectors, 0 when their lengths
-// differ or one is zero.
-func cosine(a, b []float32) float64 {
+// Cosine is the cosine similarity (-1..1) of two vectors, 0 when their
+// lengths differ or one is zero.
+func Cosine(a, b []float32) float64 {
 	if len(a) != len(b) {
 		return 0
 	}

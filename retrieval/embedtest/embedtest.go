@@ -80,12 +80,12 @@ func TestEmbedder(t *testing.T, e retrieval.Embedder) {
 		for i := range Texts {
 			if i < len(again) && !same(base[i], again[i]) {
 				t.Errorf("text %d (%.30q): second Embed gave another vector (cosine %.6f, want >= %v)",
-					i, Texts[i], cosine(base[i], again[i]), Same)
+					i, Texts[i], retrieval.Cosine(base[i], again[i]), Same)
 			}
 			for j := i + 1; j < len(Texts); j++ {
 				if same(base[i], base[j]) {
 					t.Errorf("texts %d (%.30q) and %d (%.30q) gave the same vector (cosine %.6f)",
-						i, Texts[i], j, Texts[j], cosine(base[i], base[j]))
+						i, Texts[i], j, Texts[j], retrieval.Cosine(base[i], base[j]))
 				}
 			}
 		}
@@ -104,7 +104,7 @@ func TestEmbedder(t *testing.T, e retrieval.Embedder) {
 			}
 			if !same(base[i], got[0]) {
 				t.Errorf("text %d (%.30q): alone gave another vector than in a batch (cosine %.6f)",
-					i, text, cosine(base[i], got[0]))
+					i, text, retrieval.Cosine(base[i], got[0]))
 			}
 		}
 	})
@@ -124,7 +124,7 @@ func TestEmbedder(t *testing.T, e retrieval.Embedder) {
 		for i := range Texts {
 			if g := got[len(Texts)-1-i]; !same(base[i], g) {
 				t.Errorf("text %d (%.30q): reversed batch put another vector at %d (cosine %.6f)",
-					i, Texts[i], len(Texts)-1-i, cosine(base[i], g))
+					i, Texts[i], len(Texts)-1-i, retrieval.Cosine(base[i], g))
 			}
 		}
 	})
@@ -171,7 +171,7 @@ func TestEmbedder(t *testing.T, e retrieval.Embedder) {
 			for i := range Texts {
 				if !same(base[i], results[w][i]) {
 					t.Errorf("goroutine %d, text %d (%.30q): another vector (cosine %.6f)",
-						w, i, Texts[i], cosine(base[i], results[w][i]))
+						w, i, Texts[i], retrieval.Cosine(base[i], results[w][i]))
 				}
 			}
 		}
@@ -199,23 +199,5 @@ func checkVector(v []float32, dim int) error {
 // same reports whether a and b have the same length and a cosine similarity
 // of at least Same.
 func same(a, b []float32) bool {
-	return len(a) == len(b) && cosine(a, b) >= Same
-}
-
-// cosine returns the cosine similarity of a and b, 0 when either is zero or
-// their lengths differ.
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
+	return len(a) == len(b) && retrieval.Cosine(a, b) >= Same
 }
