@@ -59,7 +59,8 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	ans, err := a.asker().Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: br})
+	// Doc snippets of Confluence sources past their TTL are marked, as in serve.
+	ans, err := staleDocs(a, a.asker()).Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: br})
 	if err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
 	}
