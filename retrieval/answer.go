@@ -102,8 +102,8 @@ type Request struct {
 }
 
 // Ask retrieves, decides coverage (see Evidence.Covered) and builds the
-// answer: the top TopK hits that are relevant on their own, or NoCoverage
-// with no snippets. The error is only for failures (Weaviate down, embedder
+// answer: the best-ranked hit and those of the other top TopK hits that are
+// relevant on their own, or NoCoverage with no snippets. The error is only for failures (Weaviate down, embedder
 // failing), never for "not found".
 func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 	hits, ev, err := a.Assess(ctx, r)
@@ -114,10 +114,12 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 	if !ev.Covered(a.Thresholds) {
 		return ans, nil
 	}
-	an, terms := Analyze(r.Question), QueryTerms(r.Question)
-	for _, h := range hits[:min(len(hits), a.TopK)] {
-		lex, cov := lexicalMatch(an, h.Chunk), TermCoverage(terms, h.Chunk)
-		if !relevant(a.Thresholds, lex, h.Similarity, cov) {
+	an := Analyze(r.Question)
+	for i, h := range hits[:min(len(hits), a.TopK)] {
+		lex, cov := lexicalMatch(an, h.Chunk), h.TermCoverage
+		// The best-ranked hit of a covered question is always shown: the
+		// ranking is the better judge of one hit, the thresholds trim the tail.
+		if i > 0 && !relevant(a.Thresholds, lex, h.Similarity, cov) {
 			continue
 		}
 		s := NewSnippet(h.Chunk)

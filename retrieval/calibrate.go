@@ -1,12 +1,11 @@
 package retrieval
 
-// Calibration sweeps: MinSimilarity from 0 to 1 in steps of 0.01 (cosine
-// similarities of the embedders we use differ in the second decimal),
-// MinTermCoverage from 0 to 1 in steps of 0.05 (questions have 3-15 content
-// terms, so coverage moves in steps of 0.07-0.3).
+// Calibration sweeps: MinSimilarity and MinTermCoverage each from 0 to 1
+// in steps of 0.01 (cosine similarities of the embedders we use differ in
+// the second decimal, and IDF weighting makes coverage continuous).
 const (
 	simSteps = 100
-	covSteps = 20
+	covSteps = 100
 )
 
 // MaxWrongRefusal is the share of answerable questions that a calibrated

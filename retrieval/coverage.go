@@ -2,14 +2,16 @@ package retrieval
 
 import (
 	"context"
+	"math"
 	"strings"
 )
 
 // Thresholds decide "no coverage" for questions that name nothing the top
 // hits match (see Evidence.Covered): a hit is relevant when its cosine
-// similarity to the question reaches MinSimilarity or it contains at least
-// MinTermCoverage of the question's content terms (see QueryTerms). Values
-// are 0..1. They depend on the embedder, whose similarities have their own
+// similarity to the question reaches MinSimilarity and it contains at least
+// MinTermCoverage of the question's content terms, each term weighted by its
+// inverse document frequency in the asker's scope (see Hit.TermCoverage).
+// Values are 0..1. They depend on the embedder, whose similarities have their own
 // scale, so config stores them per embedder name and `ragbot eval` with
 // unanswerable questions prints the values that balance wrong answers
 // against wrong refusals (see Calibrate).
@@ -25,7 +27,7 @@ type Thresholds struct {
 // (README "No-coverage calibration"): the point with the most unanswerable
 // questions refused while at most 5% of the answerable ones are.
 func DefaultThresholds(embedder string) Thresholds {
-	return Thresholds{MinSimilarity: 0.30, MinTermCoverage: 0.6}
+	return Thresholds{MinSimilarity: 0.23, MinTermCoverage: 0.34}
 }
 
 // Evidence is what the coverage decision reads off a question's retrieval.
@@ -35,22 +37,30 @@ type Evidence struct {
 	// Lexical: one of the top hits matches a name from the question exactly:
 	// its symbol or endpoint, a file named, or a literal found verbatim
 	// (rerank's symbol, path and literal features).
-	Lexical bool
+	Lexical bool `json:"lexical"`
 	// Missing is a name from the question (identifier, endpoint, path,
 	// literal or product name, see Analysis) that no indexed chunk in the
 	// asker's scope contains; "" when there is none.
-	Missing string
+	Missing string `json:"missing,omitempty"`
 	// Similarity is the best cosine similarity of a top hit to the question.
-	Similarity float64
-	// TermCoverage is the best share (0..1) of the question's content terms
-	// found in one top hit (TermCoverage).
-	TermCoverage float64
+	Similarity float64 `json:"similarity"`
+	// TermCoverage is the best IDF-weighted share (0..1) of the question's
+	// content terms found in one top hit (Hit.TermCoverage).
+	TermCoverage float64 `json:"term_coverage"`
+	// Absent lists the question's content terms that no chunk in the
+	// asker's scope contains in any inflection (see inflections).
+	Absent []string `json:"absent,omitempty"`
 }
 
 // Covered decides coverage: an exact match of a named thing covers the
 // question; a named thing the sources lack means they do not cover it (the
 // nearest chunks are about something else, however similar they read);
-// otherwise a top hit must clear one of the thresholds.
+// otherwise the top hits must clear both thresholds: the best weighted term
+// coverage shows the question's distinctive words are there, the best
+// similarity that the hits are not about something else that shares them.
+// Requiring both refused the most unanswerable questions of the eval at
+// <= 5% wrong refusals (README "No-coverage calibration"; either one alone,
+// or either of the two, refused fewer).
 func (e Evidence) Covered(th Thresholds) bool {
 	switch {
 	case e.Lexical:
@@ -58,34 +68,50 @@ func (e Evidence) Covered(th Thresholds) bool {
 	case e.Missing != "":
 		return false
 	}
-	return e.Similarity >= th.MinSimilarity || e.TermCoverage >= th.MinTermCoverage
+	return e.Similarity >= th.MinSimilarity && e.TermCoverage >= th.MinTermCoverage
 }
 
 // relevant reports whether one hit, of a covered question, is worth showing.
 func relevant(th Thresholds, lexical bool, sim, cov float64) bool {
-	return lexical || sim >= th.MinSimilarity || cov >= th.MinTermCoverage
+	return lexical || (sim >= th.MinSimilarity && cov >= th.MinTermCoverage)
 }
 
 // Assess retrieves for r and returns the ranked hits (up to
-// max(Candidates, TopK)), the top TopK of them with their Similarity set,
-// and the Evidence about them. Names the hits do not contain are probed
+// max(Candidates, TopK)), the top TopK of them with their Similarity and
+// TermCoverage set, and the Evidence about them. Names the hits do not contain are probed
 // across the asker's scope with one BM25 query each. Errors are failures
 // (Weaviate, the embedder), never "not found".
 func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) {
+	// The term weights do not depend on the hits: look them up while the
+	// search runs (on 2 cores this saves only a few ms of their ~25 ms).
+	type weighed struct {
+		w   termWeights
+		err error
+	}
+	weights := make(chan weighed, 1)
+	go func() {
+		w, err := a.weighTerms(ctx, r, QueryTerms(r.Question))
+		weights <- weighed{w, err}
+	}()
 	hits, an, vec, err := a.retrieve(ctx, r, max(a.Candidates, a.TopK))
+	wd := <-weights
 	if err != nil {
 		return nil, Evidence{}, err
 	}
+	if wd.err != nil {
+		return nil, Evidence{}, wd.err
+	}
+	w := wd.w
 	top := hits[:min(len(hits), a.TopK)]
 	if err := a.fillSimilarity(ctx, r.Question, vec, top); err != nil {
 		return nil, Evidence{}, err
 	}
-	var ev Evidence
-	terms := QueryTerms(r.Question)
-	for _, h := range top {
-		ev.Similarity = max(ev.Similarity, h.Similarity)
-		ev.TermCoverage = max(ev.TermCoverage, TermCoverage(terms, h.Chunk))
-		ev.Lexical = ev.Lexical || lexicalMatch(an, h.Chunk)
+	ev := Evidence{Absent: w.absent}
+	for i := range top {
+		top[i].TermCoverage = w.coverage(top[i].Chunk)
+		ev.Similarity = max(ev.Similarity, top[i].Similarity)
+		ev.TermCoverage = max(ev.TermCoverage, top[i].TermCoverage)
+		ev.Lexical = ev.Lexical || lexicalMatch(an, top[i].Chunk)
 	}
 	if !ev.Lexical {
 		if ev.Missing, err = a.missingName(ctx, r, an, hits); err != nil {
@@ -179,6 +205,28 @@ func (a *Asker) termIndexed(ctx context.Context, r Request, term string) (bool, 
 	return len(hits) > 0, err
 }
 
+// fillerWords are English function words (pronouns, determiners,
+// auxiliaries, prepositions, quantifiers) and the verbs of asking ("look
+// up", "get", "find") that questions use whatever they are about. Being
+// absent from the sources says nothing, so coverage does not weigh them.
+var fillerWords = map[string]bool{
+	"i": true, "me": true, "my": true, "we": true, "us": true, "our": true, "you": true, "your": true,
+	"he": true, "she": true, "his": true, "her": true, "its": true, "them": true, "someone": true,
+	"something": true, "anything": true, "everything": true, "one": true, "ones": true, "some": true,
+	"any": true, "all": true, "each": true, "every": true, "other": true, "another": true, "same": true,
+	"many": true, "much": true, "more": true, "most": true, "few": true, "less": true, "own": true,
+	"about": true, "from": true, "up": true, "down": true, "out": true, "off": true, "over": true,
+	"before": true, "after": true, "between": true, "through": true, "via": true, "without": true,
+	"so": true, "than": true, "too": true, "very": true, "just": true, "only": true, "also": true,
+	"already": true, "again": true, "still": true, "ever": true, "whether": true, "like": true,
+	"have": true, "has": true, "had": true, "been": true, "being": true, "would": true, "could": true,
+	"should": true, "may": true, "might": true, "must": true, "shall": true, "get": true, "gets": true,
+	"getting": true, "got": true, "go": true, "goes": true, "going": true, "look": true, "looking": true,
+	"find": true, "see": true, "use": true, "using": true, "used": true, "make": true, "need": true,
+	"want": true, "know": true, "tell": true, "happen": true, "work": true, "works": true, "way": true,
+	"thing": true, "things": true, "incl": true, "e": true, "g": true, "etc": true,
+}
+
 // weaviateStopwords is Weaviate's "en" stopword preset, which the chunk
 // collection uses (schema.go): Weaviate drops these words from BM25 queries,
 // so a probe for one finds nothing even where it occurs
@@ -188,4 +236,122 @@ var weaviateStopwords = map[string]bool{
 	"for": true, "if": true, "in": true, "into": true, "is": true, "it": true, "no": true, "not": true, "of": true,
 	"on": true, "or": true, "such": true, "that": true, "the": true, "their": true, "then": true, "there": true,
 	"these": true, "they": true, "this": true, "to": true, "was": true, "will": true, "with": true,
+}
+
+// termWeights are a question's content terms with their inverse document
+// frequencies in the asker's scope.
+type termWeights struct {
+	forms  [][]string // per term, its inflections (the term first)
+	idf    []float64
+	sum    float64
+	absent []string // terms with document frequency 0
+}
+
+// weighTerms looks up the document frequency of every content term (in
+// any of its inflections) in r's scope, one Aggregate request for all
+// (Store.DocFreq), and weighs each by the BM25 inverse document frequency
+// ln(1 + (N - n + 0.5) / (n + 0.5)) (Robertson and Zaragoza, "The
+// Probabilistic Relevance Framework: BM25 and Beyond", 2009, in the
+// non-negative form Lucene uses). So a hit that contains the question's rare
+// words covers it more than one that contains its common ones, and a term
+// the sources never mention weighs most: "snooze" in a question about
+// snoozing alerts, when nothing indexed says snooze (counted as found once,
+// add-one smoothing, so in a small repository an unused word does not
+// outweigh the rest). Weaviate's stopwords are left out, as its BM25 leaves
+// them out, and so are fillerWords.
+func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (termWeights, error) {
+	var w termWeights
+	var kept []string
+	for _, t := range terms {
+		if !weaviateStopwords[t] && !fillerWords[t] {
+			kept = append(kept, t)
+			w.forms = append(w.forms, inflections(t))
+		}
+	}
+	if len(kept) == 0 {
+		return w, nil
+	}
+	df, n, err := a.Store.DocFreq(ctx, Query{Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}, w.forms)
+	if err != nil {
+		return w, err
+	}
+	w.idf = make([]float64, len(df))
+	for i, d := range df {
+		if d == 0 {
+			w.absent = append(w.absent, kept[i])
+		}
+		w.idf[i] = bm25IDF(float64(n), float64(max(d, 1))) // add-one: an absent term weighs as one found once
+		w.sum += w.idf[i]
+	}
+	return w, nil
+}
+
+// bm25IDF is BM25's inverse document frequency of a term found in df of n
+// documents: ln(1 + (n - df + 0.5) / (df + 0.5)).
+func bm25IDF(n, df float64) float64 {
+	return math.Log(1 + (n-df+0.5)/(df+0.5))
+}
+
+// coverage is the IDF-weighted share (0..1) of the terms found, in any
+// inflection, among the terms of c's symbol, path and content; 0 when there
+// are no terms.
+func (w termWeights) coverage(c Chunk) float64 {
+	if w.sum == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {
+		have[t] = true
+	}
+	var got float64
+	for i, forms := range w.forms {
+		for _, f := range forms {
+			if have[f] {
+				got += w.idf[i]
+				break
+			}
+		}
+	}
+	return got / w.sum
+}
+
+// inflections returns term followed by the English inflections it may
+// share a stem with: the stem with -s, -es, -ed, -d, -ing (and -y/-ies),
+// where the stem is term or term without one of those endings, kept when
+// at least 3 letters long ("retries" -> retry, retried, retrying...;
+// "sharded" -> shard, shards, sharding...). It over-generates on purpose:
+// forms that are not words match nothing. Chunk text is not stemmed
+// (terms.go), so coverage compares these forms with its terms.
+func inflections(term string) []string {
+	stems := []string{term}
+	if b, ok := strings.CutSuffix(term, "ies"); ok && len(b) >= 2 {
+		stems = append(stems, b+"y")
+	}
+	for _, suf := range []string{"s", "es", "ed", "d", "ing"} {
+		if b, ok := strings.CutSuffix(term, suf); ok && len(b) >= 3 {
+			stems = append(stems, b)
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	for _, b := range stems {
+		add(b)
+		for _, suf := range []string{"s", "es", "ed", "d", "ing"} {
+			add(b + suf)
+		}
+		if y, ok := strings.CutSuffix(b, "y"); ok {
+			add(y + "ies")
+			add(y + "ied")
+		}
+		if e, ok := strings.CutSuffix(b, "e"); ok && len(e) >= 3 {
+			add(e + "ing") // snooze -> snoozing
+		}
+	}
+	return out
 }

@@ -45,6 +45,9 @@ type Hit struct {
 	// Similarity is the raw cosine similarity of the vector side, -1..1
 	// (0 when the vector side did not return the hit).
 	Similarity float64
+	// TermCoverage is the IDF-weighted share (0..1) of the question's content
+	// terms the chunk contains, set by Asker.Assess for the top hits only.
+	TermCoverage float64
 	// Debug shows the score parts: `hybrid(0.83) bm25(4.21) vec(0.71)`.
 	Debug string
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-openapi/strfmt"
@@ -35,6 +36,9 @@ type Store struct {
 	state  string
 	emb    string // embedder name recorded in the chunk collection
 	log    *slog.Logger
+
+	totalsMu sync.Mutex
+	totals   map[string]scopeTotal // DocFreq's chunk counts by filter, see totalTTL
 }
 
 // ErrEmbedderMismatch is wrapped by OpenStore when the collection holds

@@ -241,3 +241,69 @@ func TestOpenStoreRefusesAnotherEmbedder(t *testing.T) {
 		}
 	}
 }
+
+func TestDocFreq(t *testing.T) {
+	ctx := context.Background()
+	emb := retrieval.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
+		t.Fatal(err)
+	}
+	terms := [][]string{{"retry"}, {"email", "emails"}, {"snooze"}, {"total"}}
+	// In repo:shop, visible to everyone: "retry" in Backoff.Next, "email" in
+	// findByEmail, "snooze" nowhere; Invoice.Total is another source.
+	df, n, err := store.DocFreq(ctx, retrieval.Query{Sources: []string{"repo:shop"}}, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{1, 1, 0, 0}, df); diff != "" || n != 3 {
+		t.Errorf("DocFreq(repo:shop) = %v, %d; want [1 1 0 0], 3 (-want +got):\n%s", df, n, diff)
+	}
+	// The ACL filter applies: "total" only for the finance group.
+	if df, n, err = store.DocFreq(ctx, retrieval.Query{Groups: []string{"finance"}}, terms); err != nil {
+		t.Fatal(err)
+	}
+	if df[3] != 1 || n != 4 {
+		t.Errorf("DocFreq(finance) = %v, %d; want total in 1 of 4", df, n)
+	}
+	if df, n, err = store.DocFreq(ctx, retrieval.Query{}, terms); err != nil {
+		t.Fatal(err)
+	}
+	if df[3] != 0 || n != 3 {
+		t.Errorf("DocFreq(no groups) = %v, %d; want total hidden, 3 visible", df, n)
+	}
+}
+
+func TestAssessWeighsRareTermsAndListsAbsentOnes(t *testing.T) {
+	ctx := context.Background()
+	emb := retrieval.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
+		t.Fatal(err)
+	}
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30,
+		Thresholds: retrieval.DefaultThresholds(emb.Name())}
+	// "snooze" is in no chunk: listed, and it keeps the best hit's
+	// coverage below 1 although every other term is found.
+	hits, ev, err := asker.Assess(ctx, retrieval.Request{Question: "how long do we snooze before the next retry?", Sources: []string{"repo:shop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"snooze"}, ev.Absent); diff != "" {
+		t.Errorf("Absent (-want +got):\n%s", diff)
+	}
+	if len(hits) == 0 || hits[0].Chunk.Symbol != "Backoff.Next" {
+		t.Fatalf("top hit %v, want Backoff.Next", hits)
+	}
+	if c := hits[0].TermCoverage; c <= 0 || c >= 1 || ev.TermCoverage != c {
+		t.Errorf("Backoff.Next coverage %.3f (evidence %.3f), want 0 < c < 1 and the best", c, ev.TermCoverage)
+	}
+	// Without the absent word the same hit covers every term.
+	_, ev, err = asker.Assess(ctx, retrieval.Request{Question: "how long do we wait before the next retry?", Sources: []string{"repo:shop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Absent) != 0 || ev.TermCoverage < 0.999 {
+		t.Errorf("evidence %+v, want nothing absent and coverage 1", ev)
+	}
+}

@@ -58,6 +58,9 @@ type calibrationJSON struct {
 	Configured ratesJSON  `json:"configured"`
 	Balanced   ratesJSON  `json:"balanced"`
 	Target     *ratesJSON `json:"target,omitempty"` // nil: no thresholds refuse <= 5% of answerable questions
+	// Evidence is what the coverage decision read for each question, by
+	// question id, so a wrong answer or refusal can be triaged.
+	Evidence map[string]retrieval.Evidence `json:"evidence"`
 }
 
 type latencyJSON struct {
@@ -101,6 +104,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name()}
 	var outs []eval.Outcome
 	var answerable, unanswerable []retrieval.Evidence
+	evidence := map[string]retrieval.Evidence{}
 	for _, q := range qs {
 		src, ok := a.cfg.SourceNamed(q.Corpus)
 		if !ok {
@@ -112,6 +116,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("question %s: %w", q.ID, err)
 		}
 		outs = append(outs, eval.Outcome{Question: q, Results: results(hits, 10), Refused: !ev.Covered(asker.Thresholds)})
+		evidence[q.ID] = ev
 		if len(q.Expect) == 0 {
 			unanswerable = append(unanswerable, ev)
 		} else {
@@ -124,6 +129,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		out.Calibration = &calibrationJSON{
 			Configured: ratesOf(retrieval.RatesAt(asker.Thresholds, answerable, unanswerable)),
 			Balanced:   ratesOf(c.Balanced),
+			Evidence:   evidence,
 		}
 		if c.TargetOK {
 			t := ratesOf(c.Target)
