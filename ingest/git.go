@@ -31,7 +31,9 @@ func (g gitRepo) run(ctx context.Context, args ...string) ([]byte, error) {
 }
 
 // head resolves branch ("" for the checked-out HEAD) to a full commit SHA and
-// the branch's name.
+// the branch's name. When that fails, the error says whether the folder is
+// not a git repository or the repository has no commits yet, rather than
+// only that the branch is missing.
 func (g gitRepo) head(ctx context.Context, branch string) (sha, name string, err error) {
 	if branch == "" {
 		out, err := g.run(ctx, "symbolic-ref", "--short", "-q", "HEAD")
@@ -50,6 +52,14 @@ func (g gitRepo) head(ctx context.Context, branch string) (sha, name string, err
 		out, err = g.run(ctx, "rev-parse", "--verify", "-q", branch+"^{commit}")
 	}
 	if err != nil {
+		if _, err := g.run(ctx, "rev-parse", "--git-dir"); err != nil {
+			return "", "", fmt.Errorf("%s is not a git repository (for a plain folder of docs use kind: markdown): %w", g.dir, err)
+		}
+		if _, any := g.run(ctx, "rev-parse", "--verify", "-q", "HEAD^{commit}"); any != nil {
+			if refs, _ := g.run(ctx, "for-each-ref", "--count=1"); len(bytes.TrimSpace(refs)) == 0 {
+				return "", "", fmt.Errorf("the repository %s has no commits yet: commit something, then index", g.dir)
+			}
+		}
 		return "", "", fmt.Errorf("branch %q not found: %w", branch, err)
 	}
 	return strings.TrimSpace(string(out)), branch, nil
