@@ -16,10 +16,12 @@ import (
 	"github.com/ragbot/ragbot/retrieval/eval"
 )
 
-const evalAbout = `ragbot eval runs question sets (the JSONL format of shared/eval/README.md)
-against the index and prints recall@1, recall@5 and MRR@10, overall and per
-kind, and the misses. A question's corpus must equal a configured source's
-name; each question is searched in its own corpus only.
+const evalAbout = `ragbot eval runs question sets against the index: JSONL, one question per
+line, {"id", "corpus", "kind", "question", "expect": [{"path", "start_line",
+"end_line"} or {"method", "path"} for an endpoint]} (the format of the team's
+shared eval, ../shared/eval/README.md). It prints recall@1, recall@5 and
+MRR@10, overall and per kind, and the misses. A question's corpus must equal
+a configured source's name; each question is searched in its own corpus only.
 
 Questions with "expect": [] are unanswerable. With any of them, eval also
 prints how often the bot answered them "no coverage" (no_coverage_rate) and

@@ -25,7 +25,7 @@ Commands:
   weaviate   run the local Weaviate server in the foreground
   validate   check the config file and exit (starts and contacts nothing)
   embeddings train the offline static word-vector model (ragbot embeddings train)
-  serve      run the Slack bot (Socket Mode or HTTP Events API) until interrupted
+  serve      run the Slack and/or Teams bot, webhooks and scheduled re-indexing until interrupted
   feedback   export the 👍/👎 votes on answers as eval questions (feedback export)
 
 Every command takes --config FILE (default ragbot.yaml). Run "ragbot <command> -h" for its flags.
@@ -83,7 +83,7 @@ func newFlags(name, about string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "%s\nFlags:\n", about)
+		fmt.Fprintf(stderr, "%s\n\nFlags:\n", about)
 		fs.PrintDefaults()
 	}
 	return fs
