@@ -56,3 +56,25 @@ func TestTermWeightsCoverage(t *testing.T) {
 		t.Errorf("coverage with no terms = %v, want 0", got)
 	}
 }
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"notify/util.go":                      false,
+		"notify/util_test.go":                 true,
+		"bot/slack/slackfake/payloads.go":     true,
+		"bot/teams/teamsfake/teamsfake.go":    true,
+		"retrieval/weaviatetest/weaviate.go":  true,
+		"net/http/httptest/server.go":         true,
+		"internal/fakes/client.go":            true,
+		"api/stub_server.py":                  true,
+		"src/__mocks__/db.ts":                 true,
+		"docs/latest/index.go":                false,
+		"docs/contest/rules.md":               false,
+		"cli/test/acceptance.go":              true,
+		"ui/app/src/Views/Status/Parsing.elm": false,
+	} {
+		if got := isTestPath(p); got != want {
+			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

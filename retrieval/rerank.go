@@ -59,7 +59,8 @@ func rerank(q string, a Analysis, hits []Hit) []Hit {
 		terms[t] = true
 	}
 	qterms := QueryTerms(q)
-	wantTests := terms["test"] || terms["tests"] || terms["mock"] || terms["mocks"] || terms["fixture"]
+	wantTests := terms["test"] || terms["tests"] || terms["mock"] || terms["mocks"] || terms["fixture"] ||
+		terms["fake"] || terms["fakes"] || terms["stub"] || terms["stubs"]
 	wantHistory := terms["changelog"] || terms["release"] || terms["released"] || terms["changed"]
 	seen := map[string]bool{}
 	out := make([]Hit, 0, len(hits))
@@ -162,11 +163,21 @@ func literalMatch(lits []string, content string) float64 {
 
 // isTestPath reports test, mock and fixture files by common conventions
 // (Go _test.go, JS/TS .test./.spec., Python test_*.py, test/ and testdata/
-// folders, mock in the name).
+// folders, mock, fake or stub in the name, and Go test-helper packages,
+// whose folder ends in "test" like net/http/httptest).
 func isTestPath(p string) bool {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
+	goFile := path.Ext(base) == ".go"
+	for _, dir := range strings.Split(path.Dir(lp), "/") {
+		goHelper := goFile && len(dir) > len("test") && strings.HasSuffix(dir, "test") && dir != "latest"
+		if goHelper || strings.Contains(dir, "fake") || strings.Contains(dir, "stub") || strings.Contains(dir, "mock") {
+			return true
+		}
+	}
 	switch {
+	case strings.Contains(base, "fake") || strings.Contains(base, "stub"):
+		return true
 	case strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec."),
 		strings.HasPrefix(base, "test_"), strings.Contains(base, "mock"),
 		strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/test/"),
