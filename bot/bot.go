@@ -172,7 +172,8 @@ func (b *Bot) respond(ctx context.Context, m Mention, log *slog.Logger) Reply {
 		}
 		q = FollowUp(q, earlier)
 	}
-	ans, err := b.cfg.Answerer.Ask(sctx, retrieval.Request{Question: q, Sources: sources})
+	groups := b.cfg.Access.GroupsFor(m.Thread.Channel, m.User, m.Private)
+	ans, err := b.cfg.Answerer.Ask(sctx, retrieval.Request{Question: q, Sources: sources, Groups: groups})
 	if err != nil {
 		if cause := context.Cause(sctx); cause != nil && !errors.Is(err, cause) {
 			err = fmt.Errorf("%w (%v)", err, cause)

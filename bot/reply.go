@@ -22,7 +22,10 @@ type Mention struct {
 	TS         string // id of the asking message
 	InThread   bool   // the message is a reply inside an existing thread
 	User       string // platform user id
-	Text       string // the question as written, without the bot's mention, unescaped
+	// Private: only User sees the answer (a direct message, a Teams personal
+	// chat), so User's ACL groups apply (Access.GroupsFor).
+	Private bool
+	Text    string // the question as written, without the bot's mention, unescaped
 }
 
 // ReplyKind says what a Reply carries.

@@ -70,6 +70,14 @@ type Access struct {
 	// Channels maps a channel id (Slack "C0123ABCD"; ids, not names, since
 	// events carry ids) to the source names it may see, replacing Default.
 	Channels map[string][]string `yaml:"channels"`
+	// Groups maps an ACL group, as listed in sources' acl, to its members:
+	// user ids (Slack "U0123ABCD", Teams "29:1..." as activities carry them)
+	// and conversation ids. Chunks of a source with an acl are shown only
+	// where one of its groups applies: a conversation's groups to every
+	// answer in it, a user's groups only where the answer is theirs alone
+	// (direct messages, Teams personal chats, the private /where-is list),
+	// since everyone in a channel sees its answers.
+	Groups map[string][]string `yaml:"groups"`
 }
 
 // AllSources is the Access entry that stands for every configured source.
@@ -179,6 +187,22 @@ func (v *validator) access() {
 			v.bad("access.channels", "key %q is not a channel id (e.g. C0123ABCD; names and #channel are not accepted)", ch)
 		}
 		check("access.channels."+ch, a.Channels[ch])
+	}
+	used := map[string]bool{}
+	for _, src := range v.c.Sources {
+		for _, g := range src.ACL {
+			used[g] = true
+		}
+	}
+	for _, g := range slices.Sorted(maps.Keys(a.Groups)) {
+		if !used[g] {
+			v.bad("access.groups."+g, "no source lists this group in its acl")
+		}
+		for i, m := range a.Groups[g] {
+			if m == "" || strings.ContainsAny(m, " #@") {
+				v.bad(fmt.Sprintf("access.groups.%s[%d]", g, i), "%q is not a user or conversation id (e.g. U0123ABCD or C0123ABCD; names, #channel and @user are not accepted)", m)
+			}
+		}
 	}
 }
 

@@ -30,8 +30,10 @@ access:
   channels:
     C0PAY: [payments]
     C0ALL: ["*"]
+  groups:
+    finance: [U0ALICE, C0FIN]
 sources:
-  - {name: payments, kind: git, path: repo}
+  - {name: payments, kind: git, path: repo, acl: [finance]}
   - {name: handbook, kind: markdown, path: docs}
 `)
 	got, err := config.Parse(data, dir, env(nil))
@@ -46,7 +48,8 @@ sources:
 		Serve: config.Serve{Listen: ":9090", ShutdownTimeout: 10 * time.Second},
 		Slack: config.Slack{Mode: "http", APIURL: "http://127.0.0.1:5555/api/", BotTokenEnv: "BOT", AppTokenEnv: "APP",
 			SigningSecretEnv: "SIGNING", Command: "/find", AnswerTimeout: time.Minute},
-		Access: config.Access{Default: []string{}, Channels: map[string][]string{"C0PAY": {"payments"}, "C0ALL": {"*"}}},
+		Access: config.Access{Default: []string{}, Channels: map[string][]string{"C0PAY": {"payments"}, "C0ALL": {"*"}},
+			Groups: map[string][]string{"finance": {"U0ALICE", "C0FIN"}}},
 	}
 	if diff := cmp.Diff(want, struct {
 		Serve  config.Serve
@@ -99,6 +102,8 @@ func TestBadChatConfigs(t *testing.T) {
 		{"bad-slack-mode.yaml", `slack.mode: got "websocket", want socket or http`},
 		{"bad-slack-api-url.yaml", `slack.api_url: must be an absolute http(s) URL without credentials, got "slack.com/api"`},
 		{"bad-access-unknown-source.yaml", `access.channels.C0PAYMENTS[1]: "paymnets" is not the name of a configured source (or "*" for all)`},
+		{"bad-access-group-unused.yaml", `access.groups.finanse: no source lists this group in its acl`},
+		{"bad-access-group-member.yaml", `access.groups.finance[1]: "@bob" is not a user or conversation id (e.g. U0123ABCD or C0123ABCD; names, #channel and @user are not accepted)`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(tt.file, ".yaml"), func(t *testing.T) {

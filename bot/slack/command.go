@@ -37,7 +37,7 @@ func (b *Bot) command(cmd slackgo.SlashCommand) commandReply {
 		return eph("Usage: `" + b.cfg.Command + " <identifier or phrase>`, e.g. `" + b.cfg.Command + " UserRepository.findByEmail`.")
 	}
 	started := b.core.Go(func(ctx context.Context) {
-		msg := b.whereIsMessage(ctx, cmd.ChannelID, q, "")
+		msg := b.whereIsMessage(ctx, cmd.ChannelID, cmd.UserID, q, "")
 		msg.ResponseType, msg.ReplaceOriginal = slackgo.ResponseTypeEphemeral, true
 		if err := b.respond(ctx, cmd.ResponseURL, msg); err != nil {
 			b.log.Error("post /where-is answer", "channel", cmd.ChannelID, "err", err)
@@ -52,8 +52,10 @@ func (b *Bot) command(cmd slackgo.SlashCommand) commandReply {
 // whereIsMessage searches q in channel's sources and renders the list; on
 // failure it renders the message that says why. sharedBy is the user who
 // shared it in the channel, "" for the private list (which gets the share
-// button).
-func (b *Bot) whereIsMessage(ctx context.Context, channel, q, sharedBy string) *slackgo.WebhookMessage {
+// button). The private list may show chunks of user's ACL groups; a shared
+// one only those of the channel's (Access.GroupsFor), so sharing searches
+// again rather than reposting what user alone may see.
+func (b *Bot) whereIsMessage(ctx context.Context, channel, user, q, sharedBy string) *slackgo.WebhookMessage {
 	log := b.log.With("channel", channel, "command", b.cfg.Command)
 	sources := b.cfg.Access.Sources(channel)
 	if len(sources) == 0 {
@@ -63,7 +65,8 @@ func (b *Bot) whereIsMessage(ctx context.Context, channel, q, sharedBy string) *
 	sctx, cancel := context.WithTimeoutCause(ctx, b.cfg.AnswerTimeout, fmt.Errorf("slack.answer_timeout %s exceeded", b.cfg.AnswerTimeout))
 	defer cancel()
 	start := time.Now()
-	ans, err := b.cfg.Lister.Ask(sctx, retrieval.Request{Question: q, Sources: sources})
+	groups := b.cfg.Access.GroupsFor(channel, user, sharedBy == "")
+	ans, err := b.cfg.Lister.Ask(sctx, retrieval.Request{Question: q, Sources: sources, Groups: groups})
 	if err != nil {
 		log.Error("search failed; told the user it is unavailable", "err", err, "cause", context.Cause(sctx))
 		return &slackgo.WebhookMessage{Text: unavailableText}

@@ -492,3 +492,70 @@ func TestNoSecretsInLogs(t *testing.T) {
 		}
 	}
 }
+
+// TestACLGroups checks against the real Weaviate that a chunk of an ACL
+// group is shown to a member only where the member alone reads the answer
+// (a direct message, the private /where-is list) and to everyone in a
+// channel listed in the group, never in another channel, not even when a
+// member asks there or shares the private list there.
+func TestACLGroups(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	q := "where are the quarterly bonus payouts computed?"
+	dm := func(ch, u string) string {
+		e := slackfake.Event{Type: "message", ChannelType: "im", Channel: ch, User: u, Text: q}
+		e.TS = h.fake.AddMessage(slackfake.Message{Channel: ch, User: u, Text: q})
+		h.event(t, "EvACL"+ch, e, nil)
+		return e.TS
+	}
+	mention := func(ch, u string) string {
+		ts := h.fake.AddMessage(slackfake.Message{Channel: ch, User: u, Text: q})
+		h.event(t, "EvACL"+ch+u, slackfake.Mention(ch, u, q, ts, ""), nil)
+		return ts
+	}
+	dmMember, dmOther := dm("D0PAYROLL", userPayroll), dm("D0OTHER", user)
+	inPay, inPayroll := mention(chanPay, userPayroll), mention(chanPayroll, user)
+	h.form(t, slack.CommandsPath, slackfake.SlashCommand("/where-is", "PayBonuses", chanPay, userPayroll, h.fake.ResponseURL("acl")))
+	h.wait(t)
+
+	shows := func(ch, ts string) bool {
+		a := theAnswer(t, h, ch, ts)
+		return strings.Contains(a.Text+string(a.Blocks), "bonus/bonus.go")
+	}
+	for _, tt := range []struct {
+		name, ch, ts string
+		want         bool
+	}{
+		{"member, direct message", "D0PAYROLL", dmMember, true},
+		{"non-member, direct message", "D0OTHER", dmOther, false},
+		{"member, mention in another channel", chanPay, inPay, false},
+		{"non-member, mention in the group's channel", chanPayroll, inPayroll, true},
+	} {
+		if got := shows(tt.ch, tt.ts); got != tt.want {
+			t.Errorf("%s: shows bonus/bonus.go %v, want %v", tt.name, got, tt.want)
+		}
+	}
+
+	posts := h.fake.Responses("acl")
+	if len(posts) != 1 {
+		t.Fatalf("%d response_url posts, want the private list", len(posts))
+	}
+	var list struct {
+		Blocks json.RawMessage `json:"blocks"`
+	}
+	if err := json.Unmarshal(posts[0], &list); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(list.Blocks), "bonus/bonus.go") {
+		t.Fatalf("the member's private /where-is list lacks bonus/bonus.go:\n%s", posts[0])
+	}
+	share := buttonValue(t, list.Blocks, "where_is_share")
+	h.form(t, slack.InteractivityPath, slackfake.BlockActions(chanPay, userPayroll, "1712345690.000200", "", "where_is_share", share, h.fake.ResponseURL("acl"), true))
+	h.wait(t)
+	posts = h.fake.Responses("acl")
+	if len(posts) < 2 {
+		t.Fatalf("%d response_url posts after sharing, want the shared list or a notice", len(posts))
+	}
+	if strings.Contains(string(posts[1]), "bonus/bonus.go") {
+		t.Errorf("sharing in %s posted the member-only chunk to the channel:\n%s", chanPay, posts[1])
+	}
+}

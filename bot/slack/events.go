@@ -1,6 +1,8 @@
 package slack
 
 import (
+	"strings"
+
 	"github.com/slack-go/slack/slackevents"
 
 	"github.com/ragbot/ragbot/bot"
@@ -19,11 +21,13 @@ func (b *Bot) dispatch(eventID string, ev slackevents.EventsAPIInnerEvent) bool 
 			return false
 		}
 		m = mention(eventID, e.Channel, e.User, e.Text, e.TimeStamp, e.ThreadTimeStamp)
+		m.Private = strings.HasPrefix(e.Channel, "D") // a mention inside a direct message
 	case *slackevents.MessageEvent:
 		if e.ChannelType != "im" || e.SubType != "" || e.BotID != "" || e.User == "" || e.User == b.botUserID {
 			return false
 		}
 		m = mention(eventID, e.Channel, e.User, e.Text, e.TimeStamp, e.ThreadTimeStamp)
+		m.Private = true // a direct message with the bot: only the user reads the answer
 	default:
 		b.log.Debug("event ignored", "event_id", eventID, "type", ev.Type)
 		return false

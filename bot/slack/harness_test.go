@@ -40,10 +40,24 @@ const (
 	user     = "U0USER"
 )
 
+// The payroll ACL group: bonus/bonus.go (repo:httpx, acl [payroll]) is
+// for its member userPayroll where only they read the answer, and for
+// everyone in chanPayroll.
+const (
+	userPayroll = "U0PAYROLL"
+	chanPayroll = "C0PAYROLL"
+)
+
 var testAccess = bot.Access{
 	Default:  []string{"repo:httpx"},
 	Channels: map[string][]string{chanPay: {"repo:httpx"}, chanAll: {"repo:httpx", "repo:hr"}, chanNone: {}},
+	Groups:   map[string][]string{"payroll": {userPayroll, chanPayroll}},
 }
+
+const bonusGo = `// PayBonuses computes the quarterly bonus payouts for every employee.
+func PayBonuses(staff []Employee) map[string]int {
+	return quarterlyBonus(staff)
+}`
 
 const retryGo = `// RetryOn503 reports whether a response status is worth retrying: 503
 // Service Unavailable and 429 Too Many Requests are, anything else is not.
@@ -113,7 +127,14 @@ func fixtureChunks(indexedAt time.Time) []retrieval.Chunk {
 		chunk("repo:httpx", "ops/notice.go", "DeployNotice", evilGo, 5, indexedAt),
 		chunk("repo:httpx", "gen/table.go", "HugeGeneratedTable", hugeGo(), 1, indexedAt),
 		chunk("repo:hr", "hr/salary.go", "ExportSalaries", salaryGo, 12, indexedAt),
+		withACL(chunk("repo:httpx", "bonus/bonus.go", "PayBonuses", bonusGo, 3, indexedAt), "payroll"),
 	}
+}
+
+// withACL gives c the ACL groups of a source with acl: groups.
+func withACL(c retrieval.Chunk, groups ...string) retrieval.Chunk {
+	c.ACL = groups
+	return c
 }
 
 // harness is a Slack bot on a real Weaviate collection, talking to a fake

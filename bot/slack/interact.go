@@ -71,7 +71,7 @@ func (b *Bot) share(ctx context.Context, cb slackgo.InteractionCallback, q strin
 		channel = cb.Container.ChannelID
 	}
 	log := b.log.With("channel", channel, "user", cb.User.ID)
-	msg := b.whereIsMessage(ctx, channel, q, cb.User.ID)
+	msg := b.whereIsMessage(ctx, channel, cb.User.ID, q, cb.User.ID)
 	if msg.Blocks == nil { // unavailable, or no sources: tell the user only
 		msg.ResponseType = slackgo.ResponseTypeEphemeral
 		if err := b.respond(ctx, cb.ResponseURL, msg); err != nil {

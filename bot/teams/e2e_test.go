@@ -501,3 +501,42 @@ func TestNoSecretsInLogs(t *testing.T) {
 		t.Errorf("printing the config leaks the password: %s", out)
 	}
 }
+
+// TestACLGroups checks against the real Weaviate that a chunk of an ACL
+// group reaches its member in a personal chat and everyone in a channel
+// listed in the group, but not the member's question in another channel
+// or group chat, where others read the answer.
+func TestACLGroups(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	q := "where are the quarterly bonus payouts computed?"
+	send := func(m teamsfake.Msg) teamsfake.Msg {
+		m.Text = q
+		code, sent := h.send(t, m)
+		if code != http.StatusOK {
+			t.Fatalf("activity: HTTP %d, want 200", code)
+		}
+		return sent
+	}
+	cases := []struct {
+		name string
+		msg  teamsfake.Msg
+		want bool
+	}{
+		{"member, personal chat", teamsfake.Msg{Kind: teamsfake.Personal, Chat: "a:1payroll-personal", From: userPayroll}, true},
+		{"non-member, personal chat", teamsfake.Msg{Kind: teamsfake.Personal, Chat: "a:1other-personal"}, false},
+		{"member, another channel", teamsfake.Msg{Kind: teamsfake.Channel, Chat: chanPay, From: userPayroll, Mention: true}, false},
+		{"member, group chat", teamsfake.Msg{Kind: teamsfake.GroupChat, Chat: group, From: userPayroll, Mention: true}, false},
+		{"non-member, the group's channel", teamsfake.Msg{Kind: teamsfake.Channel, Chat: chanPayroll, Mention: true}, true},
+	}
+	sent := make([]teamsfake.Msg, len(cases))
+	for i, c := range cases {
+		sent[i] = send(c.msg)
+	}
+	h.wait(t)
+	for i, c := range cases {
+		a := theAnswer(t, h, sent[i])
+		if got := strings.Contains(a.Text+string(a.Attachments), "bonus/bonus.go"); got != c.want {
+			t.Errorf("%s: shows bonus/bonus.go %v, want %v", c.name, got, c.want)
+		}
+	}
+}

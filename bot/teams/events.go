@@ -33,6 +33,7 @@ func (b *Bot) dispatch(a *Activity) bool {
 		Thread:     t,
 		TS:         a.ID,
 		User:       a.From.ID,
+		Private:    a.Conversation.ConversationType == convPersonal,
 		Text:       a.question(),
 	})
 }

@@ -39,10 +39,24 @@ const (
 	personal = "a:1personal-chat"
 )
 
+// The payroll ACL group: bonus/bonus.go (repo:httpx, acl [payroll]) is for
+// its member userPayroll in a personal chat, and for everyone in
+// chanPayroll.
+const (
+	userPayroll = "29:1payroll-member"
+	chanPayroll = "19:payroll@thread.tacv2"
+)
+
 var testAccess = bot.Access{
 	Default:  []string{"repo:httpx"},
 	Channels: map[string][]string{chanPay: {"repo:httpx"}, chanAll: {"repo:httpx", "repo:hr"}, chanNone: {}},
+	Groups:   map[string][]string{"payroll": {userPayroll, chanPayroll}},
 }
+
+const bonusGo = `// PayBonuses computes the quarterly bonus payouts for every employee.
+func PayBonuses(staff []Employee) map[string]int {
+	return quarterlyBonus(staff)
+}`
 
 const retryGo = `// RetryOn503 reports whether a response status is worth retrying: 503
 // Service Unavailable and 429 Too Many Requests are, anything else is not.
@@ -94,7 +108,14 @@ func fixtureChunks(indexedAt time.Time) []retrieval.Chunk {
 		chunk("repo:httpx", "ops/notice.go", "DeployNotice", markdownGo, 5, indexedAt),
 		chunk("repo:httpx", "gen/table.go", "HugeGeneratedTable", hugeGo(), 1, indexedAt),
 		chunk("repo:hr", "hr/salary.go", "ExportSalaries", salaryGo, 12, indexedAt),
+		withACL(chunk("repo:httpx", "bonus/bonus.go", "PayBonuses", bonusGo, 3, indexedAt), "payroll"),
 	}
+}
+
+// withACL gives c the ACL groups of a source with acl: groups.
+func withACL(c retrieval.Chunk, groups ...string) retrieval.Chunk {
+	c.ACL = groups
+	return c
 }
 
 // clock is the harness's time: real time plus an offset tests can advance

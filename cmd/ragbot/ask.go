@@ -34,6 +34,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	sources := fs.String("source", "", "search only these sources (comma-separated names); empty means all")
 	branch := fs.String("branch", "", "answer about this tracked branch, e.g. release-1.2; empty means the main (first tracked) branch of the git sources in scope")
 	index := fs.Bool("index", false, "first bring the index up to date (as ragbot index), then answer")
+	groups := fs.String("groups", "", "answer as a member of these ACL groups (comma-separated, as in sources' acl); empty: only sources without an acl")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -60,7 +61,13 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	// Doc snippets of Confluence sources past their TTL are marked, as in serve.
-	ans, err := staleDocs(a, a.asker()).Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: br})
+	var gs []string
+	for _, g := range strings.Split(*groups, ",") {
+		if g = strings.TrimSpace(g); g != "" {
+			gs = append(gs, g)
+		}
+	}
+	ans, err := staleDocs(a, a.asker()).Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: br, Groups: gs})
 	if err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
 	}

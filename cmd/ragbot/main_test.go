@@ -236,3 +236,41 @@ func TestCitationPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestAskGroups: chunks of a source with an acl are found only when ask
+// names one of its groups.
+func TestAskGroups(t *testing.T) {
+	docs := t.TempDir()
+	runbook := "# Payroll\n\n## Bonus run\n\nThe quarterly bonus payouts are computed by the bonus-run job on the first Monday.\n"
+	if err := os.WriteFile(filepath.Join(docs, "payroll.md"), []byte(runbook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
+	body := fmt.Sprintf("weaviate:\n  url: %s\n  collection: %s\nsources:\n  - {name: payroll-docs, kind: markdown, path: %s, acl: [payroll]}\n",
+		weaviatetest.URL(t), weaviatetest.ClassName(), docs)
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dropCollection(t, cfg) })
+	if code, _, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, errOut)
+	}
+	q := "when are the quarterly bonus payouts computed?"
+	for _, tt := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"--groups", "finance"}, false},
+		{[]string{"--groups", "finance, payroll"}, true},
+	} {
+		args := append(append([]string{"ask", "--config", cfg}, tt.args...), q)
+		code, out, errOut := ragbot(t, args...)
+		if code != 0 {
+			t.Fatalf("ask %v: exit %d\n%s", tt.args, code, errOut)
+		}
+		if got := strings.Contains(out, "payroll.md"); got != tt.want {
+			t.Errorf("ask %v: shows payroll.md %v, want %v\n%s", tt.args, got, tt.want, out)
+		}
+	}
+}

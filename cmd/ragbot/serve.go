@@ -177,7 +177,8 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	return nil
 }
 
-// channelAccess turns the access section (source names) into source ids per channel.
+// channelAccess turns the access section (source names) into source ids per
+// channel; ACL groups keep their names, as chunks store them.
 func channelAccess(cfg *config.Config) bot.Access {
 	ids := func(names []string) []string {
 		out := []string{}
@@ -188,7 +189,7 @@ func channelAccess(cfg *config.Config) bot.Access {
 		}
 		return out
 	}
-	acc := bot.Access{Default: ids(cfg.AccessFor("")), Channels: map[string][]string{}}
+	acc := bot.Access{Default: ids(cfg.AccessFor("")), Channels: map[string][]string{}, Groups: cfg.Access.Groups}
 	for ch := range cfg.Access.Channels {
 		acc.Channels[ch] = ids(cfg.AccessFor(ch))
 	}
