@@ -280,7 +280,10 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 		if d == 0 {
 			w.absent = append(w.absent, kept[i])
 		}
-		w.idf[i] = bm25IDF(float64(n), float64(max(d, 1))) // add-one: an absent term weighs as one found once
+		// add-one: an absent term weighs as one found once; a total counted
+		// before the latest chunks were indexed is never below a term's count.
+		d = max(d, 1)
+		w.idf[i] = bm25IDF(float64(max(n, d)), float64(d))
 		w.sum += w.idf[i]
 	}
 	return w, nil
@@ -299,10 +302,7 @@ func (w termWeights) coverage(c Chunk) float64 {
 	if w.sum == 0 {
 		return 0
 	}
-	have := map[string]bool{}
-	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {
-		have[t] = true
-	}
+	have := chunkTerms(c)
 	var got float64
 	for i, forms := range w.forms {
 		for _, f := range forms {

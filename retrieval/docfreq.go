@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+	"github.com/weaviate/weaviate/entities/models"
 )
 
 // DocFreq counts, in one GraphQL request, the chunks visible to q (its
@@ -32,9 +33,10 @@ func (s *Store) DocFreq(ctx context.Context, q Query, terms [][]string) (df []in
 	if !ok {
 		fmt.Fprintf(&b, "total: %s(%s){meta{count}} ", s.chunk, scope)
 	}
+	inScope := q.where()
 	for i, words := range terms {
 		w := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
-			q.where(),
+			inScope,
 			filters.Where().WithPath([]string{"search_text"}).WithOperator(filters.ContainsAny).WithValueText(words...),
 		})
 		fmt.Fprintf(&b, "t%d: %s(%s){meta{count}} ", i, s.chunk, w.String())
@@ -47,25 +49,14 @@ func (s *Store) DocFreq(ctx context.Context, q Query, terms [][]string) (df []in
 	if err != nil {
 		return nil, 0, fmt.Errorf("weaviate: document frequencies: %w", describe(err))
 	}
-	agg, _ := resp.Data["Aggregate"].(map[string]any)
-	count := func(alias string) int {
-		list, _ := agg[alias].([]any)
-		if len(list) == 0 {
-			return 0
-		}
-		m, _ := list[0].(map[string]any)
-		meta, _ := m["meta"].(map[string]any)
-		n, _ := meta["count"].(float64)
-		return int(n)
-	}
 	df = make([]int, len(terms))
 	for i := range terms {
-		df[i] = count(fmt.Sprintf("t%d", i))
+		df[i] = aggregateCount(resp.Data, fmt.Sprintf("t%d", i))
 	}
 	if ok {
 		return df, cached.n, nil
 	}
-	total = count("total")
+	total = aggregateCount(resp.Data, "total")
 	s.totalsMu.Lock()
 	if s.totals == nil || len(s.totals) > 1000 {
 		s.totals = map[string]scopeTotal{}
@@ -81,4 +72,19 @@ const totalTTL = time.Minute
 type scopeTotal struct {
 	n  int
 	at time.Time
+}
+
+// aggregateCount reads meta.count of the Aggregate result named alias (the
+// class name, or the alias given in the query) from a GraphQL response's
+// data; 0 when absent.
+func aggregateCount(data map[string]models.JSONObject, alias string) int {
+	agg, _ := data["Aggregate"].(map[string]any)
+	list, _ := agg[alias].([]any)
+	if len(list) == 0 {
+		return 0
+	}
+	m, _ := list[0].(map[string]any)
+	meta, _ := m["meta"].(map[string]any)
+	n, _ := meta["count"].(float64)
+	return int(n)
 }

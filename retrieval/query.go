@@ -33,10 +33,7 @@ func TermCoverage(terms []string, c Chunk) float64 {
 	if len(terms) == 0 {
 		return 0
 	}
-	have := map[string]bool{}
-	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {
-		have[t] = true
-	}
+	have := chunkTerms(c)
 	n := 0
 	for _, t := range terms {
 		if have[t] {
@@ -44,4 +41,14 @@ func TermCoverage(terms []string, c Chunk) float64 {
 		}
 	}
 	return float64(n) / float64(len(terms))
+}
+
+// chunkTerms is the set of the terms (see Terms) of c's symbol, path and
+// content: what TermCoverage and the coverage decision look for.
+func chunkTerms(c Chunk) map[string]bool {
+	have := map[string]bool{}
+	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {
+		have[t] = true
+	}
+	return have
 }

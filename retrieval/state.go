@@ -142,13 +142,5 @@ func (s *Store) Count(ctx context.Context, source string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("weaviate: count chunks: %w", describe(err))
 	}
-	a, _ := resp.Data["Aggregate"].(map[string]any)
-	list, _ := a[s.chunk].([]any)
-	if len(list) == 0 {
-		return 0, nil
-	}
-	m, _ := list[0].(map[string]any)
-	meta, _ := m["meta"].(map[string]any)
-	n, _ := meta["count"].(float64)
-	return int(n), nil
+	return aggregateCount(resp.Data, s.chunk), nil
 }
