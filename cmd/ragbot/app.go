@@ -134,14 +134,25 @@ func (a *app) asker() *retrieval.Asker {
 		Thresholds: th, Summarizer: sum}
 }
 
+// commaList splits a comma-separated flag value into its trimmed, non-empty items.
+func commaList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
 // sourceIDs maps source names to chunk source ids; an unknown name is an error.
 func (a *app) sourceIDs(names string) ([]string, error) {
 	if names == "" {
 		return nil, nil
 	}
 	var ids []string
-	for _, n := range strings.Split(names, ",") {
-		s, ok := a.cfg.SourceNamed(strings.TrimSpace(n))
+	for _, n := range commaList(names) {
+		s, ok := a.cfg.SourceNamed(n)
 		if !ok {
 			return nil, fmt.Errorf("%w: --source %q is not a configured source", errUsage, n)
 		}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 )
@@ -61,10 +63,10 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	// Doc snippets of Confluence sources past their TTL are marked, as in serve.
-	var gs []string
-	for _, g := range strings.Split(*groups, ",") {
-		if g = strings.TrimSpace(g); g != "" {
-			gs = append(gs, g)
+	gs := commaList(*groups)
+	for _, g := range gs {
+		if !slices.ContainsFunc(a.cfg.Sources, func(s config.Source) bool { return slices.Contains(s.ACL, g) }) {
+			return fmt.Errorf("%w: --groups %q is in no source's acl", errUsage, g)
 		}
 	}
 	ans, err := staleDocs(a, a.asker()).Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: br, Groups: gs})

@@ -55,13 +55,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	want := map[string]bool{}
-	for _, n := range strings.Split(*only, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			if _, ok := a.cfg.SourceNamed(n); !ok {
-				return fmt.Errorf("%w: --source %q is not a configured source", errUsage, n)
-			}
-			want[n] = true
+	for _, n := range commaList(*only) {
+		if _, ok := a.cfg.SourceNamed(n); !ok {
+			return fmt.Errorf("%w: --source %q is not a configured source", errUsage, n)
 		}
+		want[n] = true
 	}
 	return indexAll(ctx, a, want, *full || *recreate, stdout)
 }

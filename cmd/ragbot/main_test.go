@@ -261,8 +261,7 @@ func TestAskGroups(t *testing.T) {
 		want bool
 	}{
 		{nil, false},
-		{[]string{"--groups", "finance"}, false},
-		{[]string{"--groups", "finance, payroll"}, true},
+		{[]string{"--groups", "payroll"}, true},
 	} {
 		args := append(append([]string{"ask", "--config", cfg}, tt.args...), q)
 		code, out, errOut := ragbot(t, args...)
@@ -272,5 +271,8 @@ func TestAskGroups(t *testing.T) {
 		if got := strings.Contains(out, "payroll.md"); got != tt.want {
 			t.Errorf("ask %v: shows payroll.md %v, want %v\n%s", tt.args, got, tt.want, out)
 		}
+	}
+	if code, _, errOut := ragbot(t, "ask", "--config", cfg, "--groups", "payroll, finanse", q); code != 2 || !strings.Contains(errOut, `--groups "finanse" is in no source's acl`) {
+		t.Errorf("ask --groups with a typo: exit %d, %s; want 2 naming the group", code, errOut)
 	}
 }
