@@ -375,7 +375,7 @@ func TestRateLimited(t *testing.T) {
 
 func TestWeaviateDown(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.proxy.down.Store(true)
+	h.proxy.Down.Store(true)
 	ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: "where is RetryOn503?"})
 	h.event(t, "EvDown", slackfake.Mention(chanPay, user, "where is RetryOn503?", ts, ""), nil)
 	h.form(t, slack.CommandsPath, slackfake.SlashCommand("/where-is", "RetryOn503", chanPay, user, h.fake.ResponseURL("down")))

@@ -455,7 +455,7 @@ func TestCardRefusedFallsBackToText(t *testing.T) {
 
 func TestWeaviateDown(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
-	h.proxy.down.Store(true)
+	h.proxy.Down.Store(true)
 	m := h.ask(t, chanPay, "where is RetryOn503?")
 	h.wait(t)
 	if a := theAnswer(t, h, m); !strings.Contains(a.Text, "Search is temporarily unavailable") {

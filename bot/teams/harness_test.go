@@ -1,24 +1,20 @@
 package teams_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/bot/internal/chattest"
 	"github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/bot/teams/teamsfake"
 	"github.com/ragbot/ragbot/retrieval"
@@ -27,7 +23,7 @@ import (
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
-const sha = "3f1c2d4e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d"
+const sha = chattest.SHA
 
 // Conversations of the tests: the channel chanPay may see repo:httpx only,
 // chanAll both sources, chanNone nothing; chats take the default (repo:httpx).
@@ -53,25 +49,6 @@ var testAccess = bot.Access{
 	Groups:   map[string][]string{"payroll": {userPayroll, chanPayroll}},
 }
 
-const bonusGo = `// PayBonuses computes the quarterly bonus payouts for every employee.
-func PayBonuses(staff []Employee) map[string]int {
-	return quarterlyBonus(staff)
-}`
-
-const retryGo = `// RetryOn503 reports whether a response status is worth retrying: 503
-// Service Unavailable and 429 Too Many Requests are, anything else is not.
-func RetryOn503(status int) bool {
-	return status == 503 || status == 429
-}`
-
-const salaryGo = `// ExportSalaries writes every employee's salary to the payroll export file.
-func ExportSalaries(w io.Writer, staff []Employee) error {
-	for _, e := range staff {
-		fmt.Fprintf(w, "%s;%d\n", e.Name, e.Salary)
-	}
-	return nil
-}`
-
 // markdownGo holds markdown that must not format or link anything in a card.
 const markdownGo = `// DeployNotice is shown before deploys: **urgent** [click here](https://evil.example/x) _now_
 func DeployNotice() string {
@@ -90,32 +67,14 @@ func hugeGo() string {
 	return b.String()
 }
 
-// chunk builds a stored-ready code chunk the way the indexer does.
-func chunk(source, path, symbol, content string, start int, indexedAt time.Time) retrieval.Chunk {
-	end := start + strings.Count(strings.TrimRight(content, "\n"), "\n")
-	c := retrieval.Chunk{Source: source, Kind: retrieval.KindCode, Path: path, Symbol: symbol, SymbolKind: "function",
-		Language: "go", Content: content, StartLine: start, EndLine: end, CommitSHA: sha, Branch: "main",
-		URL:    fmt.Sprintf("https://git.example.com/%s/blob/%s/%s#L%d-L%d", strings.TrimPrefix(source, "repo:"), sha, path, start, end),
-		Author: "Ann Lee", IndexedAt: indexedAt}
-	c.ContentHash = retrieval.HashContent(c.Content)
-	c.SearchText = retrieval.SearchText(c)
-	return c
-}
-
 func fixtureChunks(indexedAt time.Time) []retrieval.Chunk {
 	return []retrieval.Chunk{
-		chunk("repo:httpx", "httpx/retry.go", "RetryOn503", retryGo, 10, indexedAt),
-		chunk("repo:httpx", "ops/notice.go", "DeployNotice", markdownGo, 5, indexedAt),
-		chunk("repo:httpx", "gen/table.go", "HugeGeneratedTable", hugeGo(), 1, indexedAt),
-		chunk("repo:hr", "hr/salary.go", "ExportSalaries", salaryGo, 12, indexedAt),
-		withACL(chunk("repo:httpx", "bonus/bonus.go", "PayBonuses", bonusGo, 3, indexedAt), "payroll"),
+		chattest.Chunk("repo:httpx", "httpx/retry.go", "RetryOn503", chattest.RetryGo, 10, indexedAt),
+		chattest.Chunk("repo:httpx", "ops/notice.go", "DeployNotice", markdownGo, 5, indexedAt),
+		chattest.Chunk("repo:httpx", "gen/table.go", "HugeGeneratedTable", hugeGo(), 1, indexedAt),
+		chattest.Chunk("repo:hr", "hr/salary.go", "ExportSalaries", chattest.SalaryGo, 12, indexedAt),
+		chattest.WithACL(chattest.Chunk("repo:httpx", "bonus/bonus.go", "PayBonuses", chattest.BonusGo, 3, indexedAt), "payroll"),
 	}
-}
-
-// withACL gives c the ACL groups of a source with acl: groups.
-func withACL(c retrieval.Chunk, groups ...string) retrieval.Chunk {
-	c.ACL = groups
-	return c
 }
 
 // clock is the harness's time: real time plus an offset tests can advance
@@ -144,8 +103,8 @@ type harness struct {
 	bot   *teams.Bot
 	url   string // our messaging endpoint
 	votes *retrieval.FeedbackLog
-	proxy *weaviateProxy
-	logs  *syncBuffer
+	proxy *chattest.WeaviateProxy
+	logs  *chattest.SyncBuffer
 	clock *clock
 }
 
@@ -156,35 +115,16 @@ type harnessOpts struct {
 func newHarness(t testing.TB, o harnessOpts) *harness {
 	t.Helper()
 	ctx := context.Background()
-	h := &harness{logs: &syncBuffer{}, clock: &clock{}}
-	h.proxy = newWeaviateProxy(t, weaviatetest.URL(t))
-	store, err := retrieval.OpenStore(ctx, retrieval.StoreConfig{URL: h.proxy.URL, ChunkClass: weaviatetest.ClassName(),
-		Timeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, retrieval.OfflineName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Drop(context.Background()) })
-	emb := retrieval.NewOffline()
-	chunks := fixtureChunks(time.Now().Add(-40 * time.Minute))
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.Symbol + "\n" + c.Path + "\n" + c.Signature + "\n" + c.Content
-	}
-	vecs, err := emb.Embed(ctx, texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Upsert(ctx, chunks, vecs); err != nil {
-		t.Fatal(err)
-	}
+	h := &harness{logs: &chattest.SyncBuffer{}, clock: &clock{}}
+	h.proxy = chattest.NewWeaviateProxy(t, weaviatetest.URL(t))
+	asker := chattest.Index(t, h.proxy.URL, fixtureChunks(time.Now().Add(-40*time.Minute)))
+	var err error
 	if !o.noFeedback {
-		if h.votes, err = store.OpenFeedback(ctx); err != nil {
+		if h.votes, err = asker.Store.OpenFeedback(ctx); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = h.votes.Drop(context.Background()) })
 	}
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 40,
-		Thresholds: retrieval.DefaultThresholds(emb.Name())}
 
 	h.fake = teamsfake.New(t, teamsfake.Options{Now: h.clock.Now})
 	cfg := teams.Config{AppID: teamsfake.AppID, AppPassword: teamsfake.AppPassword, TokenURL: h.fake.TokenURL(),
@@ -317,49 +257,4 @@ func submitData(t testing.TB, card map[string]any, title string) map[string]any 
 	}
 	t.Fatalf("no Action.Submit %q in %v", title, card["actions"])
 	return nil
-}
-
-// weaviateProxy forwards to the real Weaviate until it is switched off,
-// then answers 503 like an unreachable cluster behind a load balancer.
-type weaviateProxy struct {
-	URL  string
-	down atomic.Bool
-}
-
-func newWeaviateProxy(t testing.TB, target string) *weaviateProxy {
-	u, err := url.Parse(target)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &weaviateProxy{}
-	rp := httputil.NewSingleHostReverseProxy(u)
-	rp.ErrorLog = log.New(io.Discard, "", 0)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p.down.Load() {
-			http.Error(w, "upstream connect error", http.StatusServiceUnavailable)
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	p.URL = srv.URL
-	return p
-}
-
-// syncBuffer is a bytes.Buffer for concurrent log writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
