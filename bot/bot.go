@@ -23,8 +23,6 @@ type FeedbackSink interface {
 	Put(ctx context.Context, f retrieval.Feedback) error
 }
 
-var _ FeedbackSink = (*retrieval.FeedbackLog)(nil)
-
 // Config wires a Bot. Answerer and Surface are required.
 type Config struct {
 	Answerer Answerer

@@ -61,8 +61,8 @@ type Weaviate struct {
 type Embedder struct {
 	// Kind is "offline" (default: code-aware feature hashing, no network),
 	// "static" (offline too: word vectors trained from local text plus the
-	// hashing features; retrieval.Static) or "openai" (an OpenAI-compatible
-	// /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI; retrieval.OpenAI).
+	// hashing features; embed.Static) or "openai" (an OpenAI-compatible
+	// /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI; openai.Embedder).
 	Kind string `yaml:"kind"`
 	// Model is the static embedder's model file (`ragbot embeddings train`
 	// writes one; empty means the model built into the binary), or, for

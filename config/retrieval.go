@@ -18,7 +18,7 @@ type OpenAI struct {
 	// sends none (local Ollama, TEI). The key never appears in the file.
 	APIKeyEnv string `yaml:"api_key_env"`
 	// BatchSize is how many texts go in one request, 1..2048; 0 means 32
-	// (retrieval.DefaultOpenAIBatch).
+	// (openai.DefaultBatch).
 	BatchSize int `yaml:"batch_size"`
 	// Dimensions, when set, is requested from the model (OpenAI
 	// text-embedding-3 models can shorten their vectors); 0 means the

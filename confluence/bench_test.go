@@ -8,7 +8,7 @@ import (
 	"github.com/ragbot/ragbot/confluence"
 	"github.com/ragbot/ragbot/confluence/confluencetest"
 	"github.com/ragbot/ragbot/ingest"
-	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -30,7 +30,7 @@ func BenchmarkSync300(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				emb := retrieval.NewOffline()
+				emb := embed.NewOffline()
 				store := weaviatetest.NewStore(b, emb.Name())
 				ix := &ingest.Indexer{Store: store, Embedder: emb, Log: slog.New(slog.DiscardHandler)}
 				set := ingest.PageSet{ID: "confluence:bench", Pages: confluence.NewSource(client, confluence.Scope{Spaces: []string{"OPS"}}),

@@ -14,13 +14,15 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate"
+	wvclient "github.com/weaviate/weaviate-go-client/v4/weaviate"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 
 	"github.com/ragbot/ragbot/confluence"
 	"github.com/ragbot/ragbot/confluence/confluencetest"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -38,7 +40,7 @@ type rig struct {
 	srv   *confluencetest.Server
 	src   *confluence.Source
 	ix    *ingest.Indexer
-	store *retrieval.Store
+	store *weaviate.Store
 	emb   *countingEmbedder
 	set   ingest.PageSet
 
@@ -78,7 +80,7 @@ func newRig(t *testing.T, flavour string, scope confluence.Scope) *rig {
 		scope.Spaces = []string{"OPS"}
 	}
 	r.src = confluence.NewSource(client, scope)
-	r.emb = &countingEmbedder{Embedder: retrieval.NewOffline()}
+	r.emb = &countingEmbedder{Embedder: embed.NewOffline()}
 	r.store = weaviatetest.NewStore(t, r.emb.Name())
 	r.ix = &ingest.Indexer{Store: r.store, Embedder: r.emb, Log: testLog(t), Now: func() time.Time { return now }}
 	r.set = ingest.PageSet{ID: "confluence:ops", Pages: r.src, Settings: confluence.Settings(client)}
@@ -484,10 +486,10 @@ func snippetSymbols(a retrieval.Answer) []string {
 
 // storedPages reads every chunk of source back from Weaviate, grouped by
 // page path, each page's chunks ordered by line.
-func storedPages(t *testing.T, store *retrieval.Store, source string) map[string][]retrieval.Chunk {
+func storedPages(t *testing.T, store *weaviate.Store, source string) map[string][]retrieval.Chunk {
 	t.Helper()
 	u, _ := url.Parse(weaviatetest.URL(t))
-	client, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme})
+	client, err := wvclient.NewClient(wvclient.Config{Host: u.Host, Scheme: u.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,7 +562,7 @@ func TestSyncExportFolder(t *testing.T) {
 	write("Deploy-runbook_98391.html", string(orig))
 	write("Copy_98400.html", string(orig))
 	write("index.html", "<html><body><h1>Operations</h1></body></html>") // no main-content: not a page
-	emb := &countingEmbedder{Embedder: retrieval.NewOffline()}
+	emb := &countingEmbedder{Embedder: embed.NewOffline()}
 	store := weaviatetest.NewStore(t, emb.Name())
 	ix := &ingest.Indexer{Store: store, Embedder: emb, Log: testLog(t), Now: func() time.Time { return now }}
 	src := &confluence.ExportSource{Dir: dir}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -59,7 +60,7 @@ func TestIndexGitDelta(t *testing.T) {
 	repo := newRepo(t)
 	repo.write(t, shopFiles)
 	repo.commit(t, "shop")
-	rec := &recordingEmbedder{Embedder: retrieval.NewOffline()}
+	rec := &recordingEmbedder{Embedder: embed.NewOffline()}
 	store := weaviatetest.NewStore(t, rec.Name())
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir, LinkTemplate: linkTemplate}
 	if _, err := newIndexer(t, store, rec, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
@@ -281,7 +282,7 @@ func TestIndexGitBlame(t *testing.T) {
 	repo := newRepo(t)
 	repo.write(t, map[string]string{"shop/store.go": storeGo, "retry.py": retryPy})
 	repo.commit(t, "first") // t0+1h by Ann
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir}
 	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
@@ -364,7 +365,7 @@ func TestIndexGitCrash(t *testing.T) {
 	}
 	repo.write(t, files)
 	first := repo.commit(t, "many files")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir}
 	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
@@ -470,7 +471,7 @@ func TestIndexGitReusesVectorsAcrossBranches(t *testing.T) {
 	repo.write(t, map[string]string{"retry.py": strings.Replace(retryPy, "2 ** attempt", "3 ** attempt", 1)})
 	repo.commit(t, "release: slower backoff")
 	repo.git(t, "checkout", "-q", "main")
-	rec := &recordingEmbedder{Embedder: retrieval.NewOffline()}
+	rec := &recordingEmbedder{Embedder: embed.NewOffline()}
 	store := weaviatetest.NewStore(t, rec.Name())
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir}
 	if _, err := newIndexer(t, store, rec, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {

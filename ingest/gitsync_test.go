@@ -19,6 +19,8 @@ import (
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -181,7 +183,7 @@ func TestIndexRepoRemote(t *testing.T) {
 	work.write(t, shopFiles)
 	work.commit(t, "shop")
 	work.git(t, "push", "-q", "origin", "main")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	ix := newIndexer(t, store, emb, t0.Add(100*time.Hour))
 	ix.LockDir = t.TempDir()
@@ -211,9 +213,9 @@ func TestIndexRepoLock(t *testing.T) {
 	repo := newRepo(t)
 	repo.write(t, map[string]string{"a.go": "package a\n\n// A is a.\nfunc A() {}\n"})
 	repo.commit(t, "a")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	// Two collections, so that both runs have everything to embed.
-	stores := []*retrieval.Store{weaviatetest.NewStore(t, emb.Name()), weaviatetest.NewStore(t, emb.Name())}
+	stores := []*weaviate.Store{weaviatetest.NewStore(t, emb.Name()), weaviatetest.NewStore(t, emb.Name())}
 	lockDir := t.TempDir()
 	var mu sync.Mutex
 	active, most := 0, 0

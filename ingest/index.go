@@ -21,6 +21,7 @@ import (
 	"github.com/ragbot/ragbot/ingest/code"
 	"github.com/ragbot/ragbot/ingest/markdown"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 // pipelineVersion changes whenever chunking, search_text or the chunk's
@@ -35,7 +36,7 @@ const pipelineVersion = "4"
 // indexed by two runs at once: IndexRepo takes a per-source lock, and Queue
 // serialises the runs it starts.
 type Indexer struct {
-	Store    *retrieval.Store
+	Store    *weaviate.Store
 	Embedder retrieval.Embedder
 	Log      *slog.Logger     // [slog.Default()]
 	Now      func() time.Time // [time.Now]
@@ -326,7 +327,7 @@ func (ix *Indexer) blameFile(ctx context.Context, log *slog.Logger, f fileInput,
 // unchanged chunks are written again too, with their stored vectors, so that
 // derived fields such as search_text follow the new settings.
 func (ix *Indexer) write(ctx context.Context, st *Stats, chunks []retrieval.Chunk,
-	stored map[string]retrieval.Stored, rewrite bool, prog *progress) error {
+	stored map[string]weaviate.Stored, rewrite bool, prog *progress) error {
 	var todo []retrieval.Chunk
 	seen := make(map[string]bool, len(chunks))
 	for _, c := range chunks {

@@ -20,11 +20,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate"
+	wvclient "github.com/weaviate/weaviate-go-client/v4/weaviate"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -132,7 +134,7 @@ func TestIndexGit(t *testing.T) {
 	repo := newRepo(t)
 	repo.write(t, shopFiles)
 	head := repo.commit(t, "shop")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	now := t0.Add(100 * time.Hour)
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir, LinkTemplate: linkTemplate}
@@ -198,7 +200,7 @@ func TestIndexGitUnchanged(t *testing.T) {
 	repo := newRepo(t)
 	repo.write(t, shopFiles)
 	head := repo.commit(t, "shop")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir}
 	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
@@ -260,7 +262,7 @@ func TestIndexGitUnchanged(t *testing.T) {
 func TestIndexGitIncremental(t *testing.T) {
 	ctx := context.Background()
 	repo := newRepo(t)
-	rec := &recordingEmbedder{Embedder: retrieval.NewOffline()}
+	rec := &recordingEmbedder{Embedder: embed.NewOffline()}
 	store := weaviatetest.NewStore(t, rec.Name())
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir}
 
@@ -468,7 +470,7 @@ func B() int {
 		"crlf.go":   strings.ReplaceAll(goSrc, "\n", "\r\n"),
 	})
 	repo.commit(t, "fallback")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:fallback", Dir: repo.dir}
 
@@ -539,7 +541,7 @@ func TestIndexGitInterrupted(t *testing.T) {
 	repo := newRepo(t)
 	repo.write(t, map[string]string{"shop/store.go": storeGo, "README.md": readmeMd})
 	first := repo.commit(t, "small")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:big", Dir: repo.dir}
 	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
@@ -599,7 +601,7 @@ func TestIndexGitInterrupted(t *testing.T) {
 	if want := 600 + 4 + 3; cst.Chunks != want {
 		t.Errorf("clean index: %d chunks, want %d", cst.Chunks, want)
 	}
-	for _, s := range []*retrieval.Store{store, clean} {
+	for _, s := range []*weaviate.Store{store, clean} {
 		if n, err := s.Count(ctx, src.ID); err != nil || n != cst.Chunks {
 			t.Errorf("Count in %s = %d, %v; want %d", s.ChunkClass(), n, err, cst.Chunks)
 		}
@@ -632,7 +634,7 @@ func TestIndexDir(t *testing.T) {
 	dir := t.TempDir()
 	mtime := t0.Add(-24 * time.Hour)
 	const guide = "# Guide\n\nIntro.\n\n## Setup\n\nRun it.\n"
-	rec := &recordingEmbedder{Embedder: retrieval.NewOffline()}
+	rec := &recordingEmbedder{Embedder: embed.NewOffline()}
 	store := weaviatetest.NewStore(t, rec.Name())
 	src := ingest.DirSource{ID: "docs:guide", Dir: dir, Exclude: []string{"drafts"}}
 
@@ -772,7 +774,7 @@ func TestIndexGitBranch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			emb := retrieval.NewOffline()
+			emb := embed.NewOffline()
 			store := weaviatetest.NewStore(t, emb.Name())
 			src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir, Branch: tt.branch}
 			st, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false)
@@ -917,7 +919,7 @@ func writeFiles(t testing.TB, dir string, files map[string]string, mtime time.Ti
 
 // newIndexer returns an indexer whose clock stands at now and whose log goes
 // to the test's output.
-func newIndexer(t testing.TB, store *retrieval.Store, emb retrieval.Embedder, now time.Time) *ingest.Indexer {
+func newIndexer(t testing.TB, store *weaviate.Store, emb retrieval.Embedder, now time.Time) *ingest.Indexer {
 	return &ingest.Indexer{
 		Store:    store,
 		Embedder: emb,
@@ -935,13 +937,13 @@ type storedChunk struct {
 // storedChunks reads every chunk of source back from the store's collection
 // (all fields, not only what ListStored returns), ordered by path, line and
 // ordinal. It pages with Weaviate's cursor like ListStored does.
-func storedChunks(t testing.TB, store *retrieval.Store, source string) []storedChunk {
+func storedChunks(t testing.TB, store *weaviate.Store, source string) []storedChunk {
 	t.Helper()
 	u, err := url.Parse(weaviatetest.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme})
+	client, err := wvclient.NewClient(wvclient.Config{Host: u.Host, Scheme: u.Scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1133,7 +1135,7 @@ func TestIndexDirPrefix(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"setup.md": "## Tokens\n\nSet RAGBOT_TOKEN.\n", "ops/deploy.md": "# Deploy\n"}, t0)
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.DirSource{ID: "docs:handbook", Dir: dir, Prefix: "docs"}
 	if _, err := newIndexer(t, store, emb, t0).IndexDir(ctx, src); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -55,7 +56,7 @@ func memPage(id, path, version string, sections ...string) ingest.Page {
 // for the lock of the first (LockDir) and gives up when its context ends.
 func TestIndexPagesFullAndLock(t *testing.T) {
 	ctx := context.Background()
-	emb := &recordingEmbedder{Embedder: retrieval.NewOffline()}
+	emb := &recordingEmbedder{Embedder: embed.NewOffline()}
 	store := weaviatetest.NewStore(t, emb.Name())
 	ix := newIndexer(t, store, emb, t0)
 	ix.LockDir = t.TempDir()

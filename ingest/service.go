@@ -6,15 +6,12 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
-
-	"github.com/ragbot/ragbot/retrieval"
 )
 
 // GitService keeps the git sources of `ragbot serve` indexed: push webhooks
 // (Webhooks) and polls (Repo.Poll, on a Scheduler) trigger runs through one
 // Queue, so that runs of a source never overlap and bursts coalesce; each
 // run fetches a remote source and indexes it incrementally (IndexRepo).
-// Guard checks answers against the branch heads it knows.
 type GitService struct {
 	ix    *Indexer
 	repos map[string]Repo
@@ -70,10 +67,6 @@ func (s *GitService) Webhooks() http.Handler {
 	return &WebhookHandler{Repos: repos, Trigger: s.queue.Trigger, Log: s.log}
 }
 
-// Trigger asks for a run of branch ("" for all tracked) of the source
-// called name, as a webhook does.
-func (s *GitService) Trigger(name, branch, reason string) { s.queue.Trigger(name, branch, reason) }
-
 // Status reports the queue's state of the source called name.
 func (s *GitService) Status(name string) QueueStatus { return s.queue.Status(name) }
 
@@ -112,19 +105,4 @@ func (s *GitService) index(ctx context.Context, name string, branches []string) 
 	}
 	_, err := s.ix.IndexRepo(ctx, r, branches, false) // each run logs its summary line
 	return err
-}
-
-// Guard runs GuardStale on ans with the service's repositories: serve calls
-// it on every answer before rendering it.
-func (s *GitService) Guard(ctx context.Context, ans *retrieval.Answer) error {
-	return GuardStale(ctx, ans, s.StaleRepos())
-}
-
-// StaleRepos returns what GuardStale needs to know about the service's sources.
-func (s *GitService) StaleRepos() StaleRepos {
-	sr := StaleRepos{Sources: map[string]GitSource{}, Code: s.ix.Code}
-	for _, r := range s.repos {
-		sr.Sources[r.Source.ID] = r.Source
-	}
-	return sr
 }

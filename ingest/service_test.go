@@ -13,15 +13,17 @@ import (
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
 // serviceWorld is a remote repository ("origin", pushed to from a work
 // clone), a GitService that tracks its main branch, the service's webhook
-// endpoint, and an Asker over the same store.
+// endpoint, and an Asker over the same store with the stale-code guard.
 type serviceWorld struct {
 	work  *testRepo
-	store *retrieval.Store
+	store *weaviate.Store
 	svc   *ingest.GitService
 	hooks *httptest.Server
 	asker *retrieval.Asker
@@ -50,7 +52,7 @@ func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *
 	t.Helper()
 	origin, work := newPushedOrigin(t, fill)
 	w := &serviceWorld{work: work}
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	w.store = weaviatetest.NewStore(t, emb.Name())
 	ix := &ingest.Indexer{Store: w.store, Embedder: emb, Log: quietLog(t), LockDir: t.TempDir()}
 	repo := ingest.Repo{
@@ -75,7 +77,8 @@ func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *
 	w.hooks = httptest.NewServer(mux)
 	t.Cleanup(w.hooks.Close)
 	w.asker = &retrieval.Asker{Store: w.store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 40,
-		Thresholds: retrieval.DefaultThresholds(emb.Name())}
+		Thresholds: retrieval.DefaultThresholds(emb.Name()),
+		Guards:     []retrieval.Guard{ingest.StaleCode{Repos: ingest.StaleRepos{Sources: map[string]ingest.GitSource{repo.Source.ID: repo.Source}}}}}
 	w.push = fixture(t, "github-push-main.json")
 	w.waitIndexed(t, w.work.head(t), 10*time.Minute)
 	return w
@@ -154,10 +157,7 @@ func TestGitServiceWebhookToAsk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.svc.Guard(context.Background(), &ans); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range ans.Snippets {
+	for _, s := range ans.Snippets { // the asker's StaleCode guard checked each
 		if s.Stale != "" {
 			t.Errorf("%s %s: stale %q right after the reindex", s.Path, s.Symbol, s.Stale)
 		}
@@ -203,7 +203,7 @@ func BenchmarkGitIndex(b *testing.B) {
 		b.StopTimer()
 		ctx := context.Background()
 		origin, _ := newPushedOrigin(b, func(r *testRepo) { genRepo(b, r, files) })
-		emb := retrieval.NewOffline()
+		emb := embed.NewOffline()
 		var indexed, chunks int
 		var elapsed time.Duration
 		for range b.N {

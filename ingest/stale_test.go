@@ -11,11 +11,13 @@ import (
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
 // answerOf makes an answer of the stored chunks named "path:symbol", in order.
-func answerOf(t *testing.T, store *retrieval.Store, source string, names ...string) retrieval.Answer {
+func answerOf(t *testing.T, store *weaviate.Store, source string, names ...string) retrieval.Answer {
 	t.Helper()
 	byName := map[string]retrieval.Chunk{}
 	for _, c := range storedChunks(t, store, source) {
@@ -37,7 +39,7 @@ func TestGuardStale(t *testing.T) {
 	repo := newRepo(t)
 	repo.write(t, map[string]string{"shop/store.go": storeGo, "retry.py": retryPy, "README.md": readmeMd})
 	indexed := repo.commit(t, "shop")
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir, LinkTemplate: linkTemplate}
 	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {

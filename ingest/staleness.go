@@ -33,7 +33,7 @@ func StaleWarning(st retrieval.SourceState, ok bool, ttl time.Duration, now time
 	return msg
 }
 
-// StateReader reads SourceStates; *retrieval.Store implements it.
+// StateReader reads SourceStates; *weaviate.Store implements it.
 type StateReader interface {
 	State(ctx context.Context, source, branch string) (retrieval.SourceState, bool, error)
 }

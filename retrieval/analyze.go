@@ -40,6 +40,11 @@ var (
 	pathRe     = regexp.MustCompile(`^[\w.\-/]*[\w-]\.(go|py|js|jsx|ts|tsx|java|kt|rb|rs|c|h|cc|cpp|cs|php|swift|scala|md|yaml|yml|json|toml|proto|sql|sh|html|css|elm|tmpl)$`)
 )
 
+// IsName reports whether a word names code or a file as Analyze recognises
+// them: an identifier shape (camelCase, snake_case, Dotted.Name, ALL_CAPS_1)
+// or a file path with a known source or doc extension.
+func IsName(w string) bool { return isIdentifier(w) || pathRe.MatchString(w) }
+
 // Identifier shapes: a lower-to-upper case change, an inner underscore, a
 // dot between names, or an all-caps word with an underscore or digits.
 func isIdentifier(tok string) bool {

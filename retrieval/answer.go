@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 )
@@ -76,7 +77,7 @@ const MaxSnippetLines = 30
 // Asker answers questions from the store. Fields are read-only after setup;
 // it is safe for concurrent use.
 type Asker struct {
-	Store    *Store
+	Store    Searcher
 	Embedder Embedder
 	// Alpha weights vectors against BM25 (0..1); see Query.Alpha.
 	Alpha float64
@@ -88,9 +89,42 @@ type Asker struct {
 	Thresholds Thresholds
 	// Mode is one of Modes; "" means ModeHybridRerank.
 	Mode string
+	// Branches, when set, names the branch of a request that has none (the
+	// main branch of the git sources in scope).
+	Branches BranchResolver
+	// Guards run in order on every answer, after the coverage decision and
+	// before the summary (see Guard).
+	Guards []Guard
 	// Summarizer, when set, writes Answer.Summary for covered questions.
-	Summarizer *Summarizer
-	Now        func() time.Time // [time.Now]
+	Summarizer Summarizer
+	// Log receives one Warn line per guard error [slog.Default()].
+	Log *slog.Logger
+}
+
+// A Summarizer writes the optional short answer above a covered answer's
+// snippets (Answer.Summary), citing them as [1]..[n]; the OpenAI-compatible
+// chat client (retrieval/openai) implements it. An error drops the summary
+// and is recorded in Answer.SummaryDropped; the snippets go out alone.
+type Summarizer interface {
+	Summarize(ctx context.Context, question string, snippets []Snippet) (string, error)
+}
+
+// A Guard checks an answer after retrieval and before it is shown, and
+// amends it: a snippet whose source changed since it was indexed gets
+// Snippet.Stale (or its current lines), an index behind its branch adds to
+// Answer.Warnings. The stale-citation, doc TTL and branch-freshness guards
+// are implemented in ingest, where that knowledge is. A guard marks what it
+// could not check in the answer itself; its error is for the operator's log
+// and never stops the answer.
+type Guard interface {
+	Guard(ctx context.Context, r Request, ans *Answer) error
+}
+
+// A BranchResolver names the branch a question without one is asked about:
+// the main branch of the git sources in scope (source ids; empty means all),
+// or "" for every branch. It answers from memory, not from the repositories.
+type BranchResolver interface {
+	MainBranch(sources []string) string
 }
 
 // Request is one question with its access scope.
@@ -101,11 +135,45 @@ type Request struct {
 	Branch   string   // "" for any branch
 }
 
-// Ask retrieves, decides coverage (see Evidence.Covered) and builds the
-// answer: the best-ranked hit and those of the other top TopK hits that are
-// relevant on their own, or NoCoverage with no snippets. The error is only for failures (Weaviate down, embedder
-// failing), never for "not found".
+// Ask is the one answer pipeline of ask, serve and eval: it resolves the
+// request's branch (Branches) when it names none, retrieves, decides
+// coverage (see Evidence.Covered) and builds the answer (the best-ranked
+// hit and those of the other top TopK hits that are relevant on their own,
+// or NoCoverage with no snippets), runs the Guards in order, then the
+// Summarizer on a covered answer. The error is only for failures (Weaviate
+// down, embedder failing), never for "not found" nor a guard's error.
 func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
+	if r.Branch == "" && a.Branches != nil {
+		r.Branch = a.Branches.MainBranch(r.Sources)
+	}
+	ans, err := a.answer(ctx, r)
+	if err != nil {
+		return Answer{}, err
+	}
+	for _, g := range a.Guards {
+		if err := g.Guard(ctx, r, &ans); err != nil {
+			a.logger().Warn("answer guard", "guard", fmt.Sprintf("%T", g), "err", err)
+		}
+	}
+	if ans.Coverage == Covered && a.Summarizer != nil {
+		if sum, err := a.Summarizer.Summarize(ctx, r.Question, ans.Snippets); err != nil {
+			ans.SummaryDropped = err.Error()
+		} else {
+			ans.Summary = sum
+		}
+	}
+	return ans, nil
+}
+
+func (a *Asker) logger() *slog.Logger {
+	if a.Log != nil {
+		return a.Log
+	}
+	return slog.Default()
+}
+
+// answer is Ask's retrieval and coverage decision, before the guards.
+func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	hits, ev, err := a.Assess(ctx, r)
 	if err != nil {
 		return Answer{}, err
@@ -127,13 +195,6 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 		ans.Snippets = append(ans.Snippets, s)
 	}
 	ans.Coverage = Covered
-	if a.Summarizer != nil {
-		if sum, err := a.Summarizer.Summarize(ctx, r.Question, ans.Snippets); err != nil {
-			ans.SummaryDropped = err.Error()
-		} else {
-			ans.Summary = sum
-		}
-	}
 	return ans, nil
 }
 

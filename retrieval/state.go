@@ -1,15 +1,9 @@
 package retrieval
 
 import (
-	"context"
-	"fmt"
 	"time"
 
-	"github.com/go-openapi/strfmt"
 	"github.com/google/uuid"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
-	"github.com/weaviate/weaviate/entities/models"
 )
 
 // SourceState is what ragbot remembers about one source and branch between
@@ -26,121 +20,8 @@ type SourceState struct {
 	Chunks    int       // chunks stored after it
 }
 
-func stateID(source, branch string) string {
-	return uuid.NewSHA1(idNamespace, []byte("state|"+source+"|"+branch)).String()
-}
-
-// State returns the stored state of source and branch; ok is false when the
-// source was never indexed.
-func (s *Store) State(ctx context.Context, source, branch string) (st SourceState, ok bool, err error) {
-	objs, err := s.client.Data().ObjectsGetter().WithClassName(s.state).WithID(stateID(source, branch)).Do(ctx)
-	if isNotFound(err) {
-		return SourceState{}, false, nil
-	}
-	if err != nil {
-		return SourceState{}, false, fmt.Errorf("weaviate: read state of %s@%s: %w", source, branch, describe(err))
-	}
-	if len(objs) == 0 {
-		return SourceState{}, false, nil
-	}
-	p, _ := objs[0].Properties.(map[string]any)
-	str := func(k string) string { v, _ := p[k].(string); return v }
-	num := func(k string) int { v, _ := p[k].(float64); return int(v) }
-	t, _ := time.Parse(time.RFC3339Nano, str("indexed_at"))
-	return SourceState{
-		Source: str("source"), Branch: str("branch"), CommitSHA: str("commit_sha"), Embedder: str("embedder"),
-		Settings: str("settings"), IndexedAt: t, LastError: str("last_error"), Files: num("files"), Chunks: num("chunks"),
-	}, true, nil
-}
-
-// PutState replaces the stored state of st.Source and st.Branch.
-func (s *Store) PutState(ctx context.Context, st SourceState) error {
-	props := map[string]any{
-		"source": st.Source, "branch": st.Branch, "commit_sha": st.CommitSHA, "embedder": st.Embedder,
-		"settings": st.Settings, "last_error": st.LastError, "files": st.Files, "chunks": st.Chunks,
-	}
-	if !st.IndexedAt.IsZero() {
-		props["indexed_at"] = st.IndexedAt.UTC().Format(time.RFC3339Nano)
-	}
-	obj := &models.Object{Class: s.state, ID: strfmt.UUID(stateID(st.Source, st.Branch)), Properties: props}
-	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(obj).Do(ctx)
-	if err != nil {
-		return fmt.Errorf("weaviate: write state of %s@%s: %w", st.Source, st.Branch, describe(err))
-	}
-	if err := batchErrors(resp); err != nil {
-		return fmt.Errorf("weaviate: write state of %s@%s: %w", st.Source, st.Branch, err)
-	}
-	return nil
-}
-
-// Stored is what the indexer needs to know about a chunk already stored.
-type Stored struct {
-	ID          string
-	Path        string
-	ContentHash string
-	CommitSHA   string
-	Vector      []float32 // only filled by Vectors
-}
-
-// ListStored returns every stored chunk of source and branch, keyed by object
-// id. It walks the whole collection with Weaviate's cursor API (`after`),
-// 2,000 objects a page, because a cursor cannot be combined with a filter;
-// the cost is linear in the collection size.
-func (s *Store) ListStored(ctx context.Context, source, branch string) (map[string]Stored, error) {
-	out := map[string]Stored{}
-	fields := []graphql.Field{{Name: "source"}, {Name: "branch"}, {Name: "path"}, {Name: "content_hash"}, {Name: "commit_sha"}, {Name: "_additional { id }"}}
-	err := eachPage(ctx, s.client, s.chunk, fields, 2000, func(r row) string { return r.Additional.ID }, func(rows []row) error {
-		for _, r := range rows {
-			if r.Source == source && r.Branch == branch {
-				out[r.Additional.ID] = Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("weaviate: list chunks of %s: %w", source, err)
-	}
-	return out, nil
-}
-
-// Vectors returns the stored vectors of the given object ids (missing ids are
-// absent from the map), 500 ids a request.
-func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32, error) {
-	out := make(map[string][]float32, len(ids))
-	for start := 0; start < len(ids); start += 500 {
-		end := min(start+500, len(ids))
-		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).WithValueText(ids[start:end]...)
-		resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(end - start).
-			WithFields(graphql.Field{Name: "_additional { id vector }"}).Do(ctx)
-		if err == nil {
-			err = gqlErrors(resp)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("weaviate: read vectors: %w", describe(err))
-		}
-		rows, err := decodeRows(resp, s.chunk)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rows {
-			out[r.Additional.ID] = r.Additional.Vector
-		}
-	}
-	return out, nil
-}
-
-// Count returns how many chunks the collection holds for source ("" for all).
-func (s *Store) Count(ctx context.Context, source string) (int, error) {
-	agg := s.client.GraphQL().Aggregate().WithClassName(s.chunk).WithFields(graphql.Field{Name: "meta { count }"})
-	if source != "" {
-		agg = agg.WithWhere(filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source))
-	}
-	resp, err := agg.Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("weaviate: count chunks: %w", describe(err))
-	}
-	return aggregateCount(resp.Data, s.chunk), nil
+// ID is the state's object id: the UUIDv5 of "state|<source>|<branch>" in
+// the namespace of chunk ids, so each source and branch has one state object.
+func (st SourceState) ID() string {
+	return uuid.NewSHA1(idNamespace, []byte("state|"+st.Source+"|"+st.Branch)).String()
 }

@@ -24,12 +24,12 @@ import (
 // at the start of a piece is its own start: 404NotFound -> 404, not, found.
 // SplitIdentifier returns nil when s has no letters or digits.
 func SplitIdentifier(s string) []string {
-	return appendPieces(nil, s)
+	return AppendPieces(nil, s)
 }
 
-// appendPieces appends the word pieces of s, as SplitIdentifier defines
+// AppendPieces appends the word pieces of s, as SplitIdentifier defines
 // them, to dst.
-func appendPieces(dst []string, s string) []string {
+func AppendPieces(dst []string, s string) []string {
 	start := -1   // byte offset of the current piece, -1 between pieces
 	var prev rune // last letter or digit of the current piece
 	for i := 0; i < len(s); {
@@ -72,21 +72,21 @@ func appendPieces(dst []string, s string) []string {
 	return dst
 }
 
-// isTokenRune reports whether r belongs to an identifier-like token of free
+// IsTokenRune reports whether r belongs to an identifier-like token of free
 // text: letters, digits, marks and "_".
-func isTokenRune(r rune) bool {
+func IsTokenRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }
 
-// appendTerms appends the terms of text to dst: the word pieces of each
+// AppendTerms appends the terms of text to dst: the word pieces of each
 // identifier-like token (a maximal run of letters, digits, marks and "_"),
 // followed, when whole is true and the token has more than one piece, by
 // the pieces joined without separators.
-func appendTerms(dst []string, text string, whole bool) []string {
+func AppendTerms(dst []string, text string, whole bool) []string {
 	start := -1
 	flush := func(end int) {
 		n := len(dst)
-		dst = appendPieces(dst, text[start:end])
+		dst = AppendPieces(dst, text[start:end])
 		if whole && len(dst)-n > 1 {
 			dst = append(dst, strings.Join(dst[n:], ""))
 		}
@@ -94,7 +94,7 @@ func appendTerms(dst []string, text string, whole bool) []string {
 	}
 	for i, r := range text {
 		switch {
-		case isTokenRune(r):
+		case IsTokenRune(r):
 			if start < 0 {
 				start = i
 			}
@@ -117,7 +117,7 @@ func appendTerms(dst []string, text string, whole bool) []string {
 // "word" tokenization makes of a camelCase query, so it lets such a query
 // find the snake_case spelling and the reverse.
 func Terms(text string) []string {
-	return appendTerms(nil, text, true)
+	return AppendTerms(nil, text, true)
 }
 
 // SearchText returns the text BM25 reads for c (the search_text property of
@@ -154,9 +154,9 @@ func SearchText(c Chunk) string {
 	line(Terms(c.Content))
 	var ids []string
 	if c.Symbol != "(intro)" {
-		ids = appendTerms(ids, c.Symbol, true)
+		ids = AppendTerms(ids, c.Symbol, true)
 	}
-	ids = appendTerms(ids, c.Signature, true)
+	ids = AppendTerms(ids, c.Signature, true)
 	line(dedupe(ids))
 	line(dedupe(SplitIdentifier(c.Path)))
 	return b.String()

@@ -20,6 +20,7 @@ import (
 	"github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -102,7 +103,7 @@ type harness struct {
 	fake  *slackfake.Server
 	bot   *slack.Bot
 	url   string // our HTTP server
-	votes *retrieval.FeedbackLog
+	votes *weaviate.FeedbackLog
 	proxy *chattest.WeaviateProxy
 	logs  *chattest.SyncBuffer
 }
@@ -117,9 +118,9 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	proxy := chattest.NewWeaviateProxy(t, weaviatetest.URL(t))
 	asker := chattest.Index(t, proxy.URL, fixtureChunks(time.Now().Add(-40*time.Minute)))
 	var err error
-	var votes *retrieval.FeedbackLog
+	var votes *weaviate.FeedbackLog
 	if !o.noFeedback {
-		if votes, err = asker.Store.OpenFeedback(ctx); err != nil {
+		if votes, err = asker.Store.(*weaviate.Store).OpenFeedback(ctx); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = votes.Drop(context.Background()) })

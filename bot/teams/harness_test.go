@@ -18,6 +18,7 @@ import (
 	"github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/bot/teams/teamsfake"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -102,7 +103,7 @@ type harness struct {
 	fake  *teamsfake.Server
 	bot   *teams.Bot
 	url   string // our messaging endpoint
-	votes *retrieval.FeedbackLog
+	votes *weaviate.FeedbackLog
 	proxy *chattest.WeaviateProxy
 	logs  *chattest.SyncBuffer
 	clock *clock
@@ -120,7 +121,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	asker := chattest.Index(t, h.proxy.URL, fixtureChunks(time.Now().Add(-40*time.Minute)))
 	var err error
 	if !o.noFeedback {
-		if h.votes, err = asker.Store.OpenFeedback(ctx); err != nil {
+		if h.votes, err = asker.Store.(*weaviate.Store).OpenFeedback(ctx); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = h.votes.Drop(context.Background()) })

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
 	"github.com/ragbot/ragbot/retrieval/wordvec/corpus"
 )
@@ -56,7 +57,7 @@ func adaptModel(ctx context.Context, cfg *config.Config, base *wordvec.Model, ba
 		fmt.Fprintf(stderr, "note: refined model %s unreadable (%v); refining again\n", path, err)
 	}
 	if have && !refresh {
-		return retrieval.NewStatic(old, oldHash), nil
+		return embed.NewStatic(old, oldHash), nil
 	}
 	start := time.Now()
 	docs, print, err := sourceTexts(ctx, cfg)
@@ -69,19 +70,19 @@ func adaptModel(ctx context.Context, cfg *config.Config, base *wordvec.Model, ba
 		wordvec.Params
 	}{adaptVersion, p})
 	if have && meta["sources"] == print && meta["refine"] == string(pj) {
-		return retrieval.NewStatic(old, oldHash), nil
+		return embed.NewStatic(old, oldHash), nil
 	}
 	if len(docs) == 0 {
 		return nil, errors.New("embedder.adapt: the sources have no text to refine on (only Confluence sources?)")
 	}
 	fmt.Fprintf(stderr, "refining the static model on %d documents of the sources...\n", len(docs))
-	m, st, err := wordvec.Refine(ctx, base, corpus.TextSentences(docs, retrieval.AppendStaticTokens), p, nil)
+	m, st, err := wordvec.Refine(ctx, base, corpus.TextSentences(docs, embed.AppendStaticTokens), p, nil)
 	if err != nil {
 		return nil, fmt.Errorf("embedder.adapt: %w", err)
 	}
 	q := m.Quantized()
-	retrieval.Postprocess(q)
-	q.Common = retrieval.NewStatic(q, "fit").FitCommon(corpus.TextSample(docs, retrieval.AppendStaticTokens, 20000, 8))
+	embed.Postprocess(q)
+	q.Common = embed.NewStatic(q, "fit").FitCommon(corpus.TextSample(docs, embed.AppendStaticTokens, 20000, 8))
 	var buf bytes.Buffer
 	if err := q.Save(&buf, map[string]string{"base": baseHash, "sources": print, "refine": string(pj)}, true); err != nil {
 		return nil, err
@@ -90,7 +91,7 @@ func adaptModel(ctx context.Context, cfg *config.Config, base *wordvec.Model, ba
 		return nil, fmt.Errorf("embedder.adapt: save refined model: %w", err)
 	}
 	sum := sha256.Sum256(buf.Bytes())
-	emb := retrieval.NewStatic(q, hex.EncodeToString(sum[:]))
+	emb := embed.NewStatic(q, hex.EncodeToString(sum[:]))
 	fmt.Fprintf(stderr, "refined the static model: %d tokens, %d new words, vocabulary %d, %s; embedder %s\n",
 		st.Tokens, st.NewWords, st.Vocab, time.Since(start).Round(100*time.Millisecond), emb.Name())
 	return emb, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
@@ -20,7 +21,7 @@ type app struct {
 	cfg      *config.Config
 	log      *slog.Logger
 	embedder retrieval.Embedder
-	store    *retrieval.Store
+	store    *weaviate.Store
 	server   *weaviatelocal.Server // nil unless this process started it
 	stderr   io.Writer             // progress and notices
 }
@@ -85,7 +86,7 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 			return nil, err
 		}
 	}
-	a.store, err = a.openStore(ctx, retrieval.StoreConfig{
+	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
 		URL: url, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
 	}, flags)
 	if err != nil {
@@ -120,18 +121,6 @@ func (a *app) Close() {
 	if a.server != nil {
 		_ = a.server.Stop(context.Background())
 	}
-}
-
-// asker builds the retrieval front end from the config.
-func (a *app) asker() *retrieval.Asker {
-	r := a.cfg.Retrieval
-	th := thresholdsFor(a.cfg, a.embedder.Name())
-	sum, err := newSummarizer(a.cfg)
-	if err != nil { // the config was validated; answer without a summary
-		a.log.Warn("llm summary disabled", "err", err)
-	}
-	return &retrieval.Asker{Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
-		Thresholds: th, Summarizer: sum}
 }
 
 // commaList splits a comma-separated flag value into its trimmed, non-empty items.

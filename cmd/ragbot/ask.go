@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/config"
-	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -58,25 +57,22 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	br, err := askBranch(ctx, a.cfg, ids, *branch)
-	if err != nil {
-		return err
+	asker, branches := a.pipeline(ctx)
+	if *branch != "" {
+		if err := branches.Check(*branch, ids); err != nil {
+			return fmt.Errorf("%w: --%v", errUsage, err)
+		}
 	}
-	// Doc snippets of Confluence sources past their TTL are marked, as in serve.
 	gs := commaList(*groups)
 	for _, g := range gs {
 		if !slices.ContainsFunc(a.cfg.Sources, func(s config.Source) bool { return slices.Contains(s.ACL, g) }) {
 			return fmt.Errorf("%w: --groups %q is in no source's acl", errUsage, g)
 		}
 	}
-	ans, err := staleDocs(a, a.asker()).Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: br, Groups: gs})
+	ans, err := asker.Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: *branch, Groups: gs})
 	if err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
 	}
-	if err := ingest.GuardStale(ctx, &ans, staleRepos(a.cfg)); err != nil {
-		a.log.Warn("stale check", "err", err) // the snippets concerned carry a warning
-	}
-	ans.Warnings = append(ans.Warnings, branchFreshness(ctx, a.cfg, a.store, ids, br)...)
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -9,7 +9,6 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/confluence"
 	"github.com/ragbot/ragbot/ingest"
-	"github.com/ragbot/ragbot/retrieval"
 )
 
 // Wiring of the page sources (confluence spaces, HTML export folders):
@@ -18,10 +17,12 @@ import (
 //
 //	sched := ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log})
 //	err := schedulePageSyncs(ctx, sched, newIndexer(s.app), s.app.cfg) // one task per confluence source
-//	git, err := newGitIndexing(s.app, sched, s.log)
-//	sched.Start()                                  // tasks may be added before or after; a shared one the git service leaves alone
-//	defer sched.Stop(shutdownCtx)                  // waits for running syncs, cancels them at the deadline
-//	Answerer: staleDocs(s.app, git.Guarded(asker)) // and the same for the Lister
+//	git, err := newGitIndexing(s.app, sched, branches, s.log)
+//	sched.Start()                 // tasks may be added before or after; a shared one the git service leaves alone
+//	defer sched.Stop(shutdownCtx) // waits for running syncs, cancels them at the deadline
+//
+// Answers mark doc snippets past their source's TTL with the
+// ingest.StaleDocs guard of the pipeline (pipeline.go).
 
 // isPageSource reports a source indexed with ingest.IndexPages.
 func isPageSource(src config.Source) bool {
@@ -112,41 +113,4 @@ func docTTLs(cfg *config.Config) map[string]time.Duration {
 		}
 	}
 	return out
-}
-
-// asker is what staleDocsAsker wraps (retrieval.Asker, or another wrapper).
-type asker interface {
-	Ask(ctx context.Context, r retrieval.Request) (retrieval.Answer, error)
-}
-
-// staleDocsAsker answers with Next, then marks the doc snippets whose
-// confluence source has not synced successfully within its TTL ("may be
-// outdated, last indexed 26 hours ago"; ingest.MarkStale). A state that
-// cannot be read adds a warning instead of failing the answer.
-type staleDocsAsker struct {
-	Next   asker
-	States ingest.StateReader
-	TTLs   map[string]time.Duration // docTTLs(cfg)
-	Now    func() time.Time         // [time.Now]
-}
-
-func (s staleDocsAsker) Ask(ctx context.Context, r retrieval.Request) (retrieval.Answer, error) {
-	ans, err := s.Next.Ask(ctx, r)
-	if err != nil || len(s.TTLs) == 0 {
-		return ans, err
-	}
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
-	}
-	if err := ingest.MarkStale(ctx, s.States, &ans, s.TTLs, now()); err != nil {
-		ans.Warnings = append(ans.Warnings, "could not check whether the Confluence snippets are up to date")
-	}
-	return ans, nil
-}
-
-// staleDocs wraps next so that doc snippets of confluence sources past
-// their TTL carry a warning (see staleDocsAsker).
-func staleDocs(a *app, next asker) asker {
-	return staleDocsAsker{Next: next, States: a.store, TTLs: docTTLs(a.cfg)}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/confluence/confluencetest"
+	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
@@ -98,13 +99,15 @@ func TestConfluenceIndexThenAsk(t *testing.T) {
 		t.Errorf("index without a token: exit %d\n%s\nwant %q", code, errOut, want)
 	}
 
-	// Past the TTL, snippets of the source warn (what serve's staleDocs does).
+	// Past the TTL, snippets of the source warn (the StaleDocs guard of the
+	// pipeline that ask and serve share).
 	a, err := openApp(context.Background(), commonFlags{config: cfg}, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	stale := staleDocsAsker{Next: a.asker(), States: a.store, TTLs: docTTLs(a.cfg), Now: func() time.Time { return time.Now().Add(26 * time.Hour) }}
+	stale, _ := a.pipeline(context.Background())
+	stale.Guards = []retrieval.Guard{ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg), Now: func() time.Time { return time.Now().Add(26 * time.Hour) }}}
 	ans, err = stale.Ask(context.Background(), retrieval.Request{Question: "PGFAILOVER_PROMOTE_TIMEOUT"})
 	if err != nil || len(ans.Snippets) == 0 {
 		t.Fatalf("ask: %v, %d snippets", err, len(ans.Snippets))

@@ -14,6 +14,8 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/models"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
 )
 
@@ -27,14 +29,14 @@ func newEmbedder(ctx context.Context, cfg *config.Config, indexing, refresh bool
 		return newOpenAIEmbedder(ctx, cfg) // llm.go
 	}
 	if cfg.Embedder.Kind != "static" {
-		return retrieval.NewOffline(), nil
+		return embed.NewOffline(), nil
 	}
 	base, hash, err := loadStaticModel(cfg)
 	if err != nil {
 		return nil, err
 	}
 	if !cfg.Embedder.Adapt {
-		return retrieval.NewStatic(base, hash), nil
+		return embed.NewStatic(base, hash), nil
 	}
 	path := adaptedModelPath(cfg)
 	if indexing {
@@ -44,14 +46,14 @@ func newEmbedder(ctx context.Context, cfg *config.Config, indexing, refresh bool
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		fmt.Fprintf(stderr, "note: embedder.adapt is set but no refined model exists yet (%s); using the base model until `ragbot index` makes one\n", path)
-		return retrieval.NewStatic(base, hash), nil
+		return embed.NewStatic(base, hash), nil
 	case err != nil:
 		return nil, err
 	case meta["base"] != hash:
 		fmt.Fprintf(stderr, "note: the refined model %s was made from another base model; using the base model until `ragbot index` refines it again\n", path)
-		return retrieval.NewStatic(base, hash), nil
+		return embed.NewStatic(base, hash), nil
 	}
-	return retrieval.NewStatic(m, h), nil
+	return embed.NewStatic(m, h), nil
 }
 
 // loadStaticModel reads embedder.model, or the built-in model when it is
@@ -84,13 +86,13 @@ func adaptedModelPath(cfg *config.Config) string {
 // static embedder, or with --recreate, a collection embedded by another
 // model (retrained, refined, or another kind) is dropped and recreated, so
 // the run embeds every source anew with the current vectors instead of
-// failing with retrieval.ErrEmbedderMismatch; other commands still refuse
+// failing with weaviate.ErrEmbedderMismatch; other commands still refuse
 // the mismatch.
-func (a *app) openStore(ctx context.Context, sc retrieval.StoreConfig, flags commonFlags) (*retrieval.Store, error) {
+func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags commonFlags) (*weaviate.Store, error) {
 	if !flags.indexing || (a.cfg.Embedder.Kind != "static" && !flags.recreate) {
-		return retrieval.OpenStore(ctx, sc, a.embedder.Name())
+		return weaviate.OpenStore(ctx, sc, a.embedder.Name())
 	}
-	s, prev, err := retrieval.OpenStoreReembed(ctx, sc, a.embedder.Name())
+	s, prev, err := weaviate.OpenStoreReembed(ctx, sc, a.embedder.Name())
 	if prev != "" {
 		fmt.Fprintf(a.stderr, "the collection held vectors of embedder %s; re-embedding every source with %s\n", prev, a.embedder.Name())
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
 	"github.com/ragbot/ragbot/retrieval/wordvec/corpus"
 )
@@ -87,7 +87,7 @@ func runEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *dry {
 		return nil
 	}
-	sents := corpus.Sentences(inputs, files, retrieval.AppendStaticTokens)
+	sents := corpus.Sentences(inputs, files, embed.AppendStaticTokens)
 	lastReport := time.Now()
 	m, st, err := wordvec.Train(ctx, sents, p, func(done, total int64) {
 		if time.Since(lastReport) > 10*time.Second || done == total {
@@ -99,14 +99,14 @@ func runEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	trained := time.Since(start)
-	blocks, err := corpus.Sample(inputs, files, retrieval.AppendStaticTokens, *sample, 8)
+	blocks, err := corpus.Sample(inputs, files, embed.AppendStaticTokens, *sample, 8)
 	if err != nil {
 		return err
 	}
 	q := m.Quantized() // fit the post-processing and common component on the vectors the file will hold
-	retrieval.Postprocess(q)
-	q.Common = retrieval.NewStatic(q, "fit").FitCommon(blocks)
-	meta := map[string]string{"inputs": inputsMeta(prints), "tokenizer": "retrieval.StaticTokens (word pieces + joined identifier, lower-case)"}
+	embed.Postprocess(q)
+	q.Common = embed.NewStatic(q, "fit").FitCommon(blocks)
+	meta := map[string]string{"inputs": inputsMeta(prints), "tokenizer": "embed.StaticTokens (word pieces + joined identifier, lower-case)"}
 	var buf bytes.Buffer
 	if err := q.Save(&buf, meta, true); err != nil {
 		return err
@@ -117,7 +117,7 @@ func runEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	emb, err := retrieval.LoadStatic(*out)
+	emb, err := embed.LoadStatic(*out)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func inputsMeta(prints []corpus.InputPrint) string {
 }
 
 // writeProvenance records how the model was built.
-func writeProvenance(path string, prints []corpus.InputPrint, p wordvec.Params, st wordvec.Stats, emb *retrieval.Static,
+func writeProvenance(path string, prints []corpus.InputPrint, p wordvec.Params, st wordvec.Stats, emb *embed.Static,
 	size int, trained, total time.Duration, sample int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Static word vectors: provenance\n\n")
@@ -189,7 +189,7 @@ func writeProvenance(path string, prints []corpus.InputPrint, p wordvec.Params, 
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | `%s` | `%s` |\n", ip.Name, ip.Kind, ip.Files, ip.Bytes, ip.SHA256, ip.Root)
 	}
 	pj, _ := json.MarshalIndent(p, "", "  ")
-	fmt.Fprintf(&b, "\nTokens: retrieval.StaticTokens (the word pieces of each identifier, lower-cased, then the joined identifier); text split into blocks at blank lines (man pages stripped of roff markup); gcloud_* man pages, *_test.go, testdata/, generated Go files, Python test folders and Debian copyright/changelog files left out, and tokens that are mostly digits (retrieval/wordvec/corpus, retrieval.StaticTokens).\n\n## Parameters\n\n```json\n%s\n```\n\nPost-processing: all-but-the-top (Mu & Viswanath 2018: mean and 3 top directions, retrieval.Postprocess); common component (SIF step 2) fitted on %d sampled blocks of at least 8 tokens. Both are stored in the model header.\n\n", pj, sample)
+	fmt.Fprintf(&b, "\nTokens: embed.StaticTokens (the word pieces of each identifier, lower-cased, then the joined identifier); text split into blocks at blank lines (man pages stripped of roff markup); gcloud_* man pages, *_test.go, testdata/, generated Go files, Python test folders and Debian copyright/changelog files left out, and tokens that are mostly digits (retrieval/wordvec/corpus, embed.StaticTokens).\n\n## Parameters\n\n```json\n%s\n```\n\nPost-processing: all-but-the-top (Mu & Viswanath 2018: mean and 3 top directions, embed.Postprocess); common component (SIF step 2) fitted on %d sampled blocks of at least 8 tokens. Both are stored in the model header.\n\n", pj, sample)
 	fmt.Fprintf(&b, "## Result\n\n- tokens read: %d (%d distinct); vocabulary: %d words; tokens per epoch: %d; trained after subsampling: %d\n", st.Tokens, st.Distinct, st.Vocab, st.Encoded, st.Trained)
 	fmt.Fprintf(&b, "- file: %d bytes (int8 rows with a float32 scale; word and context vectors)\n", size)
 	fmt.Fprintf(&b, "- time on this machine (%d CPUs, %s/%s, shared with other work): training %s, total with listing, fingerprinting and the common component %s (%.0f tokens/s)\n",
@@ -206,7 +206,7 @@ func runSimilar(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	s, err := retrieval.LoadStatic(*path)
+	s, err := embed.LoadStatic(*path)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
 )
@@ -21,7 +21,7 @@ func writeTinyModel(t *testing.T, path string, seed uint64) {
 	text := strings.Repeat(retryGo+"\n\n"+readme+"\n\n", 20)
 	sents := func(yield func([]string) bool) error {
 		for _, b := range strings.Split(text, "\n\n") {
-			if toks := retrieval.StaticTokens(b); len(toks) > 0 && !yield(toks) {
+			if toks := embed.StaticTokens(b); len(toks) > 0 && !yield(toks) {
 				break
 			}
 		}
@@ -179,7 +179,7 @@ func TestEmbeddingsTrain(t *testing.T) {
 		if files[i], err = os.ReadFile(out); err != nil {
 			t.Fatal(err)
 		}
-		s, err := retrieval.LoadStatic(out)
+		s, err := embed.LoadStatic(out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -101,7 +101,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer a.Close()
-	asker := a.asker()
+	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
 	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name()}
 	var outs []eval.Outcome

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/openai"
 )
 
 // newOpenAIEmbedder returns the OpenAI-compatible embedder of embedder kind
@@ -13,20 +14,24 @@ import (
 // embedder.dimensions is set, so a wrong URL, model or key fails here.
 func newOpenAIEmbedder(ctx context.Context, cfg *config.Config) (retrieval.Embedder, error) {
 	e := cfg.Embedder
-	return retrieval.NewOpenAI(ctx, retrieval.OpenAIConfig{
+	return openai.NewEmbedder(ctx, openai.EmbedderConfig{
 		BaseURL: e.BaseURL, Model: e.Model, APIKey: envValue(e.APIKeyEnv),
 		Dimensions: e.Dimensions, BatchSize: e.BatchSize, Timeout: e.Timeout,
 	})
 }
 
-// newSummarizer returns the LLM summarizer of retrieval.summary, or nil
-// when it is not enabled.
-func newSummarizer(cfg *config.Config) (*retrieval.Summarizer, error) {
+// newSummarizer returns the LLM summarizer of retrieval.summary, or a nil
+// interface (not a nil pointer) when it is not enabled.
+func newSummarizer(cfg *config.Config) (retrieval.Summarizer, error) {
 	s := cfg.Retrieval.Summary
 	if !s.Enabled {
 		return nil, nil
 	}
-	return retrieval.NewSummarizer(retrieval.SummaryConfig{BaseURL: s.BaseURL, Model: s.Model, APIKey: envValue(s.APIKeyEnv), Timeout: s.Timeout})
+	sum, err := openai.NewSummarizer(openai.SummaryConfig{BaseURL: s.BaseURL, Model: s.Model, APIKey: envValue(s.APIKeyEnv), Timeout: s.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	return sum, nil
 }
 
 // thresholdsFor returns the coverage thresholds of the embedder called

@@ -21,7 +21,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/eval"
+	"github.com/ragbot/ragbot/retrieval/openai"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -68,7 +70,7 @@ func TestRankE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	asker := a.asker()
+	asker, _ := a.pipeline(context.Background())
 
 	var outs []eval.Outcome
 	for _, q := range qs {
@@ -276,11 +278,11 @@ func TestAskSummaryE2E(t *testing.T) {
 					"message": map[string]string{"role": "assistant", "content": tt.reply}}}})
 			}))
 			defer srv.Close()
-			sum, err := retrieval.NewSummarizer(retrieval.SummaryConfig{BaseURL: srv.URL + "/v1", Model: "test-chat"})
+			sum, err := openai.NewSummarizer(openai.SummaryConfig{BaseURL: srv.URL + "/v1", Model: "test-chat"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			asker := a.asker()
+			asker, _ := a.pipeline(context.Background())
 			asker.Summarizer = sum
 			ans, err := asker.Ask(context.Background(), retrieval.Request{Question: "where is Service.Cancel in the orders package?"})
 			if err != nil {
@@ -325,7 +327,7 @@ func TestEvalCLI(t *testing.T) {
 	if l := rep.Latency; l == nil || l.Calls != 23 || l.P50 <= 0 || l.P95 < l.P50 {
 		t.Errorf("latency %+v, want 23 calls with p50 <= p95", l)
 	}
-	if rep.Embedder != retrieval.OfflineName || rep.Mode != retrieval.ModeHybridRerank {
+	if rep.Embedder != embed.OfflineName || rep.Mode != retrieval.ModeHybridRerank {
 		t.Errorf("embedder %q mode %q", rep.Embedder, rep.Mode)
 	}
 	code, out, _ = ragbot(t, "eval", "--config", cfg, questions)
@@ -358,7 +360,7 @@ func TestOpenAIEmbedderCLI(t *testing.T) {
 			return
 		}
 		calls.Add(1)
-		vecs, _ := retrieval.NewOffline().Embed(r.Context(), req.Input)
+		vecs, _ := embed.NewOffline().Embed(r.Context(), req.Input)
 		data := make([]map[string]any, len(vecs))
 		for i, v := range vecs {
 			data[i] = map[string]any{"object": "embedding", "index": i, "embedding": v}

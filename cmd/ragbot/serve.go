@@ -22,6 +22,7 @@ import (
 	teamsbot "github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 const serveAbout = `ragbot serve runs the Slack bot: @mentions and direct messages are answered in
@@ -110,31 +111,34 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	return s, nil
 }
 
+// Votes from Slack and Teams go to the Weaviate feedback collection.
+var _ bot.FeedbackSink = (*weaviate.FeedbackLog)(nil)
+
 func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) error {
 	cfg := s.app.cfg
 	votes, err := s.app.store.OpenFeedback(ctx)
 	if err != nil {
 		return err
 	}
-	asker := s.app.asker()
-	// /where-is lists locations, so it shows more of them than an answer.
-	lister := *asker
-	lister.TopK = max(asker.TopK, 10)
-	lister.Candidates = max(asker.Candidates, lister.TopK)
+	// One answer pipeline (retrieval.Asker with the stale, TTL and branch
+	// guards), as in ask. /where-is lists locations, so it shows more of
+	// them than an answer.
+	answerer, branches := s.app.pipeline(ctx)
+	lister := *answerer
+	lister.TopK = max(answerer.TopK, 10)
+	lister.Candidates = max(answerer.Candidates, lister.TopK)
+	listAnswerer := &lister
 	// Freshness: Confluence sources re-sync by TTL on the scheduler; git
-	// sources by push webhooks and polls on the same scheduler. Answers pass
-	// the git stale guard (branch head vs indexed commit) and the doc TTL check.
+	// sources by push webhooks and polls on the same scheduler.
 	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log})
 	pageIndexer := newIndexer(s.app)
 	pageIndexer.Log = s.log
 	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg); err != nil {
 		return err
 	}
-	if s.git, err = newGitIndexing(s.app, s.sched, s.log); err != nil {
+	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log); err != nil {
 		return err
 	}
-	answerer := staleDocs(s.app, s.git.Guarded(asker))
-	listAnswerer := staleDocs(s.app, s.git.Guarded(&lister))
 	if cfg.SlackEnabled() {
 		apiURL := cfg.Slack.APIURL
 		if !strings.HasSuffix(apiURL, "/") {

@@ -7,7 +7,7 @@ import (
 	"github.com/ragbot/ragbot/bot"
 	teamsbot "github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/config"
-	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 // chatSecrets are the credentials of the chat surfaces serve runs.
@@ -37,7 +37,7 @@ func readChatSecrets(cfg *config.Config) (chatSecrets, error) {
 // wireTeams makes the Teams surface when teams is configured: it checks the
 // app id and password by getting a token, and answers with answerer, scoped
 // by the access section (keyed by Teams channel or chat id).
-func (s *server) wireTeams(ctx context.Context, secrets config.TeamsSecrets, answerer bot.Answerer, votes *retrieval.FeedbackLog) error {
+func (s *server) wireTeams(ctx context.Context, secrets config.TeamsSecrets, answerer bot.Answerer, votes *weaviate.FeedbackLog) error {
 	cfg := s.app.cfg
 	if !cfg.Teams.Enabled() {
 		return nil

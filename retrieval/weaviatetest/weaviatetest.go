@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
@@ -75,10 +75,10 @@ func URL(t testing.TB) string {
 
 // NewStore opens a store on a collection unique to this test, dropped when
 // the test ends.
-func NewStore(t testing.TB, embedder string) *retrieval.Store {
+func NewStore(t testing.TB, embedder string) *weaviate.Store {
 	t.Helper()
 	ctx := context.Background()
-	store, err := retrieval.OpenStore(ctx, retrieval.StoreConfig{
+	store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{
 		URL: URL(t), ChunkClass: ClassName(), Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}, embedder)
 	if err != nil {

@@ -14,5 +14,5 @@
 // vectors into sentence vectors.
 //
 // The package knows nothing of tokenization: callers pass tokens (ragbot's
-// are code-aware word pieces, see retrieval.StaticTokens).
+// are code-aware word pieces, see embed.StaticTokens).
 package wordvec

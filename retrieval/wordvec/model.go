@@ -25,7 +25,7 @@ type Model struct {
 	In     []float32 // word vectors (word2vec's syn0), len(Words)*Params.Dim
 	Out    []float32 // context vectors (syn1neg), needed by Refine only; nil when saved without
 	// Common is a direction that sentence vectors made from this model have
-	// removed (SIF's common component, see retrieval.Static); nil when none.
+	// removed (SIF's common component, see embed.Static); nil when none.
 	// wordvec only stores it.
 	Common []float32
 	// Mean and Top post-process the word vectors before use: subtract Mean,

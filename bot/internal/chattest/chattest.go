@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -76,13 +78,13 @@ func WithACL(c retrieval.Chunk, groups ...string) retrieval.Chunk {
 func Index(t testing.TB, url string, chunks []retrieval.Chunk) *retrieval.Asker {
 	t.Helper()
 	ctx := context.Background()
-	store, err := retrieval.OpenStore(ctx, retrieval.StoreConfig{URL: url, ChunkClass: weaviatetest.ClassName(),
-		Timeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, retrieval.OfflineName)
+	store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: url, ChunkClass: weaviatetest.ClassName(),
+		Timeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, embed.OfflineName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = store.Drop(context.Background()) })
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.Symbol + "\n" + c.Path + "\n" + c.Signature + "\n" + c.Content

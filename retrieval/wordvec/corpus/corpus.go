@@ -249,7 +249,7 @@ func Blocks(text string, yield func(string) bool) {
 	}
 }
 
-// Tokenizer appends the tokens of text to dst (retrieval.AppendStaticTokens).
+// Tokenizer appends the tokens of text to dst (embed.AppendStaticTokens).
 type Tokenizer func(dst []string, text string) []string
 
 // Sentences returns the corpus of files as wordvec sentences: each Block of

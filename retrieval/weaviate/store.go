@@ -1,4 +1,4 @@
-package retrieval
+package weaviate
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-openapi/strfmt"
+	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
@@ -142,7 +143,7 @@ func (s *Store) Drop(ctx context.Context) error {
 // object's result is checked; the error names the failed ids and their
 // messages. A failed object's state is unknown: the caller retries the run,
 // and the idempotent ids make that safe.
-func (s *Store) Upsert(ctx context.Context, chunks []Chunk, vectors [][]float32) error {
+func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors [][]float32) error {
 	if len(chunks) != len(vectors) {
 		return fmt.Errorf("upsert: %d chunks but %d vectors", len(chunks), len(vectors))
 	}
@@ -206,7 +207,7 @@ func batchErrors(resp []models.ObjectsGetResponse) error {
 	return fmt.Errorf("%d objects failed: %s", len(failed), strings.Join(shown, " | "))
 }
 
-func chunkProperties(c Chunk) map[string]any {
+func chunkProperties(c retrieval.Chunk) map[string]any {
 	p := map[string]any{
 		"source": c.Source, "kind": c.Kind, "path": c.Path, "symbol": c.Symbol,
 		"symbol_kind": c.SymbolKind, "language": c.Language, "signature": c.Signature,

@@ -1,4 +1,4 @@
-package retrieval
+package openai
 
 import (
 	"context"
@@ -7,4 +7,6 @@ import (
 
 // SetOpenAISleep replaces the retry wait of e, so tests record the waits
 // instead of sleeping.
-func SetOpenAISleep(e *OpenAI, sleep func(context.Context, time.Duration) error) { e.api.sleep = sleep }
+func SetOpenAISleep(e *Embedder, sleep func(context.Context, time.Duration) error) {
+	e.api.sleep = sleep
+}

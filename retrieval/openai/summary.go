@@ -1,4 +1,4 @@
-package retrieval
+package openai
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // Summary limits.
@@ -82,7 +84,7 @@ var ErrSummaryDropped = errors.New("summary dropped")
 // METHOD /path) occurs in a snippet's text, symbol or path. Otherwise the
 // error wraps ErrSummaryDropped; request failures are returned as they are.
 // Either way the caller shows the snippets alone.
-func (s *Summarizer) Summarize(ctx context.Context, question string, snippets []Snippet) (string, error) {
+func (s *Summarizer) Summarize(ctx context.Context, question string, snippets []retrieval.Snippet) (string, error) {
 	if len(snippets) == 0 {
 		return "", fmt.Errorf("%w: no snippets", ErrSummaryDropped)
 	}
@@ -142,7 +144,7 @@ If the snippets do not answer the question, reply exactly ` + noAnswer + `.`
 
 // summaryPrompt builds the messages: the system instruction, then the
 // question and the delimited snippets as the user message.
-func summaryPrompt(question string, snippets []Snippet) ([]chatMessage, error) {
+func summaryPrompt(question string, snippets []retrieval.Snippet) ([]chatMessage, error) {
 	var raw [8]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return nil, err
@@ -166,7 +168,7 @@ var (
 )
 
 // checkSummary applies Summarize's checks to a reply.
-func checkSummary(text string, snippets []Snippet) error {
+func checkSummary(text string, snippets []retrieval.Snippet) error {
 	switch {
 	case text == "" || strings.Contains(text, noAnswer):
 		return errors.New("the model found no answer in the snippets")
@@ -205,7 +207,7 @@ func summaryNames(text string) []string {
 	}
 	for _, f := range strings.Fields(codeSpanRe.ReplaceAllString(text, " ")) {
 		w := strings.TrimRight(strings.TrimLeft(f, "([{\"'"), "()]}.,;:?!\"'")
-		if isIdentifier(w) || pathRe.MatchString(w) || (len(w) > 1 && strings.HasPrefix(w, "/")) {
+		if retrieval.IsName(w) || (len(w) > 1 && strings.HasPrefix(w, "/")) {
 			out = append(out, w)
 		}
 	}

@@ -1,4 +1,4 @@
-package retrieval_test
+package openai_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/openai"
 )
 
 // fakeChat is an OpenAI-compatible POST /v1/chat/completions server that
@@ -65,11 +66,11 @@ var summarySnippets = []retrieval.Snippet{
 		Text: "// Next returns the wait before attempt n, doubling each time.\nfunc (b *Backoff) Next(n int) time.Duration {\n\treturn b.Base << n\n}"},
 }
 
-func newSummarizer(t *testing.T, fake *fakeChat) *retrieval.Summarizer {
+func newSummarizer(t *testing.T, fake *fakeChat) *openai.Summarizer {
 	t.Helper()
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
-	s, err := retrieval.NewSummarizer(retrieval.SummaryConfig{BaseURL: srv.URL + "/v1", Model: "gpt-test", APIKey: "sk-summary-key-0123456789"})
+	s, err := openai.NewSummarizer(openai.SummaryConfig{BaseURL: srv.URL + "/v1", Model: "gpt-test", APIKey: "sk-summary-key-0123456789"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestSummarize(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, retrieval.ErrSummaryDropped) || !strings.Contains(err.Error(), tt.wantDrop) || got != "" {
+			if !errors.Is(err, openai.ErrSummaryDropped) || !strings.Contains(err.Error(), tt.wantDrop) || got != "" {
 				t.Errorf("Summarize = %q, %v; want it dropped because it %s", got, err, tt.wantDrop)
 			}
 		})
@@ -160,13 +161,13 @@ func TestSummaryPromptInjection(t *testing.T) {
 func TestSummarizeFailures(t *testing.T) {
 	s := newSummarizer(t, &fakeChat{status: http.StatusBadRequest})
 	_, err := s.Summarize(context.Background(), "q", summarySnippets)
-	if err == nil || errors.Is(err, retrieval.ErrSummaryDropped) || !strings.Contains(err.Error(), "status 400: overloaded") {
+	if err == nil || errors.Is(err, openai.ErrSummaryDropped) || !strings.Contains(err.Error(), "status 400: overloaded") {
 		t.Errorf("Summarize error = %v, want the status", err)
 	}
 	if strings.Contains(err.Error(), "sk-summary-key") || strings.Contains(err.Error(), "0123456789") {
 		t.Errorf("error %q leaks the API key", err)
 	}
-	if _, err := s.Summarize(context.Background(), "q", nil); !errors.Is(err, retrieval.ErrSummaryDropped) {
+	if _, err := s.Summarize(context.Background(), "q", nil); !errors.Is(err, openai.ErrSummaryDropped) {
 		t.Errorf("Summarize with no snippets: %v, want ErrSummaryDropped", err)
 	}
 }

@@ -1,4 +1,4 @@
-package retrieval
+package openai
 
 import (
 	"context"
@@ -6,26 +6,28 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // OpenAI client defaults.
 const (
-	// DefaultOpenAIBatch is how many texts go in one request. OpenAI accepts
+	// DefaultBatch is how many texts go in one request. OpenAI accepts
 	// up to 2048 inputs per request (API reference, "Create embeddings"), but
 	// Hugging Face TEI refuses more than its --max-client-batch-size, 32 by
 	// default (TEI router CLI), so 32 works against every server we target.
-	DefaultOpenAIBatch = 32
-	// DefaultOpenAITimeout bounds one HTTP request, retries excluded.
-	DefaultOpenAITimeout = 60 * time.Second
-	// DefaultOpenAIRetries is how many times a request is retried after a
+	DefaultBatch = 32
+	// DefaultTimeout bounds one HTTP request, retries excluded.
+	DefaultTimeout = 60 * time.Second
+	// DefaultRetries is how many times a request is retried after a
 	// 429, a 5xx or a network error before Embed gives up.
-	DefaultOpenAIRetries = 5
+	DefaultRetries = 5
 )
 
-// OpenAIConfig configures an OpenAI-compatible embeddings endpoint:
+// EmbedderConfig configures an OpenAI-compatible embeddings endpoint:
 // OpenAI, Ollama (/v1), vLLM and Hugging Face TEI all serve
 // POST {BaseURL}/embeddings with this wire format.
-type OpenAIConfig struct {
+type EmbedderConfig struct {
 	// BaseURL is the API root, e.g. "https://api.openai.com/v1",
 	// "http://localhost:11434/v1" (Ollama) or "http://tei:8080/v1".
 	BaseURL string
@@ -38,35 +40,35 @@ type OpenAIConfig struct {
 	// models shorten their vectors to it) and must be the length returned.
 	// 0 sends nothing and learns the length from a first request.
 	Dimensions int
-	// BatchSize is how many texts go in one request [DefaultOpenAIBatch].
+	// BatchSize is how many texts go in one request [DefaultBatch].
 	BatchSize int
-	// Timeout bounds one request [DefaultOpenAITimeout].
+	// Timeout bounds one request [DefaultTimeout].
 	Timeout time.Duration
-	// MaxRetries bounds the retries of one request [DefaultOpenAIRetries];
+	// MaxRetries bounds the retries of one request [DefaultRetries];
 	// negative means none.
 	MaxRetries int
 	// Client is the HTTP client [a new one with Timeout].
 	Client *http.Client
 }
 
-// OpenAI is an Embedder that calls an OpenAI-compatible /embeddings
+// Embedder is a retrieval.Embedder that calls an OpenAI-compatible /embeddings
 // endpoint. It splits a call into requests of BatchSize texts, retries 429s,
 // 5xx answers and network errors with exponential backoff (honouring
 // Retry-After), and checks every vector's length. It is safe for concurrent
 // use and holds no resources to close.
-type OpenAI struct {
-	cfg OpenAIConfig
+type Embedder struct {
+	cfg EmbedderConfig
 	api *apiClient
 	dim int
 }
 
-var _ Embedder = (*OpenAI)(nil)
+var _ retrieval.Embedder = (*Embedder)(nil)
 
-// NewOpenAI checks cfg and returns the client. Unless cfg.Dimensions is set
+// NewEmbedder checks cfg and returns the client. Unless cfg.Dimensions is set
 // it embeds one short text to learn the vector length, so it fails early
 // when the endpoint, model or key is wrong. Errors name the endpoint and the
 // model, never the key.
-func NewOpenAI(ctx context.Context, cfg OpenAIConfig) (*OpenAI, error) {
+func NewEmbedder(ctx context.Context, cfg EmbedderConfig) (*Embedder, error) {
 	if err := checkBaseURL("openai embedder", cfg.BaseURL); err != nil {
 		return nil, err
 	}
@@ -74,18 +76,18 @@ func NewOpenAI(ctx context.Context, cfg OpenAIConfig) (*OpenAI, error) {
 		return nil, errors.New("openai embedder: model must be set")
 	}
 	if cfg.BatchSize <= 0 {
-		cfg.BatchSize = DefaultOpenAIBatch
+		cfg.BatchSize = DefaultBatch
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultOpenAITimeout
+		cfg.Timeout = DefaultTimeout
 	}
 	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = DefaultOpenAIRetries
+		cfg.MaxRetries = DefaultRetries
 	}
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
-	e := &OpenAI{cfg: cfg, dim: cfg.Dimensions, api: &apiClient{
+	e := &Embedder{cfg: cfg, dim: cfg.Dimensions, api: &apiClient{
 		what: "openai embedder " + cfg.Model, baseURL: cfg.BaseURL, apiKey: cfg.APIKey,
 		client: cfg.Client, maxRetries: cfg.MaxRetries, sleep: sleepCtx,
 	}}
@@ -102,17 +104,17 @@ func NewOpenAI(ctx context.Context, cfg OpenAIConfig) (*OpenAI, error) {
 // Name is "openai:<model>:<dimensions>", e.g.
 // "openai:text-embedding-3-small:1536": another model or length makes other
 // vectors, so the collection check refuses the mix.
-func (e *OpenAI) Name() string { return fmt.Sprintf("openai:%s:%d", e.cfg.Model, e.dim) }
+func (e *Embedder) Name() string { return fmt.Sprintf("openai:%s:%d", e.cfg.Model, e.dim) }
 
 // Dim is the vector length, in float32 elements.
-func (e *OpenAI) Dim() int { return e.dim }
+func (e *Embedder) Dim() int { return e.dim }
 
 // Embed returns one vector per text, in order, in requests of BatchSize
 // texts. Errors: the endpoint failing after the retries (naming the status
 // and the server's message), a vector of the wrong length or a missing
 // index, and ctx being done (wrapping ctx.Err()). No partial result is
 // returned with an error.
-func (e *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += e.cfg.BatchSize {
 		batch := texts[start:min(start+e.cfg.BatchSize, len(texts))]
@@ -146,7 +148,7 @@ type embeddingsResponse struct {
 }
 
 // request embeds one batch.
-func (e *OpenAI) request(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *Embedder) request(ctx context.Context, texts []string) ([][]float32, error) {
 	var r embeddingsResponse
 	if err := e.api.postJSON(ctx, "/embeddings", embeddingsRequest{Model: e.cfg.Model, Input: texts, Dimensions: e.cfg.Dimensions}, &r); err != nil {
 		return nil, err

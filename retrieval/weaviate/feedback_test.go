@@ -1,4 +1,4 @@
-package retrieval_test
+package weaviate_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -17,7 +18,7 @@ import (
 // replaces the first, and List is ordered by time.
 func TestFeedbackRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	store := weaviatetest.NewStore(t, retrieval.OfflineName)
+	store := weaviatetest.NewStore(t, embed.OfflineName)
 	log, err := store.OpenFeedback(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package retrieval
+package weaviate
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -22,8 +23,8 @@ import (
 // counting every chunk of a large scope is the slow part (about 25 ms for
 // 3,754 chunks, against 2-9 ms per term), and a total a minute old only
 // moves the weights by the share of chunks indexed since.
-func (s *Store) DocFreq(ctx context.Context, q Query, terms [][]string) (df []int, total int, err error) {
-	scope := q.where().String()
+func (s *Store) DocFreq(ctx context.Context, q retrieval.Query, terms [][]string) (df []int, total int, err error) {
+	scope := where(q).String()
 	s.totalsMu.Lock()
 	cached, ok := s.totals[scope]
 	s.totalsMu.Unlock()
@@ -33,7 +34,7 @@ func (s *Store) DocFreq(ctx context.Context, q Query, terms [][]string) (df []in
 	if !ok {
 		fmt.Fprintf(&b, "total: %s(%s){meta{count}} ", s.chunk, scope)
 	}
-	inScope := q.where()
+	inScope := where(q)
 	for i, words := range terms {
 		w := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
 			inScope,

@@ -1,10 +1,12 @@
-package retrieval
+package embed
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // Parameters of the offline embedder. Changing any of them changes the
@@ -67,7 +69,7 @@ const emptyFeature = "\x00empty"
 // it is safe for concurrent use.
 type Offline struct{}
 
-var _ Embedder = (*Offline)(nil)
+var _ retrieval.Embedder = (*Offline)(nil)
 
 // NewOffline returns the offline embedder.
 func NewOffline() *Offline { return &Offline{} }
@@ -110,7 +112,7 @@ type offlineState struct {
 // (pieces by first appearance), so the float sums, and the vector, do not
 // depend on map iteration order.
 func (e *offlineState) embed(text string) []float32 {
-	e.pieces = appendTerms(e.pieces[:0], text, false)
+	e.pieces = retrieval.AppendTerms(e.pieces[:0], text, false)
 	if e.index == nil {
 		e.index = make(map[string]int)
 	}

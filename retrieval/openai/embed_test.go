@@ -1,4 +1,4 @@
-package retrieval_test
+package openai_test
 
 import (
 	"context"
@@ -13,8 +13,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/embedtest"
+	"github.com/ragbot/ragbot/retrieval/openai"
 )
 
 // fakeEmbeddings is an OpenAI-compatible POST /v1/embeddings server: it
@@ -70,7 +71,7 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
 		return
 	}
-	vecs, _ := retrieval.NewOffline().Embed(r.Context(), req.Input)
+	vecs, _ := embed.NewOffline().Embed(r.Context(), req.Input)
 	type item struct {
 		Object    string    `json:"object"`
 		Index     int       `json:"index"`
@@ -108,18 +109,18 @@ func bearer(key string) string {
 
 // newOpenAI starts a fake server and a client for it with waits recorded,
 // not slept.
-func newOpenAI(t *testing.T, fake *fakeEmbeddings, cfg retrieval.OpenAIConfig) (*retrieval.OpenAI, *[]time.Duration) {
+func newOpenAI(t *testing.T, fake *fakeEmbeddings, cfg openai.EmbedderConfig) (*openai.Embedder, *[]time.Duration) {
 	t.Helper()
 	srv := httptest.NewServer(fake)
 	t.Cleanup(srv.Close)
 	cfg.BaseURL, cfg.Model = srv.URL+"/v1", fake.model
-	e, err := retrieval.NewOpenAI(context.Background(), cfg)
+	e, err := openai.NewEmbedder(context.Background(), cfg)
 	if err != nil {
-		t.Fatalf("NewOpenAI: %v", err)
+		t.Fatalf("NewEmbedder: %v", err)
 	}
 	var waits []time.Duration
 	var mu sync.Mutex
-	retrieval.SetOpenAISleep(e, func(ctx context.Context, d time.Duration) error {
+	openai.SetOpenAISleep(e, func(ctx context.Context, d time.Duration) error {
 		mu.Lock()
 		waits = append(waits, d)
 		mu.Unlock()
@@ -130,7 +131,7 @@ func newOpenAI(t *testing.T, fake *fakeEmbeddings, cfg retrieval.OpenAIConfig) (
 
 func TestOpenAIEmbedder(t *testing.T) {
 	fake := &fakeEmbeddings{t: t, model: "text-embedding-3-small", key: "sk-test-0123456789abcdef"}
-	e, _ := newOpenAI(t, fake, retrieval.OpenAIConfig{APIKey: fake.key, BatchSize: 2})
+	e, _ := newOpenAI(t, fake, openai.EmbedderConfig{APIKey: fake.key, BatchSize: 2})
 	if got, want := e.Name(), "openai:text-embedding-3-small:384"; got != want {
 		t.Errorf("Name() = %q, want %q", got, want)
 	}
@@ -139,7 +140,7 @@ func TestOpenAIEmbedder(t *testing.T) {
 
 func TestOpenAIBatches(t *testing.T) {
 	fake := &fakeEmbeddings{t: t, model: "nomic-embed-text"}
-	e, _ := newOpenAI(t, fake, retrieval.OpenAIConfig{BatchSize: 32})
+	e, _ := newOpenAI(t, fake, openai.EmbedderConfig{BatchSize: 32})
 	texts := make([]string, 70)
 	for i := range texts {
 		texts[i] = fmt.Sprintf("text number %d", i)
@@ -148,11 +149,11 @@ func TestOpenAIBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := retrieval.NewOffline().Embed(context.Background(), texts)
+	want, _ := embed.NewOffline().Embed(context.Background(), texts)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("vectors (-want +got):\n%s", diff)
 	}
-	// The first request is NewOpenAI's dimension probe.
+	// The first request is NewEmbedder's dimension probe.
 	if diff := cmp.Diff([]int{1, 32, 32, 6}, fake.sizes); diff != "" {
 		t.Errorf("request sizes (-want +got):\n%s", diff)
 	}
@@ -188,7 +189,7 @@ func TestOpenAIRetries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeEmbeddings{t: t, model: "m"}
-			e, waits := newOpenAI(t, fake, retrieval.OpenAIConfig{Dimensions: 384, MaxRetries: 2})
+			e, waits := newOpenAI(t, fake, openai.EmbedderConfig{Dimensions: 384, MaxRetries: 2})
 			fake.fail = tt.fail
 			vs, err := e.Embed(context.Background(), []string{"a", "b"})
 			switch {
@@ -216,7 +217,7 @@ func TestOpenAICanceledWhileWaiting(t *testing.T) {
 	fake := &fakeEmbeddings{t: t, model: "m"}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
-	e, err := retrieval.NewOpenAI(context.Background(), retrieval.OpenAIConfig{BaseURL: srv.URL + "/v1", Model: "m", Dimensions: 384})
+	e, err := openai.NewEmbedder(context.Background(), openai.EmbedderConfig{BaseURL: srv.URL + "/v1", Model: "m", Dimensions: 384})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestOpenAICanceledWhileWaiting(t *testing.T) {
 
 func TestOpenAIWrongDimensions(t *testing.T) {
 	fake := &fakeEmbeddings{t: t, model: "m", dims: 100}
-	e, _ := newOpenAI(t, fake, retrieval.OpenAIConfig{})
+	e, _ := newOpenAI(t, fake, openai.EmbedderConfig{})
 	if e.Dim() != 100 {
 		t.Fatalf("Dim() = %d, want 100 (learned from the probe)", e.Dim())
 	}
@@ -262,7 +263,7 @@ func TestOpenAIKeyNeverInErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &fakeEmbeddings{t: t, model: "m", key: key}
-			e, _ := newOpenAI(t, fake, retrieval.OpenAIConfig{APIKey: key, MaxRetries: 1})
+			e, _ := newOpenAI(t, fake, openai.EmbedderConfig{APIKey: key, MaxRetries: 1})
 			fake.fail = tt.fail
 			_, err := e.Embed(context.Background(), []string{"a"})
 			if err == nil {
@@ -275,18 +276,18 @@ func TestOpenAIKeyNeverInErrors(t *testing.T) {
 		fake := &fakeEmbeddings{t: t, model: "m", key: "sk-the-right-one-000000000000"}
 		srv := httptest.NewServer(fake)
 		defer srv.Close()
-		_, err := retrieval.NewOpenAI(context.Background(), retrieval.OpenAIConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: key})
+		_, err := openai.NewEmbedder(context.Background(), openai.EmbedderConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: key})
 		if err == nil {
-			t.Fatal("NewOpenAI succeeded with a wrong key")
+			t.Fatal("NewEmbedder succeeded with a wrong key")
 		}
 		checkNoSecret(t, err.Error(), key)
 	})
 	t.Run("unreachable server", func(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		srv.Close()
-		_, err := retrieval.NewOpenAI(context.Background(), retrieval.OpenAIConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: key, MaxRetries: -1})
+		_, err := openai.NewEmbedder(context.Background(), openai.EmbedderConfig{BaseURL: srv.URL + "/v1", Model: "m", APIKey: key, MaxRetries: -1})
 		if err == nil {
-			t.Fatal("NewOpenAI succeeded against a closed server")
+			t.Fatal("NewEmbedder succeeded against a closed server")
 		}
 		checkNoSecret(t, err.Error(), key)
 	})
@@ -306,17 +307,17 @@ func checkNoSecret(t *testing.T, msg, key string) {
 
 func TestOpenAIConfigErrors(t *testing.T) {
 	tests := []struct {
-		cfg  retrieval.OpenAIConfig
+		cfg  openai.EmbedderConfig
 		want string
 	}{
-		{retrieval.OpenAIConfig{BaseURL: "api.openai.com/v1", Model: "m"}, `base url "api.openai.com/v1": want an absolute http(s) URL`},
-		{retrieval.OpenAIConfig{BaseURL: "ftp://x/v1", Model: "m"}, "want an absolute http(s) URL"},
-		{retrieval.OpenAIConfig{BaseURL: "http://localhost:1/v1"}, "model must be set"},
+		{openai.EmbedderConfig{BaseURL: "api.openai.com/v1", Model: "m"}, `base url "api.openai.com/v1": want an absolute http(s) URL`},
+		{openai.EmbedderConfig{BaseURL: "ftp://x/v1", Model: "m"}, "want an absolute http(s) URL"},
+		{openai.EmbedderConfig{BaseURL: "http://localhost:1/v1"}, "model must be set"},
 	}
 	for _, tt := range tests {
-		_, err := retrieval.NewOpenAI(context.Background(), tt.cfg)
+		_, err := openai.NewEmbedder(context.Background(), tt.cfg)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("NewOpenAI(%+v) error = %v, want %q", tt.cfg, err, tt.want)
+			t.Errorf("NewEmbedder(%+v) error = %v, want %q", tt.cfg, err, tt.want)
 		}
 	}
 }

@@ -1,8 +1,10 @@
-package retrieval_test
+package weaviate_test
 
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -55,7 +59,7 @@ func embedAll(t *testing.T, e retrieval.Embedder, cs []retrieval.Chunk) [][]floa
 
 func TestUpsertIsIdempotent(t *testing.T) {
 	ctx := context.Background()
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	vecs := embedAll(t, emb, corpus)
 	for range 2 {
@@ -74,9 +78,9 @@ func TestUpsertIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]retrieval.Stored{}
+	want := map[string]weaviate.Stored{}
 	for _, c := range corpus[:3] {
-		want[c.ID()] = retrieval.Stored{ID: c.ID(), Path: c.Path, ContentHash: c.ContentHash, CommitSHA: c.CommitSHA}
+		want[c.ID()] = weaviate.Stored{ID: c.ID(), Path: c.Path, ContentHash: c.ContentHash, CommitSHA: c.CommitSHA}
 	}
 	if diff := cmp.Diff(want, stored); diff != "" {
 		t.Errorf("ListStored (-want +got):\n%s", diff)
@@ -85,7 +89,7 @@ func TestUpsertIsIdempotent(t *testing.T) {
 
 func TestUpsertReportsFailedObjectsInsideA200(t *testing.T) {
 	ctx := context.Background()
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	if err := store.Upsert(ctx, corpus[:1], embedAll(t, emb, corpus[:1])); err != nil {
 		t.Fatal(err)
@@ -102,7 +106,7 @@ func TestUpsertReportsFailedObjectsInsideA200(t *testing.T) {
 }
 
 func TestUpsertValidatesChunks(t *testing.T) {
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	bad := corpus[0]
 	bad.StartLine, bad.EndLine = 9, 3
@@ -114,7 +118,7 @@ func TestUpsertValidatesChunks(t *testing.T) {
 
 func TestDeleteIDsRemovesOnlyThose(t *testing.T) {
 	ctx := context.Background()
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
 		t.Fatal(err)
@@ -133,7 +137,7 @@ func TestDeleteIDsRemovesOnlyThose(t *testing.T) {
 
 func TestSearch(t *testing.T) {
 	ctx := context.Background()
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
 		t.Fatal(err)
@@ -186,7 +190,7 @@ func TestSearch(t *testing.T) {
 
 func TestSearchReturnsRawScoresAndFields(t *testing.T) {
 	ctx := context.Background()
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
 		t.Fatal(err)
@@ -231,8 +235,8 @@ func TestStateRoundTrip(t *testing.T) {
 func TestOpenStoreRefusesAnotherEmbedder(t *testing.T) {
 	ctx := context.Background()
 	store := weaviatetest.NewStore(t, "embedder-a")
-	_, err := retrieval.OpenStore(ctx, retrieval.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: store.ChunkClass()}, "embedder-b")
-	if !errors.Is(err, retrieval.ErrEmbedderMismatch) {
+	_, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: store.ChunkClass()}, "embedder-b")
+	if !errors.Is(err, weaviate.ErrEmbedderMismatch) {
 		t.Fatalf("got %v, want ErrEmbedderMismatch", err)
 	}
 	for _, name := range []string{"embedder-a", "embedder-b", "--recreate"} {
@@ -244,7 +248,7 @@ func TestOpenStoreRefusesAnotherEmbedder(t *testing.T) {
 
 func TestDocFreq(t *testing.T) {
 	ctx := context.Background()
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
 		t.Fatal(err)
@@ -276,7 +280,7 @@ func TestDocFreq(t *testing.T) {
 
 func TestAssessWeighsRareTermsAndListsAbsentOnes(t *testing.T) {
 	ctx := context.Background()
-	emb := retrieval.NewOffline()
+	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
 		t.Fatal(err)
@@ -305,5 +309,72 @@ func TestAssessWeighsRareTermsAndListsAbsentOnes(t *testing.T) {
 	}
 	if len(ev.Absent) != 0 || ev.TermCoverage < 0.999 {
 		t.Errorf("evidence %+v, want nothing absent and coverage 1", ev)
+	}
+}
+
+// recordGuard is an answer guard that records the request it saw and marks
+// every snippet with its name, so the order of the guards shows.
+type recordGuard struct {
+	name string
+	seen *[]string
+	err  error
+}
+
+func (g recordGuard) Guard(_ context.Context, r retrieval.Request, ans *retrieval.Answer) error {
+	*g.seen = append(*g.seen, g.name+"@"+r.Branch)
+	for i := range ans.Snippets {
+		ans.Snippets[i].Stale += g.name
+	}
+	ans.Warnings = append(ans.Warnings, g.name)
+	return g.err
+}
+
+// mainBranch resolves every scope to one branch.
+type mainBranch string
+
+func (b mainBranch) MainBranch([]string) string { return string(b) }
+
+// TestAskRunsGuardsInOrder checks the answer pipeline: a request without a
+// branch is asked about the resolved main branch, every guard runs in
+// order on covered and no-coverage answers alike, and a guard's error
+// neither stops the answer nor the guards after it.
+func TestAskRunsGuardsInOrder(t *testing.T) {
+	ctx := context.Background()
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30,
+		Thresholds: retrieval.DefaultThresholds(emb.Name()), Branches: mainBranch("main"),
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Guards: []retrieval.Guard{
+			recordGuard{name: "a", seen: &seen, err: errors.New("repository unreadable")},
+			recordGuard{name: "b", seen: &seen},
+		}}
+	ans, err := asker.Ask(ctx, retrieval.Request{Question: "Backoff.Next", Sources: []string{"repo:shop"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Coverage != retrieval.Covered || len(ans.Snippets) == 0 {
+		t.Fatalf("answer %s with %d snippets, want covered", ans.Coverage, len(ans.Snippets))
+	}
+	if got := ans.Snippets[0].Stale; got != "ab" {
+		t.Errorf("snippet marked %q, want %q (guard a, then b)", got, "ab")
+	}
+	// An explicit branch is kept; a no-coverage answer passes the guards too.
+	ans, err = asker.Ask(ctx, retrieval.Request{Question: "where do we rotate the TLS certificates of the database?", Branch: "release-1.2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Coverage != retrieval.NoCoverage {
+		t.Errorf("coverage %s, want no coverage", ans.Coverage)
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, ans.Warnings); diff != "" {
+		t.Errorf("warnings of the no-coverage answer (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a@main", "b@main", "a@release-1.2", "b@release-1.2"}, seen); diff != "" {
+		t.Errorf("guard calls (-want +got):\n%s", diff)
 	}
 }

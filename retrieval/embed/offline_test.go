@@ -1,4 +1,4 @@
-package retrieval_test
+package embed_test
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/embedtest"
 )
 
 func TestOfflineEmbedder(t *testing.T) {
-	e := retrieval.NewOffline()
+	e := embed.NewOffline()
 	if got, want := e.Name(), "offline-hash-v1-384"; got != want {
 		t.Errorf("Name() = %q, want %q", got, want)
 	}
@@ -30,11 +30,11 @@ func TestOfflineEmbedder(t *testing.T) {
 func TestOfflineStable(t *testing.T) {
 	ctx := context.Background()
 	texts := []string{"findByEmail", "", "where is the retry for 503 errors?"} // "" gets the fixed empty vector
-	a, err := retrieval.NewOffline().Embed(ctx, texts)
+	a, err := embed.NewOffline().Embed(ctx, texts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := new(retrieval.Offline).Embed(ctx, []string{texts[2], texts[1], texts[0]})
+	b, err := new(embed.Offline).Embed(ctx, []string{texts[2], texts[1], texts[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestOfflineSimilarity(t *testing.T) {
 		{"func (r *UserRepository) FindByEmail(ctx context.Context, email string) (*User, error)",
 			"render the sidebar template", -1, 0.3},
 	}
-	e := retrieval.NewOffline()
+	e := embed.NewOffline()
 	for i, tt := range tests {
 		t.Run(fmt.Sprintf("%02d %s ~ %s", i, tt.a, tt.b), func(t *testing.T) {
 			v, err := e.Embed(context.Background(), []string{tt.a, tt.b})
@@ -164,7 +164,7 @@ func BenchmarkOfflineEmbed(b *testing.B) {
 	for _, c := range chunks {
 		bytes += len(c)
 	}
-	e := retrieval.NewOffline()
+	e := embed.NewOffline()
 	ctx := context.Background()
 	b.SetBytes(int64(bytes))
 	b.ReportAllocs()

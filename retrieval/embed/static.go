@@ -1,4 +1,4 @@
-package retrieval
+package embed
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
 )
 
@@ -86,7 +87,7 @@ type Static struct {
 	ngramSeen []bool
 }
 
-var _ Embedder = (*Static)(nil)
+var _ retrieval.Embedder = (*Static)(nil)
 
 // NewStatic returns the embedder of model m, whose model file has the hex
 // SHA-256 hash (wordvec.LoadFile returns it; Model.Hash computes it).
@@ -359,7 +360,7 @@ func (s *Static) semantic(st *staticState, text string, removeCommon bool) []flo
 		}
 	}
 	forEachToken(text, func(tok string) {
-		st.pieces = appendPieces(st.pieces[:0], tok)
+		st.pieces = retrieval.AppendPieces(st.pieces[:0], tok)
 		if len(st.pieces) > 1 {
 			if id, ok := s.model.ID(strings.Join(st.pieces, "")); ok {
 				add(id, s.weight[id])
@@ -409,7 +410,7 @@ func forEachToken(text string, f func(string)) {
 	start := -1
 	for i, r := range text {
 		switch {
-		case isTokenRune(r):
+		case retrieval.IsTokenRune(r):
 			if start < 0 {
 				start = i
 			}
@@ -434,7 +435,7 @@ func StaticTokens(text string) []string { return AppendStaticTokens(nil, text) }
 // AppendStaticTokens is StaticTokens appending to dst.
 func AppendStaticTokens(dst []string, text string) []string {
 	n := len(dst)
-	dst = appendTerms(dst, text, true)
+	dst = retrieval.AppendTerms(dst, text, true)
 	out := dst[:n]
 	for _, t := range dst[n:] {
 		if !numeric(t) {
@@ -500,7 +501,7 @@ func (s *Static) buildNgrams() {
 	counts := make([]int32, ngramBuckets)
 	var pieces []string
 	for i, w := range s.model.Words {
-		if pieces = appendPieces(pieces[:0], w); len(pieces) != 1 || pieces[0] != w {
+		if pieces = retrieval.AppendPieces(pieces[:0], w); len(pieces) != 1 || pieces[0] != w {
 			continue
 		}
 		row := s.unit[i*d : (i+1)*d]

@@ -1,4 +1,4 @@
-package retrieval_test
+package embed_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/embedtest"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
 )
@@ -42,14 +43,14 @@ func tinyCorpus(yield func([]string) bool) error {
 		case 2:
 			b.WriteString("find_by_email")
 		}
-		if !yield(retrieval.StaticTokens(b.String())) {
+		if !yield(embed.StaticTokens(b.String())) {
 			return nil
 		}
 	}
 	return nil
 }
 
-var tiny = sync.OnceValues(func() (*retrieval.Static, error) {
+var tiny = sync.OnceValues(func() (*embed.Static, error) {
 	p := wordvec.DefaultParams()
 	p.Dim, p.MinCount, p.Epochs, p.Subsample = 24, 2, 4, 0
 	m, _, err := wordvec.Train(context.Background(), tinyCorpus, p, nil)
@@ -57,15 +58,15 @@ var tiny = sync.OnceValues(func() (*retrieval.Static, error) {
 		return nil, err
 	}
 	q := m.Quantized() // too few words for Postprocess: its top directions would be the 3 topics
-	q.Common = retrieval.NewStatic(q, "fit").FitCommon([]string{"peer reconnect", "silence mute", "email smtp", "cluster node mail"})
+	q.Common = embed.NewStatic(q, "fit").FitCommon([]string{"peer reconnect", "silence mute", "email smtp", "cluster node mail"})
 	hash, err := q.Hash(nil, true)
 	if err != nil {
 		return nil, err
 	}
-	return retrieval.NewStatic(q, hash), nil
+	return embed.NewStatic(q, hash), nil
 })
 
-func tinyStatic(t testing.TB) *retrieval.Static {
+func tinyStatic(t testing.TB) *embed.Static {
 	t.Helper()
 	s, err := tiny()
 	if err != nil {
@@ -79,7 +80,7 @@ func TestStaticEmbedder(t *testing.T) {
 	if !regexp.MustCompile(`^static-v1-[0-9a-f]{12}-408$`).MatchString(e.Name()) {
 		t.Errorf("Name() = %q, want static-v1-<12 hex>-408", e.Name())
 	}
-	if got, want := e.Dim(), retrieval.OfflineDim+24; got != want {
+	if got, want := e.Dim(), embed.OfflineDim+24; got != want {
 		t.Errorf("Dim() = %d, want %d", got, want)
 	}
 	embedtest.TestEmbedder(t, e)
@@ -111,7 +112,7 @@ func cos(a, b []float32) float64 {
 // semCos is the cosine of the semantic parts of two Static vectors: the
 // vector is sqrt(.7)*lexical ++ sqrt(.3)*semantic, both unit.
 func semCos(a, b []float32) float64 {
-	return cos(a[retrieval.OfflineDim:], b[retrieval.OfflineDim:])
+	return cos(a[embed.OfflineDim:], b[embed.OfflineDim:])
 }
 
 func TestStaticSemanticNeighbours(t *testing.T) {
@@ -122,7 +123,7 @@ func TestStaticSemanticNeighbours(t *testing.T) {
 		t.Errorf("semantic cosine rejoin~reconnect %.3f, rejoin~other topics %.3f; want a margin of 0.2", near, far)
 	}
 	// Combined cosine: 0.7 lexical + 0.3 semantic.
-	lex := embedTexts(t, retrieval.NewOffline(), "how does a node rejoin", "reconnect to a peer")
+	lex := embedTexts(t, embed.NewOffline(), "how does a node rejoin", "reconnect to a peer")
 	if got, want := cos(v[0], v[1]), 0.7*cos(lex[0], lex[1])+0.3*semCos(v[0], v[1]); math.Abs(got-want) > 1e-4 {
 		t.Errorf("cosine %.5f, want 0.7*lexical + 0.3*semantic = %.5f", got, want)
 	}
@@ -143,7 +144,7 @@ func TestStaticIdentifierSplitting(t *testing.T) {
 	if c := semCos(v[0], v[3]); c < 0.5 || c > 0.9999 {
 		t.Errorf("findByEmail vs \"find by email\": semantic cosine %.4f, want in [0.5, 1)", c)
 	}
-	if got := retrieval.StaticTokens("maxReconnects HTTPServer"); strings.Join(got, " ") != "max reconnects maxreconnects http server httpserver" {
+	if got := embed.StaticTokens("maxReconnects HTTPServer"); strings.Join(got, " ") != "max reconnects maxreconnects http server httpserver" {
 		t.Errorf("StaticTokens = %q", got)
 	}
 }
@@ -161,13 +162,13 @@ func TestStaticOutOfVocabulary(t *testing.T) {
 	}
 	// Without any known n-gram there is no semantic half: the vector is
 	// the lexical one (scaled to unit length).
-	lex := embedTexts(t, retrieval.NewOffline(), "qzxv", "")
+	lex := embedTexts(t, embed.NewOffline(), "qzxv", "")
 	for i, text := range []string{"qzxv", ""} {
 		got := v[3+i]
-		if n := l2(got[retrieval.OfflineDim:]); n != 0 {
+		if n := l2(got[embed.OfflineDim:]); n != 0 {
 			t.Errorf("%q: semantic half has norm %v, want 0", text, n)
 		}
-		if c := cos(got[:retrieval.OfflineDim], lex[i]); c < 0.9999 {
+		if c := cos(got[:embed.OfflineDim], lex[i]); c < 0.9999 {
 			t.Errorf("%q: lexical half cosine %.5f to the Offline vector, want 1", text, c)
 		}
 	}
@@ -194,7 +195,7 @@ func TestStaticDeterministicAcrossTrainings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := retrieval.NewStatic(q, hash)
+	b := embed.NewStatic(q, hash)
 	if a.Name() != b.Name() {
 		t.Errorf("retraining gave embedder %q, first training %q: same input must give the same model", b.Name(), a.Name())
 	}
@@ -210,20 +211,20 @@ func TestStaticDeterministicAcrossTrainings(t *testing.T) {
 	// The common component is removed: semantic halves are orthogonal to it.
 	c := a.Model().Common
 	for i, v := range va {
-		if p := math.Abs(cos(v[retrieval.OfflineDim:], c)); l2(v[retrieval.OfflineDim:]) > 0 && p > 1e-3 {
+		if p := math.Abs(cos(v[embed.OfflineDim:], c)); l2(v[embed.OfflineDim:]) > 0 && p > 1e-3 {
 			t.Errorf("text %d: |cosine| with the common component %.4f, want 0", i, p)
 		}
 	}
 }
 
 // benchModel loads the committed model, skipping when it is absent.
-func benchModel(b *testing.B) *retrieval.Static {
+func benchModel(b *testing.B) *embed.Static {
 	b.Helper()
 	path := filepath.Join("..", "models", "static-v1", "model.bin")
 	if _, err := os.Stat(path); err != nil {
 		b.Skipf("no model at %s: run `ragbot embeddings train`", path)
 	}
-	s, err := retrieval.LoadStatic(path)
+	s, err := embed.LoadStatic(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -267,7 +268,7 @@ func BenchmarkStaticEmbedQuery(b *testing.B) {
 func BenchmarkStaticLoad(b *testing.B) {
 	benchModel(b)
 	for b.Loop() {
-		if _, err := retrieval.LoadStatic(filepath.Join("..", "models", "static-v1", "model.bin")); err != nil {
+		if _, err := embed.LoadStatic(filepath.Join("..", "models", "static-v1", "model.bin")); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -275,12 +276,12 @@ func BenchmarkStaticLoad(b *testing.B) {
 
 func TestPostprocess(t *testing.T) {
 	m := *tinyStatic(t).Model()
-	retrieval.Postprocess(&m)
+	embed.Postprocess(&m)
 	mean, top := m.Mean, m.Top
 	if len(mean) != m.Params.Dim || len(top) != 3 {
 		t.Fatalf("Postprocess: mean of %d, %d directions; want %d and 3", len(mean), len(top), m.Params.Dim)
 	}
-	retrieval.Postprocess(&m)
+	embed.Postprocess(&m)
 	for i := range top {
 		if c := cos(top[i], m.Top[i]); c < 0.99999 {
 			t.Errorf("direction %d differs between two runs (cosine %.6f)", i, c)
@@ -288,11 +289,11 @@ func TestPostprocess(t *testing.T) {
 	}
 	// Post-processed word vectors have no component along the directions.
 	m.Common = nil
-	s := retrieval.NewStatic(&m, "test")
+	s := embed.NewStatic(&m, "test")
 	v := embedTexts(t, s, "peer", "silence", "smtp")
 	for _, x := range v {
 		for i, pc := range top {
-			if p := math.Abs(cos(x[retrieval.OfflineDim:], pc)); p > 0.05 {
+			if p := math.Abs(cos(x[embed.OfflineDim:], pc)); p > 0.05 {
 				t.Errorf("direction %d: |cosine| %.3f with a one-word vector, want ~0", i, p)
 			}
 		}

@@ -1,0 +1,117 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// The answer guards of ingest: each knows one way an indexed snippet can be
+// out of date, and retrieval.Asker runs them in order on every answer.
+var (
+	_ retrieval.Guard          = StaleCode{}
+	_ retrieval.Guard          = StaleDocs{}
+	_ retrieval.Guard          = BranchFreshness{}
+	_ retrieval.BranchResolver = (*Branches)(nil)
+)
+
+// StaleCode checks the git snippets of an answer against the heads of their
+// branches (GuardStale): a snippet whose file changed since it was indexed
+// shows its current lines or carries a warning.
+type StaleCode struct {
+	Repos StaleRepos
+}
+
+// Guard runs GuardStale; the error, for the log, never stops the answer.
+func (g StaleCode) Guard(ctx context.Context, _ retrieval.Request, ans *retrieval.Answer) error {
+	return GuardStale(ctx, ans, g.Repos)
+}
+
+// StaleDocs marks the doc snippets of sources that re-sync by TTL (the
+// Confluence spaces) and have not synced successfully within it ("may be
+// outdated, last indexed 26 hours ago"; MarkStale). A state that cannot be
+// read adds an answer-wide warning and is returned for the log.
+type StaleDocs struct {
+	States StateReader
+	TTLs   map[string]time.Duration // source id -> TTL
+	Now    func() time.Time         // [time.Now]
+}
+
+// Guard runs MarkStale with the current time.
+func (g StaleDocs) Guard(ctx context.Context, _ retrieval.Request, ans *retrieval.Answer) error {
+	if len(g.TTLs) == 0 {
+		return nil
+	}
+	now := time.Now
+	if g.Now != nil {
+		now = g.Now
+	}
+	if err := MarkStale(ctx, g.States, ans, g.TTLs, now()); err != nil {
+		ans.Warnings = append(ans.Warnings, "could not check whether the Confluence snippets are up to date")
+		return err
+	}
+	return nil
+}
+
+// BranchFreshness compares, for each git source in the request's scope, the
+// indexed commit (SourceState) with the head of the branch asked about (or
+// of every tracked branch when the request names none), and adds an
+// answer-wide warning when the index is behind or was never built: any
+// snippet may then be stale. The repository is the source's path, or its
+// clone for a remote source (as of the last fetch).
+type BranchFreshness struct {
+	Repos  []Repo
+	States StateReader
+}
+
+// Guard adds the warnings; it returns no error (an unreadable state or
+// repository is reported by the index runs, not in answers).
+func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *retrieval.Answer) error {
+	for _, repo := range g.Repos {
+		if len(r.Sources) > 0 && !slices.Contains(r.Sources, repo.Source.ID) {
+			continue
+		}
+		branches := repo.Branches
+		if len(branches) == 0 {
+			branches = []string{""}
+		}
+		for _, b := range branches {
+			if r.Branch != "" && b != "" && b != r.Branch {
+				continue
+			}
+			if w := g.warning(ctx, repo, b, r.Branch); w != "" {
+				ans.Warnings = append(ans.Warnings, w)
+			}
+		}
+	}
+	return nil
+}
+
+// warning is BranchFreshness's warning for one tracked branch b ("" for the
+// checked-out one) of repo, or "".
+func (g BranchFreshness) warning(ctx context.Context, repo Repo, b, asked string) string {
+	head, name, err := BranchHead(ctx, repo.Source.Dir, b)
+	if err != nil {
+		if repo.Remote != nil {
+			return fmt.Sprintf("%s has not been fetched yet (run ragbot index)", repo.Name)
+		}
+		return "" // the index run reports unreadable local repositories
+	}
+	if asked != "" && name != asked {
+		return ""
+	}
+	st, ok, err := g.States.State(ctx, repo.Source.ID, name)
+	switch {
+	case err != nil:
+		return ""
+	case !ok || st.CommitSHA == "":
+		return fmt.Sprintf("%s@%s has not been indexed yet (run ragbot index)", repo.Name, name)
+	case st.CommitSHA != head:
+		return fmt.Sprintf("%s@%s is indexed at %s but the branch is at %s: snippets may be stale (run ragbot index)",
+			repo.Name, name, short(st.CommitSHA), short(head))
+	}
+	return ""
+}

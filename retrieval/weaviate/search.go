@@ -1,0 +1,205 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
+	"github.com/weaviate/weaviate/entities/models"
+)
+
+// searchProperties are what the BM25 side reads: the search text, and the
+// symbol name again with weight 3, so a question naming a symbol ranks its
+// definition above chunks that merely mention it. On ../shared/eval
+// (scripts/bench-eval.sh) recall@5 was 0.585 without the symbol boost, 0.615
+// with ^2, 0.646 with ^3 and 0.615 with ^5, no kind lower at ^3.
+var searchProperties = []string{"search_text", "symbol^3"}
+
+// Search runs one hybrid query with relativeScoreFusion, the filters applied
+// inside Weaviate (never afterwards), and returns hits best first. GraphQL
+// errors arrive inside HTTP 200 and are returned as errors here.
+func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit, error) {
+	if q.Limit < 1 || q.Limit > 200 {
+		return nil, fmt.Errorf("search: limit %d out of range 1..200", q.Limit)
+	}
+	props := q.Properties
+	if props == nil {
+		props = searchProperties
+	}
+	gql := s.client.GraphQL()
+	h := gql.HybridArgumentBuilder().WithQuery(q.Text).WithAlpha(float32(q.Alpha)).
+		WithFusionType(graphql.RelativeScore).WithProperties(props)
+	if q.Vector != nil {
+		h = h.WithVector(q.Vector)
+	}
+	get := gql.Get().WithClassName(s.chunk).WithHybrid(h).WithLimit(q.Limit).
+		WithFields(resultFields("id score explainScore")...)
+	if w := where(q); w != nil {
+		get = get.WithWhere(w)
+	}
+	start := time.Now()
+	resp, err := get.Do(ctx)
+	if err == nil {
+		err = gqlErrors(resp)
+	}
+	if err != nil {
+		s.log.Warn("weaviate search failed", "query", q.Text, "err", err)
+		return nil, fmt.Errorf("weaviate hybrid search: %w", describe(err))
+	}
+	rows, err := decodeRows(resp, s.chunk)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]retrieval.Hit, 0, len(rows))
+	for _, r := range rows {
+		hit := retrieval.Hit{Chunk: r.chunk(), ID: r.Additional.ID}
+		hit.Score, _ = strconv.ParseFloat(r.Additional.Score, 64)
+		hit.BM25, hit.Similarity = parseExplain(r.Additional.ExplainScore)
+		hit.Debug = fmt.Sprintf("hybrid(%.3f) bm25(%.2f) vec(%.3f)", hit.Score, hit.BM25, hit.Similarity)
+		hits = append(hits, hit)
+	}
+	s.log.Debug("weaviate search", "query", q.Text, "alpha", q.Alpha, "hits", len(hits), "ms", time.Since(start).Milliseconds())
+	return hits, nil
+}
+
+func where(q retrieval.Query) *filters.WhereBuilder {
+	var ops []*filters.WhereBuilder
+	if len(q.Sources) > 0 {
+		ops = append(ops, filters.Where().WithPath([]string{"source"}).WithOperator(filters.ContainsAny).WithValueText(q.Sources...))
+	}
+	if len(q.Paths) > 0 {
+		ops = append(ops, filters.Where().WithPath([]string{"path"}).WithOperator(filters.ContainsAny).WithValueText(q.Paths...))
+	}
+	if q.Branch != "" {
+		ops = append(ops, filters.Where().WithOperator(filters.Or).WithOperands([]*filters.WhereBuilder{
+			filters.Where().WithPath([]string{"branch"}).WithOperator(filters.Equal).WithValueText(q.Branch),
+			filters.Where().WithPath([]string{"branch"}).WithOperator(filters.Equal).WithValueText(""),
+		}))
+	}
+	// ACL: a chunk is visible when its acl is empty or shares a group with the
+	// asker. Empty text[] values are not indexed, so "empty" is tested with the
+	// chunk's own marker group "*" written by the indexer (see ACLEveryone).
+	groups := append([]string{ACLEveryone}, q.Groups...)
+	ops = append(ops, filters.Where().WithPath([]string{"acl"}).WithOperator(filters.ContainsAny).WithValueText(groups...))
+	if len(ops) == 1 {
+		return ops[0]
+	}
+	return filters.Where().WithOperator(filters.And).WithOperands(ops)
+}
+
+// ACLEveryone is stored in a chunk's acl when its source has no ACL, so that
+// the ACL filter can match "everyone" with ContainsAny.
+const ACLEveryone = "*"
+
+// explainRe reads the raw scores out of Weaviate's explainScore text, e.g.
+// "Hybrid (Result Set keyword,bm25) Document X: original score 0.42798, normalized score: 0.5 -
+// Hybrid (Result Set vector,hybridVector) Document X: original score 0.7071, ..." (protocols.md §5.6).
+var explainRe = regexp.MustCompile(`Result Set (keyword|vector)[^:]*: original score ([-0-9.eE+]+)`)
+
+func parseExplain(s string) (bm25, sim float64) {
+	for _, m := range explainRe.FindAllStringSubmatch(s, -1) {
+		v, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			continue
+		}
+		if m[1] == "keyword" {
+			bm25 = v
+		} else {
+			sim = v
+		}
+	}
+	return bm25, sim
+}
+
+func resultFields(additional string) []graphql.Field {
+	fs := make([]graphql.Field, 0, len(chunkFields)+1)
+	for _, f := range chunkFields {
+		fs = append(fs, graphql.Field{Name: f})
+	}
+	return append(fs, graphql.Field{Name: "_additional { " + additional + " }"})
+}
+
+// row is one object of a GraphQL Get answer.
+type row struct {
+	Source      string   `json:"source"`
+	Kind        string   `json:"kind"`
+	Path        string   `json:"path"`
+	Symbol      string   `json:"symbol"`
+	SymbolKind  string   `json:"symbol_kind"`
+	Language    string   `json:"language"`
+	Signature   string   `json:"signature"`
+	Content     string   `json:"content"`
+	StartLine   int      `json:"start_line"`
+	EndLine     int      `json:"end_line"`
+	Ordinal     int      `json:"ordinal"`
+	CommitSHA   string   `json:"commit_sha"`
+	Branch      string   `json:"branch"`
+	URL         string   `json:"url"`
+	Author      string   `json:"author"`
+	Version     string   `json:"version"`
+	ModifiedAt  string   `json:"modified_at"`
+	IndexedAt   string   `json:"indexed_at"`
+	ContentHash string   `json:"content_hash"`
+	ACL         []string `json:"acl"`
+	Additional  struct {
+		ID           string    `json:"id"`
+		Score        string    `json:"score"`
+		ExplainScore string    `json:"explainScore"`
+		Vector       []float32 `json:"vector"`
+	} `json:"_additional"`
+}
+
+func (r row) chunk() retrieval.Chunk {
+	parse := func(s string) time.Time {
+		t, _ := time.Parse(time.RFC3339Nano, s)
+		return t
+	}
+	acl := make([]string, 0, len(r.ACL))
+	for _, g := range r.ACL {
+		if g != ACLEveryone {
+			acl = append(acl, g)
+		}
+	}
+	if len(acl) == 0 {
+		acl = nil
+	}
+	return retrieval.Chunk{
+		Source: r.Source, Kind: r.Kind, Path: r.Path, Symbol: r.Symbol, SymbolKind: r.SymbolKind,
+		Language: r.Language, Signature: r.Signature, Content: r.Content,
+		StartLine: r.StartLine, EndLine: r.EndLine, Ordinal: r.Ordinal,
+		CommitSHA: r.CommitSHA, Branch: r.Branch, URL: r.URL, Author: r.Author, Version: r.Version,
+		ModifiedAt: parse(r.ModifiedAt), IndexedAt: parse(r.IndexedAt), ContentHash: r.ContentHash, ACL: acl,
+	}
+}
+
+// gqlErrors returns the GraphQL errors of an HTTP-200 answer as one error.
+func gqlErrors(resp *models.GraphQLResponse) error {
+	if resp == nil || len(resp.Errors) == 0 {
+		return nil
+	}
+	msgs := make([]string, 0, len(resp.Errors))
+	for _, e := range resp.Errors {
+		msgs = append(msgs, e.Message)
+	}
+	return errors.New("graphql: " + strings.Join(msgs, "; "))
+}
+
+func decodeRows(resp *models.GraphQLResponse, class string) ([]row, error) {
+	raw, err := json.Marshal(resp.Data["Get"])
+	if err != nil {
+		return nil, fmt.Errorf("weaviate answer: %w", err)
+	}
+	var get map[string][]row
+	if err := json.Unmarshal(raw, &get); err != nil {
+		return nil, fmt.Errorf("weaviate answer: %w", err)
+	}
+	return get[class], nil
+}
