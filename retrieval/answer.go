@@ -174,7 +174,7 @@ func (a *Asker) logger() *slog.Logger {
 
 // answer is Ask's retrieval and coverage decision, before the guards.
 func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
-	hits, ev, err := a.Assess(ctx, r)
+	hits, ev, q, err := a.assess(ctx, r)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -182,9 +182,8 @@ func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	if !ev.Covered(a.Thresholds) {
 		return ans, nil
 	}
-	an := Analyze(r.Question)
 	for i, h := range hits[:min(len(hits), a.TopK)] {
-		lex, cov := lexicalMatch(an, h.Chunk), h.TermCoverage
+		lex, cov := lexicalMatch(q.Analysis, h.Chunk), h.TermCoverage
 		// The best-ranked hit of a covered question is always shown: the
 		// ranking is the better judge of one hit, the thresholds trim the tail.
 		if i > 0 && !relevant(a.Thresholds, lex, h.Similarity, cov) {

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -82,6 +83,13 @@ func relevant(th Thresholds, lexical bool, sim, cov float64) bool {
 // across the asker's scope with one BM25 query each. Errors are failures
 // (Weaviate, the embedder), never "not found".
 func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) {
+	hits, ev, _, err := a.assess(ctx, r)
+	return hits, ev, err
+}
+
+// assess is Assess that also returns the question's analysis, made once.
+func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *question, error) {
+	q := newQuestion(r.Question)
 	// The term weights do not depend on the hits: look them up while the
 	// search runs (on 2 cores this saves only a few ms of their ~25 ms).
 	type weighed struct {
@@ -90,35 +98,35 @@ func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) 
 	}
 	weights := make(chan weighed, 1)
 	go func() {
-		w, err := a.weighTerms(ctx, r, QueryTerms(r.Question))
+		w, err := a.weighTerms(ctx, r, q.content)
 		weights <- weighed{w, err}
 	}()
-	hits, an, vec, err := a.retrieve(ctx, r, max(a.Candidates, a.TopK))
+	hits, vec, err := a.retrieve(ctx, r, q, max(a.Candidates, a.TopK))
 	wd := <-weights
 	if err != nil {
-		return nil, Evidence{}, err
+		return nil, Evidence{}, nil, err
 	}
 	if wd.err != nil {
-		return nil, Evidence{}, wd.err
+		return nil, Evidence{}, nil, wd.err
 	}
 	w := wd.w
 	top := hits[:min(len(hits), a.TopK)]
 	if err := a.fillSimilarity(ctx, r.Question, vec, top); err != nil {
-		return nil, Evidence{}, err
+		return nil, Evidence{}, nil, err
 	}
 	ev := Evidence{Absent: w.absent}
 	for i := range top {
-		top[i].TermCoverage = w.coverage(top[i].Chunk)
+		top[i].TermCoverage = w.coverage(q.chunkTerms(top[i]))
 		ev.Similarity = max(ev.Similarity, top[i].Similarity)
 		ev.TermCoverage = max(ev.TermCoverage, top[i].TermCoverage)
-		ev.Lexical = ev.Lexical || lexicalMatch(an, top[i].Chunk)
+		ev.Lexical = ev.Lexical || lexicalMatch(q.Analysis, top[i].Chunk)
 	}
 	if !ev.Lexical {
-		if ev.Missing, err = a.missingName(ctx, r, an, hits); err != nil {
-			return nil, Evidence{}, err
+		if ev.Missing, err = a.missingName(ctx, r, q, hits); err != nil {
+			return nil, Evidence{}, nil, err
 		}
 	}
-	return hits, ev, nil
+	return hits, ev, q, nil
 }
 
 // lexicalMatch reports whether c matches a name of the analysis exactly:
@@ -129,7 +137,8 @@ func lexicalMatch(an Analysis, c Chunk) bool {
 
 // missingName returns the first name of the analysis that neither the hits
 // nor, for one-word names, a BM25 probe over the asker's scope contain.
-func (a *Asker) missingName(ctx context.Context, r Request, an Analysis, hits []Hit) (string, error) {
+func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []Hit) (string, error) {
+	an := q.Analysis
 	inHits := func(match func(Chunk) bool) bool {
 		for _, h := range hits {
 			if match(h.Chunk) {
@@ -172,7 +181,7 @@ func (a *Asker) missingName(ctx context.Context, r Request, an Analysis, hits []
 	}
 	for _, n := range an.Names {
 		term := strings.ToLower(n)
-		if weaviateStopwords[term] || inHits(func(c Chunk) bool { return hasTerm(c, term) }) {
+		if weaviateStopwords[term] || slices.ContainsFunc(hits, func(h Hit) bool { return q.chunkTerms(h)[term] }) {
 			continue
 		}
 		ok, err := a.termIndexed(ctx, r, term)
@@ -181,17 +190,6 @@ func (a *Asker) missingName(ctx context.Context, r Request, an Analysis, hits []
 		}
 	}
 	return "", nil
-}
-
-// hasTerm reports whether term is one of the terms (see Terms) of c's
-// symbol, path or content.
-func hasTerm(c Chunk, term string) bool {
-	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {
-		if t == term {
-			return true
-		}
-	}
-	return false
 }
 
 // termIndexed reports whether any chunk in r's scope has term in its
@@ -296,13 +294,12 @@ func bm25IDF(n, df float64) float64 {
 }
 
 // coverage is the IDF-weighted share (0..1) of the terms found, in any
-// inflection, among the terms of c's symbol, path and content; 0 when there
-// are no terms.
-func (w termWeights) coverage(c Chunk) float64 {
+// inflection, among have, the terms of a chunk's symbol, path and content
+// (chunkTerms); 0 when there are no terms.
+func (w termWeights) coverage(have map[string]bool) float64 {
 	if w.sum == 0 {
 		return 0
 	}
-	have := chunkTerms(c)
 	var got float64
 	for i, forms := range w.forms {
 		for _, f := range forms {

@@ -43,16 +43,16 @@ func TestTermWeightsCoverage(t *testing.T) {
 		w.idf = append(w.idf, idf)
 		w.sum += idf
 	}
-	common := w.coverage(Chunk{Content: "func retrying() {}"})
-	rare := w.coverage(Chunk{Content: "// snoozed alerts wake up later"})
-	both := w.coverage(Chunk{Symbol: "Snooze.Retry", Content: "x"})
+	common := w.coverage(chunkTerms(Chunk{Content: "func retrying() {}"}))
+	rare := w.coverage(chunkTerms(Chunk{Content: "// snoozed alerts wake up later"}))
+	both := w.coverage(chunkTerms(Chunk{Symbol: "Snooze.Retry", Content: "x"}))
 	if !(rare > 0.5 && common < 0.5 && common > 0) {
 		t.Errorf("coverage: rare term %.3f, common term %.3f; want rare > 0.5 > common > 0", rare, common)
 	}
 	if both < 0.999 || both > 1.001 {
 		t.Errorf("coverage with every term = %.3f, want 1", both)
 	}
-	if got := (termWeights{}).coverage(Chunk{Content: "x"}); got != 0 {
+	if got := (termWeights{}).coverage(chunkTerms(Chunk{Content: "x"})); got != 0 {
 		t.Errorf("coverage with no terms = %v, want 0", got)
 	}
 }

@@ -27,24 +27,8 @@ func QueryTerms(q string) []string {
 	return out
 }
 
-// TermCoverage is the share (0..1) of terms found among the terms of the
-// chunk's symbol, path and content; 0 when terms is empty.
-func TermCoverage(terms []string, c Chunk) float64 {
-	if len(terms) == 0 {
-		return 0
-	}
-	have := chunkTerms(c)
-	n := 0
-	for _, t := range terms {
-		if have[t] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(terms))
-}
-
 // chunkTerms is the set of the terms (see Terms) of c's symbol, path and
-// content: what TermCoverage and the coverage decision look for.
+// content: what the rerank's coverage and the coverage decision look for.
 func chunkTerms(c Chunk) map[string]bool {
 	have := map[string]bool{}
 	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {

@@ -53,12 +53,8 @@ const (
 // rerank scores hits by the analysis of question q, drops duplicates (same
 // content hash, e.g. a vendored copy or another branch) and sorts them best
 // first. Each hit's Debug gains the parts that moved it.
-func rerank(q string, a Analysis, hits []Hit) []Hit {
-	terms := map[string]bool{}
-	for _, t := range Terms(q) {
-		terms[t] = true
-	}
-	qterms := QueryTerms(q)
+func rerank(q *question, hits []Hit) []Hit {
+	a, terms := q.Analysis, q.terms
 	wantTests := terms["test"] || terms["tests"] || terms["mock"] || terms["mocks"] || terms["fixture"] ||
 		terms["fake"] || terms["fakes"] || terms["stub"] || terms["stubs"]
 	wantHistory := terms["changelog"] || terms["release"] || terms["released"] || terms["changed"]
@@ -93,7 +89,7 @@ func rerank(q string, a Analysis, hits []Hit) []Hit {
 				bump(wLiteralDefined, "defined")
 			}
 		}
-		if f := TermCoverage(qterms, c); f > 0 {
+		if f := q.coverage(h); f > 0 {
 			bump(wCoverage*f, "coverage")
 		}
 		if !wantTests && isTestPath(c.Path) {

@@ -122,7 +122,7 @@ func TestRerank(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := rerank(tc.query, Analyze(tc.query), tc.hits)
+			got := rerank(newQuestion(tc.query), tc.hits)
 			if got[0].ID != tc.wantTop {
 				for _, h := range got {
 					t.Logf("%s %.2f %s", h.ID, h.Score, h.Debug)
@@ -187,7 +187,7 @@ func TestRerankFeatures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := rerank(tc.query, Analyze(tc.query), tc.hits)
+			got := rerank(newQuestion(tc.query), tc.hits)
 			if got[0].ID != tc.wantTop {
 				for _, h := range got {
 					t.Logf("%s %.2f %s", h.ID, h.Score, h.Debug)
@@ -220,7 +220,7 @@ func TestRerankDropsDuplicateContent(t *testing.T) {
 	a := hit("main", "pkg/x.go", "X", "func X() {}", 0.9)
 	b := a
 	b.ID, b.Chunk.Path = "vendored", "vendor/pkg/x.go"
-	got := rerank("X", Analyze("X"), []Hit{a, b})
+	got := rerank(newQuestion("X"), []Hit{a, b})
 	if len(got) != 1 || got[0].ID != "main" {
 		t.Errorf("got %d hits, first %s; want the first copy only", len(got), got[0].ID)
 	}

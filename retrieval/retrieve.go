@@ -36,17 +36,16 @@ const (
 // plus BM25 lookups of the names, paths and literals it found, and reranks
 // the union (see rerank).
 func (a *Asker) Retrieve(ctx context.Context, r Request, limit int) ([]Hit, error) {
-	hits, _, _, err := a.retrieve(ctx, r, limit)
+	hits, _, err := a.retrieve(ctx, r, newQuestion(r.Question), limit)
 	return hits, err
 }
 
-// retrieve is Retrieve that also returns the question's analysis and its
-// vector (nil when the mode reads no vectors).
-func (a *Asker) retrieve(ctx context.Context, r Request, limit int) ([]Hit, Analysis, []float32, error) {
-	an := Analyze(r.Question)
-	text := SearchQuery(r.Question)
+// retrieve is Retrieve for the analysed question q; it also returns the
+// question's vector (nil when the mode reads no vectors).
+func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int) ([]Hit, []float32, error) {
+	an, text := q.Analysis, q.text
 	if text == "" {
-		return nil, an, nil, fmt.Errorf("empty question")
+		return nil, nil, fmt.Errorf("empty question")
 	}
 	mode := a.Mode
 	if mode == "" {
@@ -67,32 +66,32 @@ func (a *Asker) retrieve(ctx context.Context, r Request, limit int) ([]Hit, Anal
 	if alpha > 0 {
 		var err error
 		if vec, err = a.embedQuestion(ctx, r.Question); err != nil {
-			return nil, an, nil, err
+			return nil, nil, err
 		}
 	}
 	base := Query{Text: text, Vector: vec, Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
 	if mode != ModeHybridRerank {
 		hits, err := a.Store.Search(ctx, base)
-		return hits, an, vec, err
+		return hits, vec, err
 	}
 	base.Limit = max(limit, a.Candidates)
 	hits, err := a.Store.Search(ctx, base)
 	if err != nil {
-		return nil, an, vec, err
+		return nil, vec, err
 	}
 	var extra []Hit
 	for _, q := range lookups(base, an) {
 		more, err := a.Store.Search(ctx, q)
 		if err != nil {
-			return nil, an, vec, err
+			return nil, vec, err
 		}
 		extra = append(extra, more...)
 	}
-	hits = rerank(r.Question, an, mergeHits(hits, extra))
+	hits = rerank(q, mergeHits(hits, extra))
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
-	return hits, an, vec, nil
+	return hits, vec, nil
 }
 
 func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) {
