@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -186,8 +187,20 @@ func TestShutdown(t *testing.T) {
 	a := &answerer{block: make(chan struct{})}
 	b := newBot(s, a)
 	b.Handle(bot.Mention{DeliveryID: "Ev1", Thread: bot.Thread{Channel: "C1", TS: "1.1"}, TS: "1.1", Text: "q"})
-	go func() { time.Sleep(50 * time.Millisecond); close(a.block) }()
-	if err := b.Shutdown(context.Background()); err != nil {
+	shutdown := make(chan error, 1)
+	go func() { shutdown <- b.Shutdown(context.Background()) }() // exits when Shutdown returns
+	// Go refuses work once Shutdown has begun; until then it runs a no-op
+	// that Shutdown also waits for.
+	for b.Go(func(context.Context) {}) {
+		runtime.Gosched()
+	}
+	select {
+	case err := <-shutdown:
+		t.Fatalf("Shutdown returned %v while an answer was in flight", err)
+	default:
+	}
+	close(a.block)
+	if err := <-shutdown; err != nil {
 		t.Fatalf("Shutdown: %v", err)
 	}
 	if got := s.got(); len(got) != 2 {

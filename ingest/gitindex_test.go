@@ -47,44 +47,171 @@ func embedKeys(cs []storedChunk) map[string]string {
 	return out
 }
 
-// TestIndexGitDelta changes a repository step by step (add, modify, delete,
-// rename, binary file, submodule entry, files over the size limit, a file
-// becoming a symlink, a mode change, a merge commit, a force push, a
-// rewritten and pruned history) and after each indexes it incrementally.
-// The chunk set must equal a fresh full index of the same commit (ids,
-// content hashes, authors and modification times), the totals must match,
-// and exactly the chunks whose embedded text was not stored before are
-// embedded.
-func TestIndexGitDelta(t *testing.T) {
+// TestIndexGitIncremental changes a repository step by step and indexes it
+// after each: add, modify, delete a function and a file, rename, force-push
+// back, an unchanged head, then more files, a rename with an edit, binary
+// files, a submodule entry, files over the size limit, a file becoming a
+// symlink, a mode change, a merge commit, a force push and a rewritten and
+// pruned history. After the first run, runs are incremental unless the
+// history was rewritten. After every step, the chunk set must equal a
+// fresh full index of the same commit (ids, content hashes, authors and
+// modification times), the totals and the SourceState must match, exactly
+// the chunks whose embedded text was not stored before are embedded, every
+// chunk was read at a commit where its file is as at the head, and stored
+// vectors are the embeddings of their chunks. The first steps also spell
+// out the chunk set, what was embedded, the run's counts and authors.
+func TestIndexGitIncremental(t *testing.T) {
 	ctx := context.Background()
 	repo := newRepo(t)
-	repo.write(t, shopFiles)
-	repo.commit(t, "shop")
 	rec := &recordingEmbedder{Embedder: embed.NewOffline()}
 	store := weaviatetest.NewStore(t, rec.Name())
 	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir, LinkTemplate: linkTemplate}
-	if _, err := newIndexer(t, store, rec, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
-		t.Fatalf("first IndexGit: %v", err)
-	}
-	rec.take()
 
+	// counts are the Stats fields a spelled-out step checks.
+	type counts struct {
+		UpToDate                                       bool
+		Mode                                           string
+		Files, Chunks, Embedded, Reused, Kept, Deleted int
+	}
+	// spelled is what a step spells out beyond the checks of every step.
+	type spelled struct {
+		rows     []chunkRow        // stored chunks after the run
+		embedded []string          // "path:symbol" embedded by the run
+		counts   counts            // of the run
+		authors  map[string]string // "path:symbol" or "path" -> author of its chunks
+	}
+	const full, incr = ingest.ModeFull, ingest.ModeIncremental
+	modified := strings.Replace(storeGo, "return s.orders[id]", "return s.orders[id] * 1", 1)
+	withoutHelper := strings.Replace(modified, "\nfunc helper() int {\n\treturn 1\n}\n", "", 1)
 	huge := "package huge\n\n" + strings.Repeat("// filler line to pass the one mebibyte limit of code.MaxFileBytes\n", 17000)
 	const alphaGo = "package pkg\n\n// Alpha is the first letter.\nfunc Alpha() string {\n\treturn \"a\"\n}\n\n// Beta is the second.\nfunc Beta() string {\n\treturn \"b\"\n}\n\n// Gamma is the third.\nfunc Gamma() string {\n\treturn \"g\"\n}\n"
 	const betaPy = "def one():\n    return 1\n\n\ndef two():\n    return 2\n"
 	var forkPoint string // a commit to force-push back to
 	steps := []struct {
 		name     string
-		author   string
-		edit     func(*testing.T, *testRepo)
-		noCommit bool
-		mode     string
+		author   string                      // "" for authorName
+		edit     func(*testing.T, *testRepo) // changes the work tree; a commit follows unless noCommit
+		noCommit bool                        // edit moved the branch itself
+		mode     string                      // Stats.Mode; "" for an up-to-date run
+		want     *spelled                    // nil: only the checks of every step
 	}{
+		{
+			name: "add",
+			edit: func(t *testing.T, r *testRepo) { r.write(t, shopFiles) },
+			mode: full,
+			want: &spelled{
+				rows: shopChunks,
+				embedded: []string{"README.md:Shop", "README.md:Shop > Install", "README.md:Shop > Usage",
+					"retry.py:Client", "retry.py:Client.get", "retry.py:backoff",
+					"shop/store.go:Store", "shop/store.go:Store.Get", "shop/store.go:Store.Put", "shop/store.go:helper"},
+				counts:  counts{Mode: full, Files: 3, Chunks: 10, Embedded: 10},
+				authors: map[string]string{"README.md": authorName, "retry.py": authorName, "shop/store.go": authorName},
+			},
+		},
+		{
+			name:   "modify one function body",
+			author: "Dora Dev",
+			edit: func(t *testing.T, r *testRepo) {
+				r.write(t, map[string]string{"shop/store.go": modified})
+			},
+			mode: incr,
+			want: &spelled{
+				rows:     shopChunks,
+				embedded: []string{"shop/store.go:Store.Get"},
+				// The 3 other chunks of store.go move to the new commit with
+				// their vectors; the 6 chunks of the other files stay.
+				counts: counts{Mode: incr, Files: 3, Chunks: 10, Embedded: 1, Reused: 3, Kept: 6},
+				// Blame dates each symbol: only Store.Get changed hands.
+				authors: map[string]string{"README.md": authorName, "retry.py": authorName,
+					"shop/store.go:Store.Get": "Dora Dev", "shop/store.go:Store": authorName, "shop/store.go:Store.Put": authorName},
+			},
+		},
+		{
+			name: "delete a function",
+			edit: func(t *testing.T, r *testRepo) { r.write(t, map[string]string{"shop/store.go": withoutHelper}) },
+			mode: incr,
+			want: &spelled{
+				rows: []chunkRow{
+					{"README.md", "Shop", 1, 4},
+					{"README.md", "Shop > Install", 5, 8},
+					{"README.md", "Shop > Usage", 9, 11},
+					{"retry.py", "backoff", 4, 6},
+					{"retry.py", "Client", 9, 12},
+					{"retry.py", "Client.get", 10, 12},
+					{"shop/store.go", "Store", 3, 6},
+					{"shop/store.go", "Store.Get", 8, 11},
+					{"shop/store.go", "Store.Put", 13, 16},
+				},
+				counts:  counts{Mode: incr, Files: 3, Chunks: 9, Reused: 3, Kept: 6, Deleted: 1},
+				authors: map[string]string{"shop/store.go:Store.Get": "Dora Dev", "shop/store.go:Store.Put": authorName},
+			},
+		},
+		{
+			name: "delete a file",
+			edit: func(t *testing.T, r *testRepo) { r.git(t, "rm", "-q", "retry.py") },
+			mode: incr,
+			want: &spelled{
+				rows: []chunkRow{
+					{"README.md", "Shop", 1, 4},
+					{"README.md", "Shop > Install", 5, 8},
+					{"README.md", "Shop > Usage", 9, 11},
+					{"shop/store.go", "Store", 3, 6},
+					{"shop/store.go", "Store.Get", 8, 11},
+					{"shop/store.go", "Store.Put", 13, 16},
+				},
+				counts: counts{Mode: incr, Files: 2, Chunks: 6, Kept: 6, Deleted: 3},
+			},
+		},
+		{
+			// The path is part of the embedded text (EmbedText), so the
+			// moved chunks are embedded again: reusing the old vectors would
+			// store vectors that are not the embedding of their chunk.
+			name: "rename a file",
+			edit: func(t *testing.T, r *testRepo) { r.git(t, "mv", "shop/store.go", "shop/orders.go") },
+			mode: incr,
+			want: &spelled{
+				rows: []chunkRow{
+					{"README.md", "Shop", 1, 4},
+					{"README.md", "Shop > Install", 5, 8},
+					{"README.md", "Shop > Usage", 9, 11},
+					{"shop/orders.go", "Store", 3, 6},
+					{"shop/orders.go", "Store.Get", 8, 11},
+					{"shop/orders.go", "Store.Put", 13, 16},
+				},
+				embedded: []string{"shop/orders.go:Store", "shop/orders.go:Store.Get", "shop/orders.go:Store.Put"},
+				counts:   counts{Mode: incr, Files: 2, Chunks: 6, Embedded: 3, Kept: 3, Deleted: 3},
+				// Blame follows the rename: the lines keep their authors.
+				authors: map[string]string{"README.md": authorName, "shop/orders.go:Store.Get": "Dora Dev", "shop/orders.go:Store": authorName},
+			},
+		},
+		{
+			name:     "force-push back to the second commit",
+			edit:     func(t *testing.T, r *testRepo) { r.git(t, "reset", "-q", "--hard", r.commits[1]) },
+			noCommit: true,
+			mode:     full,
+			want: &spelled{
+				rows: shopChunks,
+				embedded: []string{"retry.py:Client", "retry.py:Client.get", "retry.py:backoff",
+					"shop/store.go:Store", "shop/store.go:Store.Get", "shop/store.go:Store.Put", "shop/store.go:helper"},
+				counts:  counts{Mode: full, Files: 3, Chunks: 10, Embedded: 7, Reused: 3, Deleted: 3},
+				authors: map[string]string{"README.md": authorName, "retry.py": authorName, "shop/store.go:Store.Get": "Dora Dev"},
+			},
+		},
+		{
+			name:     "run again at the same commit",
+			edit:     func(*testing.T, *testRepo) {},
+			noCommit: true,
+			want: &spelled{
+				rows:   shopChunks,
+				counts: counts{UpToDate: true, Files: 3, Chunks: 10},
+			},
+		},
 		{
 			name: "add files",
 			edit: func(t *testing.T, r *testRepo) {
 				r.write(t, map[string]string{"pkg/alpha.go": alphaGo, "pkg/beta.py": betaPy})
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name:   "modify a function",
@@ -92,12 +219,12 @@ func TestIndexGitDelta(t *testing.T) {
 			edit: func(t *testing.T, r *testRepo) {
 				r.write(t, map[string]string{"pkg/alpha.go": strings.Replace(alphaGo, `return "b"`, `return "B"`, 1)})
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
-			name: "delete a file",
+			name: "delete another file",
 			edit: func(t *testing.T, r *testRepo) { r.git(t, "rm", "-q", "pkg/beta.py") },
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name: "rename a file and edit it",
@@ -107,14 +234,14 @@ func TestIndexGitDelta(t *testing.T) {
 					"\n// Delta is the fourth.\nfunc Delta() string {\n\treturn \"d\"\n}\n"})
 				forkPoint = r.head(t)
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name: "binary files",
 			edit: func(t *testing.T, r *testRepo) {
 				r.write(t, map[string]string{"assets/icon.bin": "\x00\x01\x02binary\x00", "assets/logo.png": logoPNG + "\x00more"})
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name: "submodule entry",
@@ -122,14 +249,14 @@ func TestIndexGitDelta(t *testing.T) {
 				r.write(t, map[string]string{".gitmodules": "[submodule \"libs/ext\"]\n\tpath = libs/ext\n\turl = https://git.example.com/ext.git\n"})
 				r.git(t, "update-index", "--add", "--cacheinfo", "160000,"+r.commits[0]+",libs/ext")
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name: "files over the size limit",
 			edit: func(t *testing.T, r *testRepo) {
 				r.write(t, map[string]string{"data/huge.go": huge, "retry.py": retryPy + "\n" + strings.Repeat("# pad the file past one mebibyte\n", 33000)})
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name: "a file becomes a symlink",
@@ -141,7 +268,7 @@ func TestIndexGitDelta(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name: "mode change only",
@@ -150,7 +277,7 @@ func TestIndexGitDelta(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name:     "merge commit",
@@ -171,7 +298,7 @@ func TestIndexGitDelta(t *testing.T) {
 					t.Fatal("merge made no commit")
 				}
 			},
-			mode: ingest.ModeIncremental,
+			mode: incr,
 		},
 		{
 			name:     "force push (rewritten history)",
@@ -181,7 +308,7 @@ func TestIndexGitDelta(t *testing.T) {
 				r.write(t, map[string]string{"pkg/letters.go": alphaGo + "\n// Omega is the last.\nfunc Omega() string {\n\treturn \"o\"\n}\n"})
 				r.commit(t, "rewritten")
 			},
-			mode: ingest.ModeFull,
+			mode: full,
 		},
 		{
 			name:     "history rewritten and pruned",
@@ -194,10 +321,16 @@ func TestIndexGitDelta(t *testing.T) {
 				r.git(t, "reflog", "expire", "--expire=now", "--all")
 				r.git(t, "gc", "-q", "--prune=now")
 			},
-			mode: ingest.ModeFull,
+			mode: full,
+		},
+		{
+			name:     "nothing changed since the last step",
+			edit:     func(*testing.T, *testRepo) {},
+			noCommit: true,
 		},
 	}
 	for i, step := range steps {
+		// Steps depend on each other: stop at the first that fails.
 		if !t.Run(step.name, func(t *testing.T) {
 			before := storedChunks(t, store, src.ID)
 			repo.author = step.author
@@ -206,17 +339,18 @@ func TestIndexGitDelta(t *testing.T) {
 				repo.commit(t, step.name)
 			}
 			head := repo.head(t)
-			now := t0.Add(time.Duration(200+i) * time.Hour)
+			now := t0.Add(time.Duration(100+i) * time.Hour)
 			st, err := newIndexer(t, store, rec, now).IndexGit(ctx, src, false)
 			if err != nil {
 				t.Fatalf("IndexGit: %v", err)
 			}
 			t.Logf("%s (%s): files %d chunks %d embedded %d reused %d kept %d deleted %d skipped %v",
 				st.Mode, st.Reason, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted, st.Skipped)
-			if st.Mode != step.mode || st.Commit != head {
-				t.Errorf("run: mode %q at %s, want %q at head %s (reason %q)", st.Mode, st.Commit, step.mode, head, st.Reason)
+			if st.Mode != step.mode || st.Commit != head || st.UpToDate != (step.mode == "") {
+				t.Errorf("run: mode %q at %s (up to date %v), want %q at head %s (reason %q)", st.Mode, st.Commit, st.UpToDate, step.mode, head, st.Reason)
 			}
 			after := storedChunks(t, store, src.ID)
+			embedded := rec.take()
 
 			// Only chunks whose embedded text was not stored before are embedded.
 			old := embedKeys(before)
@@ -227,8 +361,8 @@ func TestIndexGitDelta(t *testing.T) {
 				}
 			}
 			sort.Strings(wantEmbedded)
-			if diff := cmp.Diff(wantEmbedded, rec.take(), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("embedded (-want +got):\n%s", diff)
+			if diff := cmp.Diff(wantEmbedded, embedded, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("embedded vs chunks new to the store (-want +got):\n%s", diff)
 			}
 
 			// The same as a fresh index of the same commit.
@@ -247,15 +381,47 @@ func TestIndexGitDelta(t *testing.T) {
 			if err != nil || state.CommitSHA != head || state.LastError != "" || state.Chunks != fst.Chunks {
 				t.Errorf("state: %+v, %v; want commit %s, no error, %d chunks", state, err, head, fst.Chunks)
 			}
+			if n, err := store.Count(ctx, src.ID); err != nil || n != len(after) {
+				t.Errorf("Count = %d, %v; want the %d chunks read back", n, err, len(after))
+			}
 
+			if w := step.want; w != nil {
+				got := counts{st.UpToDate, st.Mode, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted}
+				if diff := cmp.Diff(w.counts, got); diff != "" {
+					t.Errorf("Stats (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(w.embedded, embedded, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("embedded (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(w.rows, rows(after)); diff != "" {
+					t.Errorf("stored chunks (-want +got):\n%s", diff)
+				}
+			}
 			for _, c := range after {
+				// A chunk was read at a commit where its file is as at the
+				// head: the premise of the stale-citation guard.
 				if at, now := repo.git(t, "rev-parse", c.CommitSHA+":"+c.Path), repo.git(t, "rev-parse", head+":"+c.Path); at != now {
 					t.Errorf("%s %q: read at %s, where the file differs from the head's", c.Path, c.Symbol, c.CommitSHA[:7])
 				}
 				if want := fmt.Sprintf("https://git.example.com/shop/blob/%s/%s#L%d-L%d", c.CommitSHA, c.Path, c.StartLine, c.EndLine); c.URL != want {
 					t.Errorf("%s %q: url %s, want %s", c.Path, c.Symbol, c.URL, want)
 				}
+				// Chunks at the new head were written by this run.
+				if c.CommitSHA == head && !st.UpToDate && !c.IndexedAt.Equal(now) {
+					t.Errorf("%s %q: indexed_at %v, want the run's %v", c.Path, c.Symbol, c.IndexedAt, now)
+				}
+				if step.want == nil {
+					continue
+				}
+				want, ok := step.want.authors[c.Path+":"+c.Symbol]
+				if !ok {
+					want, ok = step.want.authors[c.Path]
+				}
+				if ok && c.Author != want {
+					t.Errorf("%s %q: author %q, want %q", c.Path, c.Symbol, c.Author, want)
+				}
 			}
+			// A reused vector is still the embedding of the chunk's text.
 			gotVecs, err := store.Vectors(ctx, objectIDs(after))
 			if err != nil {
 				t.Fatal(err)
@@ -266,11 +432,6 @@ func TestIndexGitDelta(t *testing.T) {
 		}) {
 			break
 		}
-	}
-	// Nothing changed since the last step: nothing to do.
-	st, err := newIndexer(t, store, rec, t0.Add(300*time.Hour)).IndexGit(ctx, src, false)
-	if err != nil || !st.UpToDate {
-		t.Errorf("IndexGit at the same commit: %+v, %v; want up to date", st, err)
 	}
 }
 

@@ -14,13 +14,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
-	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -205,45 +205,79 @@ func TestIndexRepoRemote(t *testing.T) {
 	}
 }
 
-// TestIndexRepoLock runs two IndexRepo calls of one source at once with a
-// LockDir (as serve and a `ragbot index` would): the second waits for the
-// first, so their embedding never overlaps.
+// TestIndexRepoLock runs two IndexRepo calls of one source with a LockDir
+// (as serve and a `ragbot index` would): the second, started while the
+// first embeds, waits for the lock until the first returns, so their
+// embedding never overlaps.
 func TestIndexRepoLock(t *testing.T) {
 	ctx := context.Background()
 	repo := newRepo(t)
 	repo.write(t, map[string]string{"a.go": "package a\n\n// A is a.\nfunc A() {}\n"})
 	repo.commit(t, "a")
 	emb := embed.NewOffline()
-	// Two collections, so that both runs have everything to embed.
-	stores := []*weaviate.Store{weaviatetest.NewStore(t, emb.Name()), weaviatetest.NewStore(t, emb.Name())}
 	lockDir := t.TempDir()
-	var mu sync.Mutex
-	active, most := 0, 0
-	slow := &hookEmbedder{Embedder: emb, hook: func() {
-		mu.Lock()
-		active++
-		most = max(most, active)
-		mu.Unlock()
-		time.Sleep(200 * time.Millisecond)
-		mu.Lock()
-		active--
-		mu.Unlock()
-	}}
 	r := ingest.Repo{Name: "a", Source: ingest.GitSource{ID: "repo:a", Dir: repo.dir}}
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for i := range 2 {
-		ix := newIndexer(t, stores[i], slow, t0.Add(100*time.Hour))
-		ix.LockDir = lockDir
-		wg.Add(1)
-		go func() { // exits when the run returns
-			defer wg.Done()
-			_, errs[i] = ix.IndexRepo(ctx, r, nil, true)
-		}()
+
+	// The first run holds the lock inside its first Embed until release.
+	embedding, release := make(chan struct{}), make(chan struct{})
+	var firstIn, overlap atomic.Bool
+	var once sync.Once
+	first := &hookEmbedder{Embedder: emb, hook: func() {
+		once.Do(func() {
+			firstIn.Store(true)
+			close(embedding)
+			<-release
+			firstIn.Store(false)
+		})
+	}}
+	second := &hookEmbedder{Embedder: emb, hook: func() {
+		if firstIn.Load() {
+			overlap.Store(true)
+		}
+	}}
+	// Two collections, so that both runs have everything to embed.
+	ix1 := newIndexer(t, weaviatetest.NewStore(t, emb.Name()), first, t0.Add(100*time.Hour))
+	ix2 := newIndexer(t, weaviatetest.NewStore(t, emb.Name()), second, t0.Add(100*time.Hour))
+	ix1.LockDir, ix2.LockDir = lockDir, lockDir
+	waiting := make(chan struct{}, 1) // the second run found the lock taken
+	retry := make(chan time.Time)     // closed: it may try again
+	ix2.After = func(time.Duration) <-chan time.Time {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+		return retry
 	}
-	wg.Wait()
-	if errs[0] != nil || errs[1] != nil || most != 1 {
-		t.Errorf("two locked runs: errors %v, at most %d embedding at once; want no errors and 1", errs, most)
+
+	firstDone, secondDone := make(chan error, 1), make(chan error, 1)
+	go func() { // exits when the run returns
+		_, err := ix1.IndexRepo(ctx, r, nil, true)
+		firstDone <- err
+	}()
+	select {
+	case <-embedding:
+	case err := <-firstDone:
+		t.Fatalf("first run returned %v without embedding", err)
+	}
+	go func() { // exits when the run returns
+		_, err := ix2.IndexRepo(ctx, r, nil, true)
+		secondDone <- err
+	}()
+	select {
+	case <-waiting:
+	case err := <-secondDone:
+		close(release)
+		t.Fatalf("second run returned (%v) while the first held the lock", err)
+	case <-time.After(5 * time.Second):
+		close(release)
+		t.Fatal("second run neither waited for the lock nor returned within 5s")
+	}
+	close(release)
+	err1 := <-firstDone
+	close(retry)
+	err2 := <-secondDone
+	if err1 != nil || err2 != nil || overlap.Load() {
+		t.Errorf("two locked runs: errors %v, %v, overlapping embeds %v; want no errors and no overlap", err1, err2, overlap.Load())
 	}
 }
 

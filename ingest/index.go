@@ -50,6 +50,9 @@ type Indexer struct {
 	// LockDir, when set, holds one lock file per source, so that IndexRepo
 	// runs of a source never overlap, even in different processes.
 	LockDir string
+	// After waits before another try at a source lock that another run
+	// holds [time.After].
+	After func(time.Duration) <-chan time.Time
 }
 
 // Stats summarise one index run.
@@ -104,6 +107,13 @@ func (ix *Indexer) now() time.Time {
 		return ix.Now()
 	}
 	return time.Now()
+}
+
+func (ix *Indexer) after(d time.Duration) <-chan time.Time {
+	if ix.After != nil {
+		return ix.After(d)
+	}
+	return time.After(d)
 }
 
 func (ix *Indexer) log() *slog.Logger {

@@ -112,7 +112,7 @@ func (ix *Indexer) IndexPages(ctx context.Context, src PageSet, full bool) (Page
 	start := time.Now()
 	st := PageStats{Source: src.ID}
 	log := ix.pagesLog().With("source", src.ID)
-	unlock, err := lockSource(ctx, ix.LockDir, src.ID) // no overlap with another process's run either
+	unlock, err := lockSource(ctx, ix.LockDir, src.ID, ix.after) // no overlap with another process's run either
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}

@@ -60,7 +60,7 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 	if len(branches) == 0 {
 		branches = r.Branches
 	}
-	unlock, err := lockSource(ctx, ix.LockDir, r.Name)
+	unlock, err := lockSource(ctx, ix.LockDir, r.Name, ix.after)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
 	}
@@ -97,10 +97,10 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 
 // lockSource takes an exclusive advisory lock (flock) on dir/<name>.lock so
 // that index runs of one source never overlap, even across processes (a
-// `ragbot index` while `ragbot serve` runs). It waits, checking every 100 ms,
-// until it has the lock or ctx ends. With dir "" it locks nothing. The
-// returned func releases the lock.
-func lockSource(ctx context.Context, dir, name string) (func(), error) {
+// `ragbot index` while `ragbot serve` runs). It waits, checking every 100 ms
+// (each wait is after(100ms)), until it has the lock or ctx ends. With dir ""
+// it locks nothing. The returned func releases the lock.
+func lockSource(ctx context.Context, dir, name string, after func(time.Duration) <-chan time.Time) (func(), error) {
 	if dir == "" {
 		return func() {}, nil
 	}
@@ -125,7 +125,7 @@ func lockSource(ctx context.Context, dir, name string) (func(), error) {
 		case <-ctx.Done():
 			f.Close()
 			return nil, fmt.Errorf("lock %s: another index run of this source is under way: %w", path, ctx.Err())
-		case <-time.After(100 * time.Millisecond):
+		case <-after(100 * time.Millisecond):
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -13,86 +12,15 @@ import (
 	"github.com/ragbot/ragbot/ingest"
 )
 
-// schedClock is a clock that moves only when the test says so: After
-// returns a channel that Advance fires once its deadline has passed.
-type schedClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []schedWaiter
-}
-
-type schedWaiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func (c *schedClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *schedClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-		return ch
-	}
-	c.waiters = append(c.waiters, schedWaiter{at: c.now.Add(d), ch: ch})
-	return ch
-}
-
-func (c *schedClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if !w.at.After(c.now) {
-			w.ch <- c.now
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	c.waiters = kept
-}
-
-// armedAt reports whether some timer is set to fire at t.
-func (c *schedClock) armedAt(t time.Time) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, w := range c.waiters {
-		if w.at.Equal(t) {
-			return true
-		}
-	}
-	return false
-}
-
-// waitArmed waits (in real time, up to 5 s) until the scheduler has set a
-// timer for t: only then does advancing the clock past t mean anything.
-func waitArmed(t *testing.T, c *schedClock, at time.Time) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !c.armedAt(at) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the scheduler set no timer for %v (clock at %v)", at, c.Now())
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // runs is a job that records each run on a channel.
 type runs struct {
 	ch  chan time.Time
-	clk *schedClock
+	clk *fakeClock
 	err func(n int) error // the error of run n (1-based); nil means success
 	n   atomic.Int32
 }
 
-func newRuns(clk *schedClock) *runs { return &runs{ch: make(chan time.Time, 10), clk: clk} }
+func newRuns(clk *fakeClock) *runs { return &runs{ch: make(chan time.Time, 10), clk: clk} }
 
 func (r *runs) job(ctx context.Context) error {
 	n := int(r.n.Add(1))
@@ -125,7 +53,7 @@ func (r *runs) none(t *testing.T) {
 	}
 }
 
-func newScheduler(t *testing.T, clk *schedClock) *ingest.Scheduler {
+func newScheduler(t *testing.T, clk *fakeClock) *ingest.Scheduler {
 	s := ingest.NewScheduler(ingest.SchedulerOptions{Clock: clk, Log: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelError}))})
 	t.Cleanup(func() { _ = s.Stop(context.Background()) })
 	return s
@@ -137,22 +65,24 @@ var schedT0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 // t0+24h on the fake clock, not a second before, and then every 24h after
 // each run.
 func TestSchedulerTTL(t *testing.T) {
-	clk := &schedClock{now: schedT0.Add(time.Hour)} // serve starts an hour after the last sync
+	clk := newFakeClock(schedT0.Add(time.Hour)) // serve starts an hour after the last sync
 	r := newRuns(clk)
 	s := newScheduler(t, clk)
 	if err := s.Add("confluence:ops", ingest.EverySpec(24*time.Hour), schedT0, r.job); err != nil {
 		t.Fatal(err)
 	}
+	mark := clk.mark()
 	s.Start()
 	due := schedT0.Add(24 * time.Hour)
-	waitArmed(t, clk, due)
+	clk.waitArmed(t, mark, due)
 	clk.Advance(due.Sub(clk.Now()) - time.Second)
 	r.none(t)
+	mark = clk.mark()
 	clk.Advance(time.Second)
 	if at := r.next(t); !at.Equal(due) {
 		t.Errorf("ran at %v, want %v", at, due)
 	}
-	waitArmed(t, clk, due.Add(24*time.Hour))
+	clk.waitArmed(t, mark, due.Add(24*time.Hour))
 	if st, _ := s.Status("confluence:ops"); !st.LastOK.Equal(due) || !st.Next.Equal(due.Add(24*time.Hour)) || st.Failures != 0 {
 		t.Errorf("status %+v, want last ok %v, next %v", st, due, due.Add(24*time.Hour))
 	}
@@ -165,7 +95,7 @@ func TestSchedulerTTL(t *testing.T) {
 // TestSchedulerOverdueAndNeverRun: a source whose TTL passed while serve was
 // down, and one never synced, both run at Start.
 func TestSchedulerOverdueAndNeverRun(t *testing.T) {
-	clk := &schedClock{now: schedT0}
+	clk := newFakeClock(schedT0)
 	overdue, never := newRuns(clk), newRuns(clk)
 	s := newScheduler(t, clk)
 	if err := s.Add("overdue", "@every 1h", schedT0.Add(-3*time.Hour), overdue.job); err != nil {
@@ -182,14 +112,12 @@ func TestSchedulerOverdueAndNeverRun(t *testing.T) {
 		t.Errorf("never-run ran at %v, want at start %v", at, schedT0)
 	}
 	// Next times: an hour after the run, and the cron spec's 03:00 the next day.
+	// A run's end sets its next time, then wakes the loop to set its timer.
 	for name, want := range map[string]time.Time{"overdue": schedT0.Add(time.Hour), "never": time.Date(2026, 3, 2, 3, 0, 0, 0, time.UTC)} {
-		deadline := time.Now().Add(5 * time.Second)
-		for st, _ := s.Status(name); !st.Next.Equal(want); st, _ = s.Status(name) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: next run %v, want %v", name, st.Next, want)
-			}
-			time.Sleep(time.Millisecond)
-		}
+		clk.waitFor(t, name+"'s next run at "+want.String(), func() bool {
+			st, _ := s.Status(name)
+			return st.Next.Equal(want)
+		})
 	}
 }
 
@@ -197,7 +125,7 @@ func TestSchedulerOverdueAndNeverRun(t *testing.T) {
 // triggers arrive: there is never a second run at once, and the triggers
 // coalesce into one run right after.
 func TestSchedulerRunsNeverOverlap(t *testing.T) {
-	clk := &schedClock{now: schedT0}
+	clk := newFakeClock(schedT0)
 	release := make(chan struct{})
 	var running, most, total atomic.Int32
 	started := make(chan struct{}, 10)
@@ -248,7 +176,7 @@ func TestSchedulerRunsNeverOverlap(t *testing.T) {
 // (1m by default), doubling, never later than the next regular time; a
 // success returns to the TTL.
 func TestSchedulerRetriesFailure(t *testing.T) {
-	clk := &schedClock{now: schedT0}
+	clk := newFakeClock(schedT0)
 	r := newRuns(clk)
 	r.err = func(n int) error {
 		if n <= 2 {
@@ -260,19 +188,22 @@ func TestSchedulerRetriesFailure(t *testing.T) {
 	if err := s.Add("confluence:ops", ingest.EverySpec(24*time.Hour), time.Time{}, r.job); err != nil {
 		t.Fatal(err)
 	}
+	mark := clk.mark()
 	s.Start()
 	r.next(t)
-	waitArmed(t, clk, schedT0.Add(time.Minute))
+	clk.waitArmed(t, mark, schedT0.Add(time.Minute))
 	st, _ := s.Status("confluence:ops")
 	if st.Failures != 1 || st.LastErr == nil || !strings.Contains(st.LastErr.Error(), "503") || !st.LastOK.IsZero() {
 		t.Errorf("status after a failure %+v", st)
 	}
+	mark = clk.mark()
 	clk.Advance(time.Minute)
 	r.next(t)
-	waitArmed(t, clk, schedT0.Add(3*time.Minute)) // second failure: 2m later
+	clk.waitArmed(t, mark, schedT0.Add(3*time.Minute)) // second failure: 2m later
+	mark = clk.mark()
 	clk.Advance(2 * time.Minute)
 	r.next(t)
-	waitArmed(t, clk, schedT0.Add(3*time.Minute+24*time.Hour))
+	clk.waitArmed(t, mark, schedT0.Add(3*time.Minute+24*time.Hour))
 	if st, _ := s.Status("confluence:ops"); st.Failures != 0 || st.LastErr != nil {
 		t.Errorf("status after the retry succeeded %+v", st)
 	}
@@ -281,7 +212,7 @@ func TestSchedulerRetriesFailure(t *testing.T) {
 // TestSchedulerStop waits for a running job, and cancels it when the stop
 // deadline passes first.
 func TestSchedulerStop(t *testing.T) {
-	clk := &schedClock{now: schedT0}
+	clk := newFakeClock(schedT0)
 	started := make(chan struct{})
 	s := ingest.NewScheduler(ingest.SchedulerOptions{Clock: clk, Log: slog.New(slog.DiscardHandler)})
 	if err := s.Add("stuck", "@every 1h", time.Time{}, func(ctx context.Context) error {
@@ -304,7 +235,7 @@ func TestSchedulerStop(t *testing.T) {
 }
 
 func TestSchedulerAddErrors(t *testing.T) {
-	s := newScheduler(t, &schedClock{now: schedT0})
+	s := newScheduler(t, newFakeClock(schedT0))
 	noop := func(context.Context) error { return nil }
 	if err := s.Add("a", "@every 1h", time.Time{}, noop); err != nil {
 		t.Fatal(err)

@@ -27,7 +27,8 @@ type serviceWorld struct {
 	svc   *ingest.GitService
 	hooks *httptest.Server
 	asker *retrieval.Asker
-	push  []byte // a GitHub push delivery for main
+	push  []byte        // a GitHub push delivery for main
+	ran   chan struct{} // buffered 1: a queue run finished
 }
 
 // newPushedOrigin makes a bare repository and a work clone whose commits, made
@@ -51,7 +52,7 @@ func newPushedOrigin(t testing.TB, fill func(*testRepo)) (string, *testRepo) {
 func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *serviceWorld {
 	t.Helper()
 	origin, work := newPushedOrigin(t, fill)
-	w := &serviceWorld{work: work}
+	w := &serviceWorld{work: work, ran: make(chan struct{}, 1)}
 	emb := embed.NewOffline()
 	w.store = weaviatetest.NewStore(t, emb.Name())
 	ix := &ingest.Indexer{Store: w.store, Embedder: emb, Log: quietLog(t), LockDir: t.TempDir()}
@@ -61,7 +62,12 @@ func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *
 	}
 	var err error
 	w.svc, err = ingest.NewGitService(ix, []ingest.Repo{repo}, ingest.GitServiceOptions{Log: quietLog(t),
-		Queue: ingest.QueueOptions{Settle: settle}})
+		Queue: ingest.QueueOptions{Settle: settle, OnDone: func(string, []string, error) {
+			select {
+			case w.ran <- struct{}{}:
+			default: // a signal is pending already
+			}
+		}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,18 +90,22 @@ func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *
 	return w
 }
 
-// waitIndexed waits until the state of main records commit.
+// waitIndexed waits until the state of main records commit, checking it
+// after each run of the service's queue, and fails after limit.
 func (w *serviceWorld) waitIndexed(t testing.TB, commit string, limit time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
+	deadline := time.After(limit)
+	for {
 		st, ok, err := w.store.State(context.Background(), "repo:shop", "main")
 		if err == nil && ok && st.CommitSHA == commit && st.LastError == "" {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-w.ran:
+		case <-deadline:
+			t.Fatalf("main not indexed at %s within %s: state %+v, %v", commit[:7], limit, st, err)
+		}
 	}
-	t.Fatalf("main not indexed at %s within %s", commit[:7], limit)
 }
 
 // postPush delivers a signed GitHub push for main to the service.
@@ -243,11 +253,13 @@ func BenchmarkGitIndex(b *testing.B) {
 				b.StartTimer()
 				start := time.Now()
 				w.postPush(b)
-				for !w.askFinds(b, symbol) {
-					if time.Since(start) > time.Minute {
+				limit := time.After(time.Minute)
+				for !w.askFinds(b, symbol) { // ask again after each run
+					select {
+					case <-w.ran:
+					case <-limit:
 						b.Fatalf("%s not returned within a minute", symbol)
 					}
-					time.Sleep(5 * time.Millisecond)
 				}
 				total += time.Since(start)
 				b.StopTimer()

@@ -14,10 +14,12 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/ragbot/ragbot/ingest"
 )
@@ -313,109 +315,20 @@ func TestWebhookBodyTooLarge(t *testing.T) {
 	}
 }
 
-// gitTestClock is a clock that moves only when the test says so. After
-// returns a channel that Advance fires once its deadline has passed; Wake
-// fires every pending channel at once, a spurious wake-up that a loop
-// re-reading Now must tolerate (it papers over the race between a loop
-// reading Now and registering its timer).
-type gitTestClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []clockWaiter
-}
-
-type clockWaiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-func newGitTestClock() *gitTestClock { return &gitTestClock{now: t0} }
-
-func (c *gitTestClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *gitTestClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-		return ch
-	}
-	c.waiters = append(c.waiters, clockWaiter{at: c.now.Add(d), ch: ch})
-	return ch
-}
-
-func (c *gitTestClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	c.fire(func(w clockWaiter) bool { return !w.at.After(c.now) })
-}
-
-func (c *gitTestClock) Wake() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.fire(func(clockWaiter) bool { return true })
-}
-
-func (c *gitTestClock) fire(due func(clockWaiter) bool) {
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if due(w) {
-			w.ch <- c.now
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	c.waiters = kept
-}
-
-// runRecord is one call of a test IndexFunc.
+// runRecord is one finished run, as Queue's OnDone reports it.
 type runRecord struct {
 	source   string
 	branches []string
 }
 
-// await waits for the next run to finish, waking the queue's loop every
-// 10 ms, and fails after 5 s.
-func await(t *testing.T, clock *gitTestClock, done <-chan runRecord) runRecord {
+// startQueue runs a queue with index until the test ends; the returned
+// channel receives each finished run once the queue has recorded it.
+func startQueue(t *testing.T, clock *fakeClock, index ingest.IndexFunc, settle time.Duration) (*ingest.Queue, <-chan runRecord) {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case r := <-done:
-			return r
-		case <-time.After(10 * time.Millisecond):
-			clock.Wake()
-		case <-deadline:
-			t.Fatal("no run finished within 5s")
-		}
-	}
-}
-
-// noRun checks that no run finishes within 100 ms of real time, waking
-// the loop meanwhile.
-func noRun(t *testing.T, clock *gitTestClock, done <-chan runRecord, why string) {
-	t.Helper()
-	for range 10 {
-		select {
-		case r := <-done:
-			t.Fatalf("%s: run of %s %v, want none", why, r.source, r.branches)
-		case <-time.After(10 * time.Millisecond):
-			clock.Wake()
-		}
-	}
-}
-
-// startQueue runs a queue with index until the test ends.
-func startQueue(t *testing.T, clock *gitTestClock, index ingest.IndexFunc, settle time.Duration) *ingest.Queue {
-	t.Helper()
+	done := make(chan runRecord, 100)
 	q := ingest.NewQueue(index, ingest.QueueOptions{Clock: clock, Log: quietLog(t), Settle: settle,
-		BackoffMin: 30 * time.Second, BackoffMax: 2 * time.Minute})
+		BackoffMin: 30 * time.Second, BackoffMax: 2 * time.Minute,
+		OnDone: func(source string, branches []string, _ error) { done <- runRecord{source, branches} }})
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() { // exits when the test's cleanup cancels ctx
@@ -423,18 +336,42 @@ func startQueue(t *testing.T, clock *gitTestClock, index ingest.IndexFunc, settl
 		_ = q.Run(ctx)
 	}()
 	t.Cleanup(func() { cancel(); <-stopped })
-	return q
+	return q, done
+}
+
+// await waits for the next run to finish and fails after 5 s.
+func await(t *testing.T, done <-chan runRecord) runRecord {
+	t.Helper()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(5 * time.Second):
+		t.Fatal("no run finished within 5s")
+		return runRecord{}
+	}
+}
+
+// noRun checks that no run has finished since the last await and that the
+// queue's state of source is want. The caller makes sure that the queue
+// cannot start a run meanwhile: its timer is set for later than the clock,
+// or nothing is pending.
+func noRun(t *testing.T, q *ingest.Queue, done <-chan runRecord, source string, want ingest.QueueStatus, why string) {
+	t.Helper()
+	select {
+	case r := <-done:
+		t.Errorf("%s: run of %s %v, want none", why, r.source, r.branches)
+	default:
+	}
+	if diff := cmp.Diff(want, q.Status(source), cmpopts.EquateEmpty(), cmpopts.EquateErrors()); diff != "" {
+		t.Errorf("%s: status of %s (-want +got):\n%s", why, source, diff)
+	}
 }
 
 // TestWebhookBurst posts 20 signed pushes to one branch in a burst and
 // checks that they coalesce into one run.
 func TestWebhookBurst(t *testing.T) {
-	clock := newGitTestClock()
-	done := make(chan runRecord, 100)
-	q := startQueue(t, clock, func(_ context.Context, source string, branches []string) error {
-		done <- runRecord{source, branches}
-		return nil
-	}, 500*time.Millisecond)
+	clock := newFakeClock(t0)
+	q, done := startQueue(t, clock, func(context.Context, string, []string) error { return nil }, 500*time.Millisecond)
 	h := &ingest.WebhookHandler{Repos: webhookRepos(), Trigger: q.Trigger, Log: quietLog(t)}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -445,6 +382,7 @@ func TestWebhookBurst(t *testing.T) {
 			t.Fatal(err)
 		}
 		req.Header = githubRequest("/", "push", push, githubSignature(ghSecret, push)).Header
+		mark := clock.mark()
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -453,49 +391,53 @@ func TestWebhookBurst(t *testing.T) {
 		if resp.StatusCode != http.StatusAccepted {
 			t.Fatalf("push %d: status %d, want 202", i, resp.StatusCode)
 		}
+		// The loop saw the push and sleeps until the burst has settled:
+		// 500 ms after the first push.
+		clock.waitArmed(t, mark, t0.Add(500*time.Millisecond))
 		clock.Advance(10 * time.Millisecond) // 20 pushes within 200 ms
 	}
-	noRun(t, clock, done, "before the burst settled")
+	noRun(t, q, done, "payments", ingest.QueueStatus{Pending: []string{"main"}}, "before the burst settled")
 	clock.Advance(500 * time.Millisecond)
-	if diff := cmp.Diff(runRecord{"payments", []string{"main"}}, await(t, clock, done), cmp.AllowUnexported(runRecord{})); diff != "" {
+	if diff := cmp.Diff(runRecord{"payments", []string{"main"}}, await(t, done), cmp.AllowUnexported(runRecord{})); diff != "" {
 		t.Errorf("run (-want +got):\n%s", diff)
 	}
 	clock.Advance(time.Hour)
-	noRun(t, clock, done, "after the burst's run")
-	if st := q.Status("payments"); st.Runs != 1 || st.Running || len(st.Pending) != 0 {
-		t.Errorf("status %+v, want 1 run, nothing pending", st)
-	}
+	noRun(t, q, done, "payments", ingest.QueueStatus{Runs: 1}, "after the burst's run")
 }
 
 // TestQueueCoalescesDuringRun triggers a source 20 times while its run is
 // under way, on two branches: one more run follows, with both branches;
 // another source runs meanwhile, and runs of one source never overlap.
 func TestQueueCoalescesDuringRun(t *testing.T) {
-	clock := newGitTestClock()
-	done := make(chan runRecord, 100)
+	clock := newFakeClock(t0)
 	release := make(chan struct{})
-	var blocked atomicBool
+	blocked := make(chan struct{}) // closed when the first run of a blocks
+	var first sync.Once
 	var mu sync.Mutex
 	running := map[string]int{}
 	overlap := false
-	q := startQueue(t, clock, func(_ context.Context, source string, branches []string) error {
+	q, done := startQueue(t, clock, func(_ context.Context, source string, branches []string) error {
 		mu.Lock()
 		running[source]++
 		overlap = overlap || running[source] > 1
 		mu.Unlock()
-		if source == "a" && !blocked.get() {
-			blocked.set(true)
-			<-release // the first run of a blocks until the test lets it go
+		if source == "a" {
+			first.Do(func() {
+				close(blocked)
+				<-release // the first run of a blocks until the test lets it go
+			})
 		}
 		mu.Lock()
 		running[source]--
 		mu.Unlock()
-		done <- runRecord{source, branches}
 		return nil
 	}, -1)
 	q.Trigger("a", "", "startup")
-	clock.Wake()
-	waitFor(t, func() bool { return q.Status("a").Running })
+	select {
+	case <-blocked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the startup run of a did not start within 5s")
+	}
 	for i := range 20 {
 		branch := "main"
 		if i%2 == 1 {
@@ -504,7 +446,7 @@ func TestQueueCoalescesDuringRun(t *testing.T) {
 		q.Trigger("a", branch, "push")
 	}
 	q.Trigger("b", "main", "push")
-	if r := await(t, clock, done); r.source != "b" {
+	if r := await(t, done); r.source != "b" {
 		t.Errorf("first finished run: %s, want b (a is blocked)", r.source)
 	}
 	if st := q.Status("a"); !st.Running || len(st.Pending) != 2 {
@@ -512,11 +454,12 @@ func TestQueueCoalescesDuringRun(t *testing.T) {
 	}
 	close(release)
 	want := []runRecord{{"a", nil}, {"a", []string{"main", "release-1.2"}}}
-	got := []runRecord{await(t, clock, done), await(t, clock, done)}
+	got := []runRecord{await(t, done), await(t, done)}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(runRecord{})); diff != "" {
 		t.Errorf("runs of a (-want +got):\n%s", diff)
 	}
-	noRun(t, clock, done, "after the coalesced run")
+	noRun(t, q, done, "a", ingest.QueueStatus{Runs: 2}, "after the coalesced run")
+	noRun(t, q, done, "b", ingest.QueueStatus{Runs: 1}, "after the coalesced run")
 	if overlap {
 		t.Error("two runs of one source overlapped")
 	}
@@ -526,65 +469,49 @@ func TestQueueCoalescesDuringRun(t *testing.T) {
 // failure, 60s after the second, retries and triggers held until then, and
 // no wait after a success.
 func TestQueueBackoff(t *testing.T) {
-	clock := newGitTestClock()
-	done := make(chan runRecord, 100)
-	var fail atomicBool
-	fail.set(true)
-	q := startQueue(t, clock, func(_ context.Context, source string, branches []string) error {
-		defer func() { done <- runRecord{source, branches} }()
-		if fail.get() {
+	clock := newFakeClock(t0)
+	var fail atomic.Bool
+	fail.Store(true)
+	q, done := startQueue(t, clock, func(context.Context, string, []string) error {
+		if fail.Load() {
 			return errTestRun
 		}
 		return nil
 	}, -1)
 	q.Trigger("a", "main", "push")
-	await(t, clock, done)
+	await(t, done)
 	start := clock.Now()
 	if st := q.Status("a"); st.Failures != 1 || !st.NextAttempt.Equal(start.Add(30*time.Second)) {
 		t.Fatalf("after one failure: %+v, want a retry at +30s", st)
 	}
+	mark := clock.mark()
 	q.Trigger("a", "main", "push during the backoff")
 	clock.Advance(29 * time.Second)
-	noRun(t, clock, done, "29s after the first failure")
+	clock.waitArmed(t, mark, start.Add(30*time.Second))
+	noRun(t, q, done, "a", ingest.QueueStatus{Pending: []string{"main"}, Runs: 1, Failures: 1,
+		NextAttempt: start.Add(30 * time.Second), LastErr: errTestRun}, "29s after the first failure")
+	mark = clock.mark()
 	clock.Advance(time.Second)
-	await(t, clock, done) // the retry, failing again
+	await(t, done) // the retry, failing again
 	if st := q.Status("a"); st.Failures != 2 || !st.NextAttempt.Equal(start.Add(90*time.Second)) {
 		t.Fatalf("after two failures: %+v, want a retry 60s after the second", st)
 	}
-	fail.set(false)
+	fail.Store(false)
 	clock.Advance(59 * time.Second)
-	noRun(t, clock, done, "59s after the second failure")
+	clock.waitArmed(t, mark, start.Add(90*time.Second))
+	noRun(t, q, done, "a", ingest.QueueStatus{Pending: []string{"main"}, Runs: 2, Failures: 2,
+		NextAttempt: start.Add(90 * time.Second), LastErr: errTestRun}, "59s after the second failure")
 	clock.Advance(time.Second)
-	await(t, clock, done)
+	await(t, done)
 	if st := q.Status("a"); st.Failures != 0 || !st.NextAttempt.IsZero() || len(st.Pending) != 0 {
 		t.Fatalf("after a success: %+v, want no backoff and nothing pending", st)
 	}
 	q.Trigger("a", "main", "push")
-	await(t, clock, done) // at once: no backoff after a success
+	await(t, done) // at once: no backoff after a success
 }
-
-type atomicBool struct {
-	mu sync.Mutex
-	v  bool
-}
-
-func (b *atomicBool) set(v bool) { b.mu.Lock(); b.v = v; b.mu.Unlock() }
-func (b *atomicBool) get() bool  { b.mu.Lock(); defer b.mu.Unlock(); return b.v }
 
 var errTestRun = &testRunError{}
 
 type testRunError struct{}
 
 func (*testRunError) Error() string { return "repository unreachable" }
-
-// waitFor polls cond every 5 ms for up to 5 s.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for range 1000 {
-		if cond() {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatal("condition not met within 5s")
-}

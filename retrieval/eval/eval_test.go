@@ -1,8 +1,8 @@
 package eval_test
 
 import (
-	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -201,13 +201,16 @@ func TestLoad(t *testing.T) {
 }
 
 // TestLoadPublicSet loads the shared question set and checks it against the
-// counts its README gives.
+// counts its README gives. The set lives outside the repository (in
+// ../shared/eval beside it), so the test runs only when RAGBOT_EVAL_SET names
+// that directory.
 func TestLoadPublicSet(t *testing.T) {
-	const path = "../../../shared/eval/questions.jsonl"
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) && os.Getenv("CI") == "" {
-		t.Skipf("%s not found; it lives beside the repository", path)
+	dir := os.Getenv("RAGBOT_EVAL_SET")
+	if dir == "" {
+		t.Skip("RAGBOT_EVAL_SET is not set: the public question set, outside the repository, is not checked")
 	}
+	path := filepath.Join(dir, "questions.jsonl")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
