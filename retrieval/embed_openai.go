@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // OpenAI client defaults.
@@ -87,7 +89,7 @@ func NewOpenAI(ctx context.Context, cfg OpenAIConfig) (*OpenAI, error) {
 	}
 	e := &OpenAI{cfg: cfg, dim: cfg.Dimensions, api: &apiClient{
 		what: "openai embedder " + cfg.Model, baseURL: cfg.BaseURL, apiKey: cfg.APIKey,
-		client: cfg.Client, maxRetries: cfg.MaxRetries, sleep: sleepCtx,
+		client: cfg.Client, maxRetries: cfg.MaxRetries, sleep: httpretry.Sleep,
 	}}
 	if e.dim == 0 {
 		vs, err := e.request(ctx, []string{"dimension probe"})

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Summary limits.
@@ -66,7 +68,7 @@ func NewSummarizer(cfg SummaryConfig) (*Summarizer, error) {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
 	return &Summarizer{model: cfg.Model, api: &apiClient{
-		what: what, baseURL: cfg.BaseURL, apiKey: cfg.APIKey, client: cfg.Client, maxRetries: summaryRetries, sleep: sleepCtx,
+		what: what, baseURL: cfg.BaseURL, apiKey: cfg.APIKey, client: cfg.Client, maxRetries: summaryRetries, sleep: httpretry.Sleep,
 	}}, nil
 }
 

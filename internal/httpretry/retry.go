@@ -63,14 +63,19 @@ func (e *WaitError) Unwrap() []error {
 }
 
 // Do calls attempt until it returns nil, fails in a way the policy does not
-// retry, or has been retried MaxRetries times; then it returns attempt's
-// last error unchanged. It returns a *WaitError instead when it stops
+// retry (or with an error made by Permanent), or has been retried
+// MaxRetries times; then it returns attempt's last error unchanged (for
+// Permanent, the error it was given). It returns a *WaitError instead when it stops
 // before a due retry (see WaitError).
 func (p Policy) Do(ctx context.Context, attempt func(ctx context.Context) error) error {
 	for n := 0; ; n++ {
 		err := attempt(ctx)
 		if err == nil {
 			return nil
+		}
+		var perm *permanentError
+		if errors.As(err, &perm) {
+			return perm.err
 		}
 		if n >= p.MaxRetries || !p.retryable(err) {
 			return err
@@ -90,6 +95,16 @@ func (p Policy) Do(ctx context.Context, attempt func(ctx context.Context) error)
 		}
 	}
 }
+
+// Permanent marks err as final: Do returns err without asking Retryable,
+// for failures an attempt knows no retry can mend (a request that cannot be
+// built, a 200 whose body does not decode).
+func Permanent(err error) error { return &permanentError{err} }
+
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
 
 // wait is the wait before retry n+1 after err, and false when the server
 // asked for more than MaxWait and the policy does not cap it.

@@ -143,6 +143,8 @@ func TestDo(t *testing.T) {
 			ServerWait: func(error) time.Duration { return 5 * time.Second }},
 			results: []error{errNetwork, status(503, 0)}, wantWaits: []time.Duration{5 * time.Second}, wantCalls: 2,
 			wantErr: "status 503 Service Unavailable"},
+		{name: "Permanent is final and unwrapped", policy: httpretry.Policy{MaxRetries: 3},
+			results: []error{httpretry.Permanent(errNetwork)}, wantCalls: 1, wantErr: errNetwork.Error()},
 		{name: "canceled context is not transient", policy: httpretry.Policy{MaxRetries: 3},
 			results: []error{context.Canceled}, wantCalls: 1, wantErr: "context canceled"},
 	}
