@@ -52,7 +52,7 @@ func (e *WaitError) Error() string {
 	if e.Cause != nil {
 		return fmt.Sprintf("%v; then waiting to retry: %v", e.Err, e.Cause)
 	}
-	return fmt.Sprintf("%v (asked to wait %s, longer than the %s allowed)", e.Err, e.Wait, e.Max)
+	return fmt.Sprintf("%v (asked to wait %s, longer than the %s ragbot waits)", e.Err, e.Wait, e.Max)
 }
 
 func (e *WaitError) Unwrap() []error {

@@ -135,7 +135,7 @@ func TestDo(t *testing.T) {
 			wantWaits: []time.Duration{time.Second, 2 * time.Second}, wantCalls: 3, wantErr: "status 504 Gateway Timeout"},
 		{name: "Retry-After over MaxWait fails at once", policy: httpretry.Policy{MaxRetries: 3, MaxWait: 30 * time.Second},
 			results: []error{status(429, time.Hour)}, wantCalls: 1, wantWait: true,
-			wantErr: "status 429 Too Many Requests (Retry-After 1h0m0s) (asked to wait 1h0m0s, longer than the 30s allowed)"},
+			wantErr: "status 429 Too Many Requests (Retry-After 1h0m0s) (asked to wait 1h0m0s, longer than the 30s ragbot waits)"},
 		{name: "Retry-After over MaxWait capped", policy: httpretry.Policy{MaxRetries: 3, MaxWait: 2 * time.Minute, CapWait: true},
 			results: []error{status(429, time.Hour)}, wantWaits: []time.Duration{2 * time.Minute}, wantCalls: 2},
 		{name: "own Retryable and ServerWait", policy: httpretry.Policy{MaxRetries: 3,

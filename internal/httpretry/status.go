@@ -68,6 +68,16 @@ func ReasonOf(err error) Reason {
 	return Network
 }
 
+// StatusOf is the Status of the *StatusError in err's chain, 0 when there
+// is none.
+func StatusOf(err error) int {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Status
+	}
+	return 0
+}
+
 // A StatusError is an answer with a status other than 2xx. Clients wrap it
 // with what they were doing ("confluence: fetch page 98391: %w"); callers
 // find it with errors.As.
