@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
@@ -28,9 +29,9 @@ type Options struct {
 	// for Cloud, "https://conf.example.com" or ".../confluence" (with the
 	// context path) for Data Center. It must not hold credentials.
 	BaseURL string
-	Flavour string // Cloud or DataCenter
-	Email   string // Cloud only: the Atlassian account of the API token
-	Token   string // Cloud API token or Data Center personal access token; never logged or put in errors
+	Flavour string        // Cloud or DataCenter
+	Email   string        // Cloud only: the Atlassian account of the API token
+	Token   config.Secret // Cloud API token or Data Center personal access token; never logged or put in errors
 
 	HTTPClient *http.Client // [a client with a 60s timeout per request]
 	Log        *slog.Logger // [slog.Default()]
@@ -54,11 +55,11 @@ type Options struct {
 
 // Client talks to one Confluence site. It is safe for concurrent use.
 type Client struct {
-	opt    Options // Token cleared: it lives in auth and token only
-	base   string  // BaseURL without a trailing slash
-	origin string  // scheme://host of BaseURL: v2 next links are rooted there
-	auth   secret  // the Authorization header value
-	token  secret  // the token alone, to scrub echoes of it
+	opt    Options       // Token cleared: it lives in auth and token only
+	base   string        // BaseURL without a trailing slash
+	origin string        // scheme://host of BaseURL: v2 next links are rooted there
+	auth   config.Secret // the Authorization header value
+	token  config.Secret // the token alone, to scrub echoes of it
 	log    *slog.Logger
 }
 
@@ -83,16 +84,6 @@ func (o Options) String() string {
 func (o Options) GoString() string     { return o.String() }
 func (o Options) LogValue() slog.Value { return slog.StringValue(o.String()) }
 
-// secret is a credential that prints as "[redacted]", so that a Client
-// formatted with %+v or logged cannot leak it.
-type secret string
-
-func (secret) String() string                 { return "[redacted]" }
-func (secret) GoString() string               { return "[redacted]" }
-func (secret) LogValue() slog.Value           { return slog.StringValue("[redacted]") }
-func (s secret) reveal() string               { return string(s) }
-func (s secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
-
 // NewClient checks opt and returns a client. Errors name the bad option; they
 // never contain the token.
 func NewClient(opt Options) (*Client, error) {
@@ -109,16 +100,16 @@ func NewClient(opt Options) (*Client, error) {
 		if opt.Email == "" || opt.Token == "" {
 			return nil, errors.New("confluence: cloud needs an email and an API token")
 		}
-		c.auth = secret("Basic " + base64.StdEncoding.EncodeToString([]byte(opt.Email+":"+opt.Token)))
+		c.auth = config.Secret("Basic " + base64.StdEncoding.EncodeToString([]byte(opt.Email+":"+opt.Token.Reveal())))
 	case DataCenter:
 		if opt.Token == "" {
 			return nil, errors.New("confluence: datacenter needs a personal access token")
 		}
-		c.auth = secret("Bearer " + opt.Token)
+		c.auth = config.Secret("Bearer " + opt.Token.Reveal())
 	default:
 		return nil, fmt.Errorf("confluence: flavour %q: want cloud or datacenter", opt.Flavour)
 	}
-	c.token, c.opt.Token = secret(opt.Token), ""
+	c.token, c.opt.Token = opt.Token, ""
 	if c.opt.HTTPClient == nil {
 		c.opt.HTTPClient = &http.Client{Timeout: 60 * time.Second}
 	}
@@ -231,7 +222,7 @@ func (c *Client) once(ctx context.Context, op, method, rawURL, where string, bod
 	if err != nil {
 		return nil, nil, fmt.Errorf("confluence: %s: %w", op, err)
 	}
-	req.Header.Set("Authorization", c.auth.reveal())
+	req.Header.Set("Authorization", c.auth.Reveal())
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -257,7 +248,7 @@ func (c *Client) once(ctx context.Context, op, method, rawURL, where string, bod
 func (c *Client) scrub(err error) error {
 	msg := err.Error()
 	clean := msg
-	for _, s := range []string{c.auth.reveal(), strings.TrimPrefix(strings.TrimPrefix(c.auth.reveal(), "Basic "), "Bearer "), c.token.reveal()} {
+	for _, s := range []string{c.auth.Reveal(), strings.TrimPrefix(strings.TrimPrefix(c.auth.Reveal(), "Basic "), "Bearer "), c.token.Reveal()} {
 		if len(s) >= 4 {
 			clean = strings.ReplaceAll(clean, s, "[redacted]")
 		}

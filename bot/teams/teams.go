@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/config"
 )
 
 // DefaultOpenIDMetadataURL is the Bot Framework's OpenID metadata, where the
@@ -21,7 +22,7 @@ type Config struct {
 	// and the client id of the outgoing one (required).
 	AppID string
 	// AppPassword is the app's client secret (required).
-	AppPassword Password
+	AppPassword config.Secret
 	// TokenURL is the client-credentials endpoint, e.g.
 	// https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token (required).
 	TokenURL string

@@ -2,7 +2,6 @@ package teams
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,30 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/httpretry"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/clientcredentials"
 )
-
-// Password is the app's client secret. It prints, logs and marshals as
-// "[redacted]"; only the token request sends it.
-type Password string
-
-func (p Password) String() string {
-	if p == "" {
-		return ""
-	}
-	return "[redacted]"
-}
-
-// GoString keeps %#v from printing the value.
-func (p Password) GoString() string { return p.String() }
-
-// LogValue keeps slog from printing the value.
-func (p Password) LogValue() slog.Value { return slog.StringValue(p.String()) }
-
-// MarshalJSON keeps encoding/json from writing the value.
-func (p Password) MarshalJSON() ([]byte, error) { return json.Marshal(p.String()) }
 
 // Outgoing token (protocols.md §2.3): client credentials for the Bot
 // Framework scope. Tokens last about an hour (expires_in 3599); one is
@@ -59,7 +39,7 @@ func (t accessToken) LogValue() slog.Value { return slog.StringValue("[redacted]
 type tokenSource struct {
 	url      string
 	clientID string
-	secret   Password
+	secret   config.Secret
 	client   *http.Client
 	now      func() time.Time
 
@@ -101,7 +81,7 @@ func (s *tokenSource) invalidate(value string) {
 // the endpoint, carry the endpoint's error code and description in a
 // *httpretry.StatusError, and never the secret.
 func (s *tokenSource) fetch(ctx context.Context) (accessToken, error) {
-	cc := clientcredentials.Config{ClientID: s.clientID, ClientSecret: string(s.secret), TokenURL: s.url,
+	cc := clientcredentials.Config{ClientID: s.clientID, ClientSecret: s.secret.Reveal(), TokenURL: s.url,
 		Scopes: []string{tokenScope}, AuthStyle: oauth2.AuthStyleInParams}
 	start := s.now()
 	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, s.client))
@@ -116,7 +96,7 @@ func (s *tokenSource) fetch(ctx context.Context) (accessToken, error) {
 			Message: cut(s.scrub(re.ErrorDescription), maxTokenErr)}
 		return accessToken{}, fmt.Errorf("token for app %s: %w", s.clientID, se)
 	case err != nil:
-		if msg := err.Error(); strings.Contains(msg, string(s.secret)) {
+		if msg := err.Error(); strings.Contains(msg, s.secret.Reveal()) {
 			err = errors.New(s.scrub(msg))
 		}
 		return accessToken{}, fmt.Errorf("token for app %s from %s: %w", s.clientID, s.url, err)
@@ -137,7 +117,7 @@ func (s *tokenSource) scrub(msg string) string {
 	if s.secret == "" {
 		return msg
 	}
-	return strings.ReplaceAll(msg, string(s.secret), "[redacted]")
+	return strings.ReplaceAll(msg, s.secret.Reveal(), "[redacted]")
 }
 
 // cut returns s cut to at most n bytes, on a rune boundary, with "…".
