@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -31,7 +32,8 @@ type Config struct {
 	Surface  Surface
 	Access   Access
 	// Timeout bounds the search part of one answer (thread read and
-	// retrieval); posting the reply gets replyTimeout on top. [30s]
+	// retrieval); posting the reply gets replyTimeout on top.
+	// [config.DefaultAnswerTimeout, 30s]
 	Timeout time.Duration
 	Logger  *slog.Logger     // [slog.Default()]
 	Now     func() time.Time // [time.Now]
@@ -68,7 +70,7 @@ func New(cfg Config) *Bot {
 		panic("bot.New: Answerer and Surface are required")
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
+		cfg.Timeout = config.DefaultAnswerTimeout
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -91,8 +91,14 @@ const (
 	DefaultBotTokenEnv     = "RAGBOT_SLACK_BOT_TOKEN"
 	DefaultAppTokenEnv     = "RAGBOT_SLACK_APP_TOKEN"
 	DefaultSigningEnv      = "RAGBOT_SLACK_SIGNING_SECRET"
-	DefaultSlashCommand    = "/where-is"
-	DefaultAnswerTimeout   = 30 * time.Second
+	// DefaultSlashCommand is the Slack command answered with a list; the
+	// Slack surface uses it when its Config leaves Command empty.
+	DefaultSlashCommand = "/where-is"
+	// DefaultAnswerTimeout bounds the search part of one answer (thread
+	// read and retrieval) on every surface: slack.answer_timeout,
+	// teams.answer_timeout, and bot, bot/slack and bot/teams when their
+	// Config leaves it zero. Posting the reply has its own budget.
+	DefaultAnswerTimeout = 30 * time.Second
 )
 
 func (c *Config) applyChatDefaults() {
