@@ -94,11 +94,6 @@ const (
 	// DefaultSlashCommand is the Slack command answered with a list; the
 	// Slack surface uses it when its Config leaves Command empty.
 	DefaultSlashCommand = "/where-is"
-	// DefaultAnswerTimeout bounds the search part of one answer (thread
-	// read and retrieval) on every surface: slack.answer_timeout,
-	// teams.answer_timeout, and bot, bot/slack and bot/teams when their
-	// Config leaves it zero. Posting the reply has its own budget.
-	DefaultAnswerTimeout = 30 * time.Second
 )
 
 func (c *Config) applyChatDefaults() {

@@ -9,19 +9,15 @@ import (
 
 	slackgo "github.com/slack-go/slack"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Rate limits: Slack answers HTTP 429 with Retry-After in seconds
 // (api.slack.com/apis/rate-limits); slack-go turns it into
 // *slackgo.RateLimitedError. A call is tried again after that wait, at most
-// maxRetries times, and only while the wait is at most maxRetryWait: a
-// longer one means the method's budget is spent for now, and the user is
-// better served by an error in the log than by an answer minutes late.
-const (
-	maxRetries   = 3
-	maxRetryWait = 30 * time.Second
-)
+// maxRetries times, and only while the wait is at most config.MaxRetryWait.
+const maxRetries = 3
 
 // rateLimit is the retry policy of Web API calls: only rate limits are
 // retried, after their Retry-After but at least a second.
@@ -38,7 +34,7 @@ var rateLimit = httpretry.Policy{
 		}
 		return max(rl.RetryAfter, time.Second)
 	},
-	MaxWait: maxRetryWait,
+	MaxWait: config.MaxRetryWait,
 }
 
 // withRetry runs call, retrying it after the Retry-After of a 429 answer.
@@ -56,5 +52,5 @@ func withRetry(ctx context.Context, log *slog.Logger, what string, call func() e
 	case we.Cause != nil:
 		return fmt.Errorf("%s: waiting out a rate limit: %w", what, we.Cause)
 	}
-	return fmt.Errorf("%s: rate limited for %s, longer than the %s ragbot waits: %w", what, we.Wait, maxRetryWait, we.Err)
+	return fmt.Errorf("%s: rate limited for %s, longer than the %s ragbot waits: %w", what, we.Wait, config.MaxRetryWait, we.Err)
 }

@@ -11,18 +11,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Connector retries (protocols.md §2.3): 429 (throttled) is retried after its
 // Retry-After, 412, 502 and 504 after an exponential backoff with jitter from
 // firstBackoff, at most maxRetries times, and only while the wait is at most
-// maxRetryWait: a longer one means the conversation's budget is spent, and
-// an error in the log serves better than an answer minutes late. A 401 or
-// 403 is retried once with a fresh token.
+// config.MaxRetryWait. A 401 or 403 is retried once with a fresh token.
 const (
 	maxRetries   = 3
-	maxRetryWait = 30 * time.Second
 	firstBackoff = time.Second
 	maxReplyBody = 64 << 10
 )
@@ -68,14 +66,14 @@ func escapeSegment(s string) string {
 
 // send makes one connector call (POST a reply, PUT an update) with retries,
 // and returns the id of the activity in the answer. A failed answer is a
-// *httpretry.StatusError; a wait beyond maxRetryWait or ctx ending while
+// *httpretry.StatusError; a wait beyond config.MaxRetryWait or ctx ending while
 // waiting is a *httpretry.WaitError around it.
 func (b *Bot) send(ctx context.Context, method, url string, payload []byte) (string, error) {
 	p := httpretry.Policy{
 		MaxRetries: maxRetries,
 		Retryable:  retryable,
-		Backoff:    httpretry.Exponential(firstBackoff, maxRetryWait, 0.5),
-		MaxWait:    maxRetryWait,
+		Backoff:    httpretry.Exponential(firstBackoff, config.MaxRetryWait, 0.5),
+		MaxWait:    config.MaxRetryWait,
 		OnRetry: func(err error, wait time.Duration, retry int) {
 			b.log.Warn("teams connector throttled or failing; waiting", "method", method, "status", httpretry.StatusOf(err),
 				"retry_after", wait, "attempt", retry)
