@@ -65,8 +65,9 @@ func (e *WaitError) Unwrap() []error {
 // Do calls attempt until it returns nil, fails in a way the policy does not
 // retry (or with an error made by Permanent), or has been retried
 // MaxRetries times; then it returns attempt's last error unchanged (for
-// Permanent, the error it was given). It returns a *WaitError instead when it stops
-// before a due retry (see WaitError).
+// Permanent, the error it was given). It returns a *WaitError instead when
+// it stops before a due retry (see WaitError). Do is safe for concurrent
+// use if the policy's funcs are.
 func (p Policy) Do(ctx context.Context, attempt func(ctx context.Context) error) error {
 	for n := 0; ; n++ {
 		err := attempt(ctx)

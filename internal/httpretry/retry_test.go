@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +225,53 @@ func TestExponential(t *testing.T) {
 		if d := jittered(n); d < base || d > base+base/5 {
 			t.Errorf("backoff(%d) = %s, want %s..%s", n, d, base, base+base/5)
 		}
+	}
+}
+
+// TestDoOverHTTP runs a real client against a server that throttles once,
+// turning each answer into a *StatusError with NewStatusError.
+func TestDoOverHTTP(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if calls == 1 {
+			w.Header().Set("Retry-After", "2")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	var waits []time.Duration
+	var first *httpretry.StatusError
+	p := httpretry.Policy{MaxRetries: 2, MaxWait: 30 * time.Second,
+		Sleep: func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return nil },
+		OnRetry: func(err error, _ time.Duration, _ int) {
+			errors.As(err, &first)
+		}}
+	err := p.Do(context.Background(), func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/v1/items?page=2", nil)
+		if err != nil {
+			return httpretry.Permanent(err)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode/100 != 2 {
+			return httpretry.NewStatusError(resp, req.Method, req.URL.RequestURI(), "", "", time.Now())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Do: %v", err)
+	}
+	if diff := cmp.Diff([]time.Duration{2 * time.Second}, waits); diff != "" {
+		t.Errorf("waits (-want +got):\n%s", diff)
+	}
+	want := &httpretry.StatusError{Method: "GET", URL: "/v1/items?page=2", Status: 429, Reason: httpretry.RateLimited, RetryAfter: 2 * time.Second}
+	if diff := cmp.Diff(want, first); diff != "" {
+		t.Errorf("first attempt's error (-want +got):\n%s", diff)
 	}
 }
