@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -29,7 +30,8 @@ type Config struct {
 	Surface  Surface
 	Access   Access
 	// Timeout bounds the search part of one answer (thread read and
-	// retrieval); posting the reply gets replyTimeout on top. [30s]
+	// retrieval); posting the reply gets config.ReplyTimeout on top.
+	// [config.DefaultAnswerTimeout, 30s]
 	Timeout time.Duration
 	Logger  *slog.Logger     // [slog.Default()]
 	Now     func() time.Time // [time.Now]
@@ -43,10 +45,6 @@ type Bot struct {
 	seen  *Deliveries
 	tasks *tasks
 }
-
-// replyTimeout bounds posting one reply, including waits for Slack rate
-// limits (see bot/slack's maxRetryWait).
-const replyTimeout = 90 * time.Second
 
 // lastReplyTimeout bounds the final reply of an answer cancelled by Shutdown.
 const lastReplyTimeout = 5 * time.Second
@@ -66,7 +64,7 @@ func New(cfg Config) *Bot {
 		panic("bot.New: Answerer and Surface are required")
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
+		cfg.Timeout = config.DefaultAnswerTimeout
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -117,7 +115,7 @@ func (b *Bot) answer(ctx context.Context, m Mention, replyTS string) {
 	start := b.cfg.Now()
 	log := b.log.With("event_id", m.DeliveryID, "channel", m.Thread.Channel, "thread_ts", m.Thread.TS)
 	reply := func(r Reply) error {
-		parent, limit := ctx, replyTimeout
+		parent, limit := ctx, config.ReplyTimeout
 		if ctx.Err() != nil {
 			// Cancelled at the shutdown deadline: still replace "searching"
 			// (with "unavailable"), briefly, rather than leave it forever.

@@ -8,9 +8,11 @@ import (
 	"strings"
 )
 
-// Secret is a credential read from the environment. It prints and logs as
-// "[redacted]" so that it cannot leak through an error or a log line by
-// accident; Reveal returns the value for the one client that sends it.
+// Secret is a credential: a token, password or shared secret, read from the
+// environment. It prints, logs and marshals as "[redacted]" ("" when empty)
+// so that it cannot leak through an error or a log line by accident; Reveal
+// returns the value for the one client that sends it. Every package that
+// holds a credential uses this type.
 type Secret string
 
 // String returns "[redacted]" (or "" when empty).
@@ -30,6 +32,10 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
 // MarshalJSON keeps encoding/json (and slog's JSON handler, which encodes
 // structs with it) from writing the value.
 func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + s.String() + `"`), nil }
+
+// MarshalText keeps text encoders (YAML, XML, slog's text handler for a
+// nested value) from writing the value.
+func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Reveal returns the secret itself.
 func (s Secret) Reveal() string { return string(s) }

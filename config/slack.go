@@ -91,8 +91,9 @@ const (
 	DefaultBotTokenEnv     = "RAGBOT_SLACK_BOT_TOKEN"
 	DefaultAppTokenEnv     = "RAGBOT_SLACK_APP_TOKEN"
 	DefaultSigningEnv      = "RAGBOT_SLACK_SIGNING_SECRET"
-	DefaultSlashCommand    = "/where-is"
-	DefaultAnswerTimeout   = 30 * time.Second
+	// DefaultSlashCommand is the Slack command answered with a list; the
+	// Slack surface uses it when its Config leaves Command empty.
+	DefaultSlashCommand = "/where-is"
 )
 
 func (c *Config) applyChatDefaults() {

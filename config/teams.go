@@ -37,8 +37,12 @@ type Teams struct {
 
 // Defaults of the teams section.
 const (
-	DefaultTeamsPasswordEnv   = "RAGBOT_TEAMS_APP_PASSWORD"
-	DefaultTeamsTenant        = "botframework.com"
+	DefaultTeamsPasswordEnv = "RAGBOT_TEAMS_APP_PASSWORD"
+	DefaultTeamsTenant      = "botframework.com"
+	// DefaultTeamsOpenIDURL is the Bot Framework's OpenID metadata, where
+	// the keys that sign channel -> bot tokens are published ("Authentication
+	// with the Bot Connector API", Microsoft Learn); bot/teams uses it when
+	// its Config leaves OpenIDMetadataURL empty.
 	DefaultTeamsOpenIDURL     = "https://login.botframework.com/v1/.well-known/openidconfiguration"
 	defaultTeamsTokenURLStart = "https://login.microsoftonline.com/"
 	maxTeamsAnswerTimeout     = 10 * time.Minute

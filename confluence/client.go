@@ -8,12 +8,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Flavours of Confluence, which decide the REST API and the auth scheme.
@@ -28,9 +29,9 @@ type Options struct {
 	// for Cloud, "https://conf.example.com" or ".../confluence" (with the
 	// context path) for Data Center. It must not hold credentials.
 	BaseURL string
-	Flavour string // Cloud or DataCenter
-	Email   string // Cloud only: the Atlassian account of the API token
-	Token   string // Cloud API token or Data Center personal access token; never logged or put in errors
+	Flavour string        // Cloud or DataCenter
+	Email   string        // Cloud only: the Atlassian account of the API token
+	Token   config.Secret // Cloud API token or Data Center personal access token; never logged or put in errors
 
 	HTTPClient *http.Client // [a client with a 60s timeout per request]
 	Log        *slog.Logger // [slog.Default()]
@@ -54,11 +55,11 @@ type Options struct {
 
 // Client talks to one Confluence site. It is safe for concurrent use.
 type Client struct {
-	opt    Options // Token cleared: it lives in auth and token only
-	base   string  // BaseURL without a trailing slash
-	origin string  // scheme://host of BaseURL: v2 next links are rooted there
-	auth   secret  // the Authorization header value
-	token  secret  // the token alone, to scrub echoes of it
+	opt    Options       // Token cleared: it lives in auth and token only
+	base   string        // BaseURL without a trailing slash
+	origin string        // scheme://host of BaseURL: v2 next links are rooted there
+	auth   config.Secret // the Authorization header value
+	token  config.Secret // the token alone, to scrub echoes of it
 	log    *slog.Logger
 }
 
@@ -83,16 +84,6 @@ func (o Options) String() string {
 func (o Options) GoString() string     { return o.String() }
 func (o Options) LogValue() slog.Value { return slog.StringValue(o.String()) }
 
-// secret is a credential that prints as "[redacted]", so that a Client
-// formatted with %+v or logged cannot leak it.
-type secret string
-
-func (secret) String() string                 { return "[redacted]" }
-func (secret) GoString() string               { return "[redacted]" }
-func (secret) LogValue() slog.Value           { return slog.StringValue("[redacted]") }
-func (s secret) reveal() string               { return string(s) }
-func (s secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
-
 // NewClient checks opt and returns a client. Errors name the bad option; they
 // never contain the token.
 func NewClient(opt Options) (*Client, error) {
@@ -109,16 +100,16 @@ func NewClient(opt Options) (*Client, error) {
 		if opt.Email == "" || opt.Token == "" {
 			return nil, errors.New("confluence: cloud needs an email and an API token")
 		}
-		c.auth = secret("Basic " + base64.StdEncoding.EncodeToString([]byte(opt.Email+":"+opt.Token)))
+		c.auth = config.Secret("Basic " + base64.StdEncoding.EncodeToString([]byte(opt.Email+":"+opt.Token.Reveal())))
 	case DataCenter:
 		if opt.Token == "" {
 			return nil, errors.New("confluence: datacenter needs a personal access token")
 		}
-		c.auth = secret("Bearer " + opt.Token)
+		c.auth = config.Secret("Bearer " + opt.Token.Reveal())
 	default:
 		return nil, fmt.Errorf("confluence: flavour %q: want cloud or datacenter", opt.Flavour)
 	}
-	c.token, c.opt.Token = secret(opt.Token), ""
+	c.token, c.opt.Token = opt.Token, ""
 	if c.opt.HTTPClient == nil {
 		c.opt.HTTPClient = &http.Client{Timeout: 60 * time.Second}
 	}
@@ -133,7 +124,7 @@ func NewClient(opt Options) (*Client, error) {
 		c.opt.MaxWait = 5 * time.Minute
 	}
 	if c.opt.Sleep == nil {
-		c.opt.Sleep = sleep
+		c.opt.Sleep = httpretry.Sleep
 	}
 	if c.opt.PageSize == 0 {
 		c.opt.PageSize = 100
@@ -153,62 +144,24 @@ func (c *Client) Flavour() string { return c.opt.Flavour }
 // BaseURL is the configured base URL without a trailing slash.
 func (c *Client) BaseURL() string { return c.base }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+// An error answer is a *httpretry.StatusError wrapped with the operation:
+// `confluence: fetch page 98391 "Deploy runbook": GET /wiki/api/v2/pages?id=98391:
+// status 404 Not Found: Not Found page 98391 is gone`. Its Reason is the
+// metric label; Retryable says whether a later run may succeed.
+
+// Retryable reports whether err, an error of this client, is a rate limit,
+// a server error or a network failure, which a later run may not meet.
+func Retryable(err error) bool {
+	var se *httpretry.StatusError
+	if errors.As(err, &se) {
+		return retryable(se.Status)
 	}
+	return true
 }
 
-// An HTTPError is a request that failed for good: a status that is not
-// retried (401, 403, 404, 400...), or a 429/5xx that outlasted MaxRetries.
-type HTTPError struct {
-	Op         string        // what was being done: `list pages of space OPS`, `fetch page 98391 "Deploy runbook"`
-	Method     string        // GET, POST
-	Path       string        // request path and query, without the host
-	Status     int           // HTTP status
-	Message    string        // the server's message, at most 300 bytes, "" when none
-	RetryAfter time.Duration // the answer's Retry-After, 0 when none
-
-	hasRetryAfter bool // the answer had a Retry-After (which may be 0)
-}
-
-func (e *HTTPError) Error() string {
-	msg := fmt.Sprintf("confluence: %s: %s %s: status %d %s", e.Op, e.Method, e.Path, e.Status, http.StatusText(e.Status))
-	if e.Message != "" {
-		msg += ": " + e.Message
-	}
-	if e.hasRetryAfter {
-		msg += fmt.Sprintf(" (Retry-After %s)", e.RetryAfter)
-	}
-	return msg
-}
-
-// Retryable reports a rate limit or server error: a later run may succeed.
-func (e *HTTPError) Retryable() bool { return retryable(e.Status) }
-
-// Reason is a short label for metrics: "rate_limited", "server_error",
-// "unauthorized", "forbidden", "not_found", "bad_request".
-func (e *HTTPError) Reason() string {
-	switch {
-	case e.Status == http.StatusTooManyRequests:
-		return "rate_limited"
-	case e.Status >= 500:
-		return "server_error"
-	case e.Status == http.StatusUnauthorized:
-		return "unauthorized"
-	case e.Status == http.StatusForbidden:
-		return "forbidden"
-	case e.Status == http.StatusNotFound:
-		return "not_found"
-	}
-	return "bad_request"
-}
-
+// retryable reports the statuses this client retries: 429, 500, 502, 503
+// and 504 (Atlassian's rate-limiting guide asks clients to back off on 429
+// and 503).
 func retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusInternalServerError ||
 		status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
@@ -220,35 +173,46 @@ const maxBody = 64 << 20
 
 // do sends a request to rawURL (absolute, on this site) and returns the body
 // of a 2xx answer. 429, 5xx and transport errors are retried as Options say;
-// the error of the last attempt is returned, an *HTTPError for a status. op
-// names the operation in errors and logs; neither ever holds a credential.
+// the error of the last attempt is returned, a *httpretry.StatusError for a
+// status. op names the operation in errors and logs; neither ever holds a
+// credential.
 func (c *Client) do(ctx context.Context, op, method, rawURL string, body []byte) ([]byte, http.Header, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("confluence: %s: bad url: %w", op, err)
 	}
 	where := u.RequestURI()
-	for attempt := 0; ; attempt++ {
-		data, hdr, err := c.once(ctx, op, method, rawURL, where, body)
-		if err == nil {
-			return data, hdr, nil
-		}
-		if ctx.Err() != nil {
-			return nil, nil, fmt.Errorf("confluence: %s: %w", op, context.Cause(ctx))
-		}
-		wait, again := c.retryWait(err, attempt)
-		if !again {
-			return nil, nil, err
-		}
-		c.log.Warn("confluence request failed, retrying", "op", op, "err", err, "wait", wait, "attempt", attempt+1)
-		if err := c.opt.Sleep(ctx, wait); err != nil {
-			return nil, nil, fmt.Errorf("confluence: %s: %w", op, context.Cause(ctx))
-		}
+	p := httpretry.Policy{
+		MaxRetries: c.opt.MaxRetries,
+		Retryable:  Retryable,
+		Backoff:    httpretry.Exponential(time.Second, time.Minute, 0.2),
+		MaxWait:    c.opt.MaxWait,
+		Sleep:      c.opt.Sleep,
+		OnRetry: func(err error, wait time.Duration, retry int) {
+			c.log.Warn("confluence request failed, retrying", "op", op, "err", err, "wait", wait, "attempt", retry)
+		},
 	}
+	var data []byte
+	var hdr http.Header
+	err = p.Do(ctx, func(ctx context.Context) error {
+		d, h, err := c.once(ctx, op, method, rawURL, where, body)
+		data, hdr = d, h
+		return err
+	})
+	var we *httpretry.WaitError
+	switch {
+	case errors.As(err, &we) && we.Cause != nil:
+		return nil, nil, fmt.Errorf("confluence: %s: %w", op, we.Cause)
+	case we != nil:
+		return nil, nil, we.Err // a Retry-After beyond MaxWait: the answer says it all
+	case err != nil:
+		return nil, nil, err
+	}
+	return data, hdr, nil
 }
 
-// once sends one request: an *HTTPError for a status other than 2xx, a
-// plain (scrubbed) error for a transport failure.
+// once sends one request: a *httpretry.StatusError for a status other than
+// 2xx, a plain (scrubbed) error for a transport failure.
 func (c *Client) once(ctx context.Context, op, method, rawURL, where string, body []byte) ([]byte, http.Header, error) {
 	var rd io.Reader
 	if body != nil {
@@ -258,7 +222,7 @@ func (c *Client) once(ctx context.Context, op, method, rawURL, where string, bod
 	if err != nil {
 		return nil, nil, fmt.Errorf("confluence: %s: %w", op, err)
 	}
-	req.Header.Set("Authorization", c.auth.reveal())
+	req.Header.Set("Authorization", c.auth.Reveal())
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -275,56 +239,8 @@ func (c *Client) once(ctx context.Context, op, method, rawURL, where string, bod
 		}
 		return data, resp.Header, nil
 	}
-	herr := &HTTPError{Op: op, Method: method, Path: where, Status: resp.StatusCode, Message: c.scrub(errors.New(serverMessage(data))).Error()}
-	herr.RetryAfter, herr.hasRetryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
-	return nil, nil, herr
-}
-
-// retryWait says whether err is worth another attempt, and after how long:
-// a rate limit or server error, or a transport error, while attempts are
-// left, waiting Retry-After when the server named it (unless that exceeds
-// MaxWait) and backing off otherwise.
-func (c *Client) retryWait(err error, attempt int) (time.Duration, bool) {
-	if attempt >= c.opt.MaxRetries {
-		return 0, false
-	}
-	var h *HTTPError
-	if !errors.As(err, &h) {
-		return backoff(attempt), true
-	}
-	switch {
-	case !h.Retryable():
-		return 0, false
-	case !h.hasRetryAfter:
-		return backoff(attempt), true
-	case h.RetryAfter > c.opt.MaxWait:
-		return 0, false
-	}
-	return h.RetryAfter, true
-}
-
-// backoff is the wait before retry attempt+1 when the server named none:
-// 1s, 2s, 4s, ... up to 60s, each with up to 20% jitter.
-func backoff(attempt int) time.Duration {
-	d := time.Second << min(attempt, 6)
-	d = min(d, time.Minute)
-	return d + time.Duration(rand.Int64N(int64(d)/5+1))
-}
-
-// retryAfter reads a Retry-After header: delay-seconds or an HTTP date
-// (RFC 9110 §10.2.3).
-func retryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
-		return time.Duration(n) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
+	msg := c.scrub(errors.New(serverMessage(data))).Error()
+	return nil, nil, fmt.Errorf("confluence: %s: %w", op, httpretry.NewStatusError(resp, method, where, "", msg, time.Now()))
 }
 
 // scrub removes the credentials from an error's text, in case a proxy or
@@ -332,7 +248,7 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 func (c *Client) scrub(err error) error {
 	msg := err.Error()
 	clean := msg
-	for _, s := range []string{c.auth.reveal(), strings.TrimPrefix(strings.TrimPrefix(c.auth.reveal(), "Basic "), "Bearer "), c.token.reveal()} {
+	for _, s := range []string{c.auth.Reveal(), strings.TrimPrefix(strings.TrimPrefix(c.auth.Reveal(), "Basic "), "Bearer "), c.token.Reveal()} {
 		if len(s) >= 4 {
 			clean = strings.ReplaceAll(clean, s, "[redacted]")
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/ragbot/ragbot/confluence"
 	"github.com/ragbot/ragbot/confluence/confluencetest"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // onePage is a Cloud v2 answer holding page 98391.
@@ -93,7 +95,7 @@ func TestClientFailures(t *testing.T) {
 		body       string
 		wantWaits  []time.Duration // nil: no retry; a zero entry: a backoff of 1s..1.2s
 		wantErr    string          // "" when the fetch ends well
-		wantReason string
+		wantReason httpretry.Reason
 	}{
 		{name: "429 honours Retry-After seconds", fails: 1, status: 429, retryAfter: "3",
 			wantWaits: []time.Duration{3 * time.Second}},
@@ -117,7 +119,7 @@ func TestClientFailures(t *testing.T) {
 			wantReason: "unauthorized"},
 		{name: "400 is not retried", fails: 1, status: 400, body: `{"statusCode":400,"message":"limit must be 1..250"}`,
 			wantErr:    `confluence: fetch page 98391 "Deploy runbook": GET ` + path + `: status 400 Bad Request: limit must be 1..250`,
-			wantReason: "bad_request"},
+			wantReason: "client_error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,28 +146,18 @@ func TestClientFailures(t *testing.T) {
 				}
 				return
 			}
-			var herr *confluence.HTTPError
 			if err == nil || err.Error() != tt.wantErr {
 				t.Fatalf("error:\n%v\nwant:\n%s", err, tt.wantErr)
 			}
-			if !asHTTPError(err, &herr) || herr.Reason() != tt.wantReason {
-				t.Errorf("error %T reason %q, want an *HTTPError with reason %q", err, reasonOf(herr), tt.wantReason)
+			var se *httpretry.StatusError
+			if !errors.As(err, &se) || se.Reason != tt.wantReason {
+				t.Errorf("error %T, want a *httpretry.StatusError with reason %q", err, tt.wantReason)
+			}
+			if got, want := confluence.Retryable(err), tt.status == 429 || tt.status >= 500; got != want {
+				t.Errorf("Retryable(%v) = %v, want %v", err, got, want)
 			}
 		})
 	}
-}
-
-func asHTTPError(err error, target **confluence.HTTPError) bool {
-	h, ok := err.(*confluence.HTTPError)
-	*target = h
-	return ok
-}
-
-func reasonOf(h *confluence.HTTPError) string {
-	if h == nil {
-		return ""
-	}
-	return h.Reason()
 }
 
 // TestSecretsNeverLeak fails requests in every way a client can see and

@@ -7,27 +7,15 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/ragbot/ragbot/config"
 )
-
-// A Secret is a token or shared secret held in memory. It prints, formats
-// and logs as "[redacted]"; string(s) is the value.
-type Secret string
-
-// String hides the value from fmt's %s and %v.
-func (s Secret) String() string { return "[redacted]" }
-
-// GoString hides the value from fmt's %#v.
-func (s Secret) GoString() string { return "[redacted]" }
-
-// LogValue hides the value from slog.
-func (s Secret) LogValue() slog.Value { return slog.StringValue("[redacted]") }
 
 // Remote is a repository that ragbot clones and fetches itself.
 type Remote struct {
@@ -38,7 +26,7 @@ type Remote struct {
 	// Token, when set, is sent to an http(s) URL as the password of HTTP
 	// basic auth, in a header that git receives through its environment
 	// (never on a command line, in a file or in .git/config).
-	Token Secret
+	Token config.Secret
 	// TokenUser is the basic-auth user name sent with Token
 	// ["x-access-token", which GitHub requires for app tokens and GitLab and
 	// Gitea accept with a personal access token; Bitbucket Cloud access
@@ -144,7 +132,7 @@ func (r Remote) basic() string {
 	if user == "" {
 		user = "x-access-token"
 	}
-	return base64.StdEncoding.EncodeToString([]byte(user + ":" + string(r.Token)))
+	return base64.StdEncoding.EncodeToString([]byte(user + ":" + r.Token.Reveal()))
 }
 
 // scrub removes the token, in clear and inside its basic-auth header, from s.
@@ -152,7 +140,7 @@ func (r Remote) scrub(s string) string {
 	if r.Token == "" {
 		return s
 	}
-	return strings.NewReplacer(string(r.Token), "[redacted]", r.basic(), "[redacted]").Replace(s)
+	return strings.NewReplacer(r.Token.Reveal(), "[redacted]", r.basic(), "[redacted]").Replace(s)
 }
 
 // CloneDir returns where the clone of the source called name lives under

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/ragbot/ragbot/config"
 )
 
 // Repo is one configured git source as the sync-and-index loop sees it.
@@ -30,7 +32,7 @@ type Repo struct {
 	Poll time.Duration
 	// WebhookSecret verifies push deliveries for this source: the GitHub
 	// webhook secret or the GitLab secret token. Empty refuses them all.
-	WebhookSecret Secret
+	WebhookSecret config.Secret
 	// URLs are the repository's addresses (clone URL, web URL) that a
 	// webhook payload may name, for deliveries posted to the handler's root
 	// rather than to .../<Name>.

@@ -15,6 +15,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/ragbot/ragbot/config"
 )
 
 // MaxWebhookBody is the largest delivery read, in bytes: GitHub caps
@@ -260,7 +262,7 @@ func verified(provider string, hdr http.Header, body []byte, candidates []Repo) 
 
 // validGitHubSignature checks X-Hub-Signature-256: "sha256=" and the hex
 // HMAC-SHA256 of the raw body keyed with the secret, compared in constant time.
-func validGitHubSignature(body []byte, header string, secret Secret) bool {
+func validGitHubSignature(body []byte, header string, secret config.Secret) bool {
 	hexSig, ok := strings.CutPrefix(header, "sha256=")
 	if !ok || secret == "" {
 		return false
@@ -269,18 +271,18 @@ func validGitHubSignature(body []byte, header string, secret Secret) bool {
 	if err != nil {
 		return false
 	}
-	mac := hmac.New(sha256.New, []byte(secret))
+	mac := hmac.New(sha256.New, []byte(secret.Reveal()))
 	mac.Write(body)
 	return hmac.Equal(got, mac.Sum(nil))
 }
 
 // validGitLabToken checks X-Gitlab-Token, a plain shared secret, in
 // constant time (the hashes also hide the secret's length).
-func validGitLabToken(header string, secret Secret) bool {
+func validGitLabToken(header string, secret config.Secret) bool {
 	if header == "" || secret == "" {
 		return false
 	}
-	a, b := sha256.Sum256([]byte(header)), sha256.Sum256([]byte(secret))
+	a, b := sha256.Sum256([]byte(header)), sha256.Sum256([]byte(secret.Reveal()))
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ragbot/ragbot/config"
 )
 
 var t0Internal = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
@@ -19,7 +21,7 @@ func TestGitHubSignatureVector(t *testing.T) {
 		name   string
 		body   []byte
 		header string
-		secret Secret
+		secret config.Secret
 		want   bool
 	}{
 		{"vector", body, sig, "gh-secret", true},
@@ -60,7 +62,7 @@ func TestNormalizeRepoURL(t *testing.T) {
 }
 
 func TestSecretRedacted(t *testing.T) {
-	s := Secret("hunter2-token")
+	s := config.Secret("hunter2-token")
 	var b strings.Builder
 	slog.New(slog.NewTextHandler(&b, nil)).Info("x", "secret", s, "remote", Remote{URL: "https://x/y.git", Token: s})
 	b.WriteString(fmt.Sprintf("%s %v %+v %#v %q", s, s, Remote{Token: s}, s, s))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 )
 
 // Thresholds decide "no coverage" for questions that name nothing the top
@@ -227,14 +229,15 @@ var fillerWords = map[string]bool{
 
 // weaviateStopwords is Weaviate's "en" stopword preset, which the chunk
 // collection uses (schema.go): Weaviate drops these words from BM25 queries,
-// so a probe for one finds nothing even where it occurs
-// (weaviate v1.35.2 adapters/repos/db/inverted/stopwords/presets.go).
-var weaviateStopwords = map[string]bool{
-	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true, "but": true, "by": true,
-	"for": true, "if": true, "in": true, "into": true, "is": true, "it": true, "no": true, "not": true, "of": true,
-	"on": true, "or": true, "such": true, "that": true, "the": true, "their": true, "then": true, "there": true,
-	"these": true, "they": true, "this": true, "to": true, "was": true, "will": true, "with": true,
-}
+// so a probe for one finds nothing even where it occurs. It is read from
+// Weaviate's own package, so it cannot drift from the server's list.
+var weaviateStopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range stopwords.Presets[stopwords.EnglishPreset] {
+		m[w] = true
+	}
+	return m
+}()
 
 // termWeights are a question's content terms with their inverse document
 // frequencies in the asker's scope.

@@ -11,6 +11,7 @@ import (
 	slackgo "github.com/slack-go/slack"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -150,7 +151,7 @@ func listSection(title string, snips []retrieval.Snippet, now time.Time) string 
 
 // respond posts msg to a response_url, waiting out 429s.
 func (b *Bot) respond(ctx context.Context, responseURL string, msg *slackgo.WebhookMessage) error {
-	rctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, config.ReplyTimeout)
 	defer cancel()
 	err := withRetry(rctx, b.log, "response_url", func() error {
 		return slackgo.PostWebhookCustomHTTPContext(rctx, responseURL, b.cfg.HTTPClient, msg)

@@ -11,6 +11,7 @@ import (
 	slackgo "github.com/slack-go/slack"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/config"
 )
 
 // Config wires the Slack surface.
@@ -30,9 +31,11 @@ type Config struct {
 	Access bot.Access
 	// Feedback stores votes; nil turns the buttons off.
 	Feedback bot.FeedbackSink
-	// Command is the slash command answered with a list. ["/where-is"]
+	// Command is the slash command answered with a list.
+	// [config.DefaultSlashCommand, "/where-is"]
 	Command string
-	// AnswerTimeout bounds the search part of one answer. [30s]
+	// AnswerTimeout bounds the search part of one answer.
+	// [config.DefaultAnswerTimeout, 30s]
 	AnswerTimeout time.Duration
 	// HTTPClient posts to response_url. [a client with a 15 s timeout]
 	HTTPClient *http.Client
@@ -64,10 +67,10 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		cfg.Lister = cfg.Answerer
 	}
 	if cfg.Command == "" {
-		cfg.Command = "/where-is"
+		cfg.Command = config.DefaultSlashCommand
 	}
 	if cfg.AnswerTimeout <= 0 {
-		cfg.AnswerTimeout = 30 * time.Second
+		cfg.AnswerTimeout = config.DefaultAnswerTimeout
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 15 * time.Second}

@@ -3,7 +3,6 @@ package teams
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -79,26 +78,6 @@ func TestActivityURL(t *testing.T) {
 		}
 		if _, err := http.NewRequest(http.MethodPost, tt.want, nil); err != nil {
 			t.Errorf("%s: %v", tt.want, err)
-		}
-	}
-}
-
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2026, 4, 5, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		header string
-		want   time.Duration
-	}{
-		{"", 0},
-		{"3", 3 * time.Second},
-		{" 0 ", 0},
-		{"Sun, 05 Apr 2026 12:00:07 GMT", 7 * time.Second},
-		{"Sun, 05 Apr 2026 11:00:00 GMT", 0},
-		{"soon", 0},
-	}
-	for _, tt := range tests {
-		if got := retryAfter(tt.header, now); got != tt.want {
-			t.Errorf("retryAfter(%q) = %s, want %s", tt.header, got, tt.want)
 		}
 	}
 }

@@ -4,52 +4,35 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Connector retries (protocols.md §2.3): 429 (throttled) is retried after its
 // Retry-After, 412, 502 and 504 after an exponential backoff with jitter from
 // firstBackoff, at most maxRetries times, and only while the wait is at most
-// maxRetryWait: a longer one means the conversation's budget is spent, and
-// an error in the log serves better than an answer minutes late. A 401 or
-// 403 is retried once with a fresh token.
+// config.MaxRetryWait. A 401 or 403 is retried once with a fresh token.
 const (
 	maxRetries   = 3
-	maxRetryWait = 30 * time.Second
 	firstBackoff = time.Second
 	maxReplyBody = 64 << 10
 )
 
-// A ConnectorError is a connector call that failed.
-type ConnectorError struct {
-	Method     string
-	URL        string // the activity URL; it holds no credentials
-	Status     int
-	Code       string        // the body's error.code, e.g. "MessageSizeTooBig"
-	Message    string        // the body's error.message, cut
-	RetryAfter time.Duration // from a 429's Retry-After, 0 when absent
-}
-
-func (e *ConnectorError) Error() string {
-	s := fmt.Sprintf("connector %s %s: HTTP %d", e.Method, e.URL, e.Status)
-	if e.Code != "" {
-		s += " " + e.Code
+// retryable reports the connector failures worth another try: 429
+// (throttled), 412, 502 and 504. Network errors are not retried.
+func retryable(err error) bool {
+	var se *httpretry.StatusError
+	if !errors.As(err, &se) {
+		return false
 	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
-}
-
-// retryable reports the statuses worth another try.
-func (e *ConnectorError) retryable() bool {
-	switch e.Status {
+	switch se.Status {
 	case http.StatusTooManyRequests, http.StatusPreconditionFailed, http.StatusBadGateway, http.StatusGatewayTimeout:
 		return true
 	}
@@ -82,44 +65,40 @@ func escapeSegment(s string) string {
 }
 
 // send makes one connector call (POST a reply, PUT an update) with retries,
-// and returns the id of the activity in the answer.
+// and returns the id of the activity in the answer. A failed answer is a
+// *httpretry.StatusError; a wait beyond config.MaxRetryWait or ctx ending while
+// waiting is a *httpretry.WaitError around it.
 func (b *Bot) send(ctx context.Context, method, url string, payload []byte) (string, error) {
+	p := httpretry.Policy{
+		MaxRetries: maxRetries,
+		Retryable:  retryable,
+		Backoff:    httpretry.Exponential(firstBackoff, config.MaxRetryWait, 0.5),
+		MaxWait:    config.MaxRetryWait,
+		OnRetry: func(err error, wait time.Duration, retry int) {
+			b.log.Warn("teams connector throttled or failing; waiting", "method", method, "status", httpretry.StatusOf(err),
+				"retry_after", wait, "attempt", retry)
+		},
+	}
+	var id string
 	refreshed := false
-	for attempt := 1; ; attempt++ {
+	err := p.Do(ctx, func(ctx context.Context) error {
 		tok, err := b.tokens.token(ctx)
 		if err != nil {
-			return "", err
+			return err
 		}
-		id, err := b.do(ctx, method, url, tok, payload)
-		ce, ok := err.(*ConnectorError)
-		switch {
-		case err == nil || !ok:
-			return id, err
-		case (ce.Status == http.StatusUnauthorized || ce.Status == http.StatusForbidden) && !refreshed:
+		id, err = b.do(ctx, method, url, tok, payload)
+		if s := httpretry.StatusOf(err); (s == http.StatusUnauthorized || s == http.StatusForbidden) && !refreshed {
 			b.tokens.invalidate(tok)
 			refreshed = true
-			b.log.Warn("teams connector refused the token; fetching a new one", "method", method, "status", ce.Status)
-			continue
-		case !ce.retryable() || attempt > maxRetries:
-			return "", err
+			b.log.Warn("teams connector refused the token; fetching a new one", "method", method, "status", s)
+			if tok, err = b.tokens.token(ctx); err != nil {
+				return err
+			}
+			id, err = b.do(ctx, method, url, tok, payload)
 		}
-		wait := ce.RetryAfter
-		if wait <= 0 {
-			backoff := firstBackoff << (attempt - 1)
-			wait = backoff + rand.N(backoff/2)
-		}
-		if wait > maxRetryWait {
-			return "", fmt.Errorf("%w (asked to wait %s, longer than the %s ragbot waits)", err, wait, maxRetryWait)
-		}
-		b.log.Warn("teams connector throttled or failing; waiting", "method", method, "status", ce.Status, "retry_after", wait, "attempt", attempt)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return "", fmt.Errorf("%w; then waiting to retry: %w", err, context.Cause(ctx))
-		case <-t.C:
-		}
-	}
+		return err
+	})
+	return id, err
 }
 
 func (b *Bot) do(ctx context.Context, method, url, token string, payload []byte) (string, error) {
@@ -149,20 +128,6 @@ func (b *Bot) do(ctx context.Context, method, url, token string, payload []byte)
 		} `json:"error"`
 	}
 	_ = json.Unmarshal(body, &r)
-	return "", &ConnectorError{Method: method, URL: url, Status: resp.StatusCode, Code: r.Error.Code,
-		Message: cut(r.Error.Message, 300), RetryAfter: retryAfter(resp.Header.Get("Retry-After"), b.cfg.Now())}
-}
-
-// retryAfter reads a Retry-After header: seconds, or an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
-	}
-	return 0
+	se := httpretry.NewStatusError(resp, method, url, r.Error.Code, cut(r.Error.Message, 300), b.cfg.Now())
+	return "", fmt.Errorf("connector: %w", se)
 }

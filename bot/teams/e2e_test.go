@@ -484,7 +484,7 @@ func TestNoSecretsInLogs(t *testing.T) {
 	h.post(t, jwt, body)
 
 	logs := h.logs.String()
-	if !strings.Contains(logs, "invalid_client") || !strings.Contains(logs, "HTTP 403") {
+	if !strings.Contains(logs, "invalid_client") || !strings.Contains(logs, "status 403 Forbidden") {
 		t.Fatalf("the failures were not logged:\n%s", logs)
 	}
 	secrets := []string{teamsfake.AppPassword, jwt}

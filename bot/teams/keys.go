@@ -13,6 +13,7 @@ import (
 
 	"github.com/MicahParks/jwkset"
 	"github.com/MicahParks/keyfunc/v3"
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Key cache timing. The Bot Framework rotates its signing keys rarely and
@@ -159,7 +160,7 @@ func (c *keyCache) getJSON(ctx context.Context, url string, v any) error {
 		return fmt.Errorf("GET %s: %w", url, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: HTTP %d", url, resp.StatusCode)
+		return httpretry.NewStatusError(resp, http.MethodGet, url, "", "", c.now())
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return fmt.Errorf("GET %s: %w", url, err)

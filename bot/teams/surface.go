@@ -2,11 +2,11 @@ package teams
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Reply posts r under the question to.TS (POST …/activities/{to.TS}, which
@@ -51,8 +51,8 @@ func (b *Bot) post(ctx context.Context, to bot.Thread, ts string, a outActivity)
 // cardRefused reports the connector errors that mean "this card cannot be
 // posted": a bad request or a message too big.
 func cardRefused(err error) bool {
-	var ce *ConnectorError
-	return errors.As(err, &ce) && (ce.Status == http.StatusBadRequest || ce.Status == http.StatusRequestEntityTooLarge)
+	s := httpretry.StatusOf(err)
+	return s == http.StatusBadRequest || s == http.StatusRequestEntityTooLarge
 }
 
 // Earlier returns nothing: the Bot Framework connector cannot read a Teams

@@ -9,11 +9,8 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/config"
 )
-
-// DefaultOpenIDMetadataURL is the Bot Framework's OpenID metadata, where the
-// keys that sign channel -> bot tokens are published.
-const DefaultOpenIDMetadataURL = "https://login.botframework.com/v1/.well-known/openidconfiguration"
 
 // Config wires the Teams surface.
 type Config struct {
@@ -21,11 +18,12 @@ type Config struct {
 	// and the client id of the outgoing one (required).
 	AppID string
 	// AppPassword is the app's client secret (required).
-	AppPassword Password
+	AppPassword config.Secret
 	// TokenURL is the client-credentials endpoint, e.g.
 	// https://login.microsoftonline.com/botframework.com/oauth2/v2.0/token (required).
 	TokenURL string
-	// OpenIDMetadataURL lists the signing keys' location. [DefaultOpenIDMetadataURL]
+	// OpenIDMetadataURL lists the signing keys' location.
+	// [config.DefaultTeamsOpenIDURL]
 	OpenIDMetadataURL string
 	// Answerer answers questions (required).
 	Answerer bot.Answerer
@@ -33,7 +31,8 @@ type Config struct {
 	Access bot.Access
 	// Feedback stores votes; nil leaves the vote buttons out.
 	Feedback bot.FeedbackSink
-	// AnswerTimeout bounds the search part of one answer. [30s]
+	// AnswerTimeout bounds the search part of one answer.
+	// [config.DefaultAnswerTimeout, 30s]
 	AnswerTimeout time.Duration
 	// HTTPClient makes the token, key and connector calls. [a client with a 30 s timeout]
 	HTTPClient *http.Client
@@ -62,10 +61,10 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		return nil, errors.New("teams: AppID, AppPassword, TokenURL and Answerer are required")
 	}
 	if cfg.OpenIDMetadataURL == "" {
-		cfg.OpenIDMetadataURL = DefaultOpenIDMetadataURL
+		cfg.OpenIDMetadataURL = config.DefaultTeamsOpenIDURL
 	}
 	if cfg.AnswerTimeout <= 0 {
-		cfg.AnswerTimeout = 30 * time.Second
+		cfg.AnswerTimeout = config.DefaultAnswerTimeout
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}

@@ -2,36 +2,19 @@ package teams
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/httpretry"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
 )
-
-// Password is the app's client secret. It prints, logs and marshals as
-// "[redacted]"; only the token request sends it.
-type Password string
-
-func (p Password) String() string {
-	if p == "" {
-		return ""
-	}
-	return "[redacted]"
-}
-
-// GoString keeps %#v from printing the value.
-func (p Password) GoString() string { return p.String() }
-
-// LogValue keeps slog from printing the value.
-func (p Password) LogValue() slog.Value { return slog.StringValue(p.String()) }
-
-// MarshalJSON keeps encoding/json from writing the value.
-func (p Password) MarshalJSON() ([]byte, error) { return json.Marshal(p.String()) }
 
 // Outgoing token (protocols.md §2.3): client credentials for the Bot
 // Framework scope. Tokens last about an hour (expires_in 3599); one is
@@ -56,7 +39,7 @@ func (t accessToken) LogValue() slog.Value { return slog.StringValue("[redacted]
 type tokenSource struct {
 	url      string
 	clientID string
-	secret   Password
+	secret   config.Secret
 	client   *http.Client
 	now      func() time.Time
 
@@ -92,49 +75,49 @@ func (s *tokenSource) invalidate(value string) {
 	}
 }
 
+// fetch asks the token endpoint for a new token: the OAuth 2.0 client
+// credentials grant (RFC 6749 §4.4), the client id and secret in the form
+// as the Microsoft identity platform documents it. Errors name the app and
+// the endpoint, carry the endpoint's error code and description in a
+// *httpretry.StatusError, and never the secret.
 func (s *tokenSource) fetch(ctx context.Context) (accessToken, error) {
-	form := url.Values{
-		"grant_type":    {"client_credentials"},
-		"client_id":     {s.clientID},
-		"client_secret": {string(s.secret)},
-		"scope":         {tokenScope},
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(form.Encode()))
-	if err != nil {
-		return accessToken{}, fmt.Errorf("token request to %s: %w", s.url, err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	cc := clientcredentials.Config{ClientID: s.clientID, ClientSecret: s.secret.Reveal(), TokenURL: s.url,
+		Scopes: []string{tokenScope}, AuthStyle: oauth2.AuthStyleInParams}
 	start := s.now()
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return accessToken{}, fmt.Errorf("token for app %s from %s: %w", s.clientID, s.url, err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var r struct {
-		TokenType   string `json:"token_type"`
-		ExpiresIn   int    `json:"expires_in"`
-		AccessToken string `json:"access_token"`
-		Error       string `json:"error"`
-		Description string `json:"error_description"`
-	}
-	_ = json.Unmarshal(body, &r)
-	if resp.StatusCode != http.StatusOK || r.AccessToken == "" {
+	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, s.client))
+	var re *oauth2.RetrieveError
+	switch {
+	case errors.As(err, &re) && re.Response != nil:
 		// AAD explains refusals in error_description ("AADSTS7000215:
 		// Invalid client secret provided…"); it never echoes the secret, but
 		// the secret is cut out anyway.
-		why := strings.TrimSpace(r.Error + ": " + strings.ReplaceAll(r.Description, string(s.secret), "[redacted]"))
-		if r.Error == "" {
-			why = "no access_token in the answer"
+		se := &httpretry.StatusError{Method: http.MethodPost, URL: s.url, Status: re.Response.StatusCode,
+			Reason: httpretry.StatusReason(re.Response.StatusCode), Code: re.ErrorCode,
+			Message: cut(s.scrub(re.ErrorDescription), maxTokenErr)}
+		return accessToken{}, fmt.Errorf("token for app %s: %w", s.clientID, se)
+	case err != nil:
+		if msg := err.Error(); strings.Contains(msg, s.secret.Reveal()) {
+			err = errors.New(s.scrub(msg))
 		}
-		return accessToken{}, fmt.Errorf("token for app %s from %s: HTTP %d: %s", s.clientID, s.url, resp.StatusCode, cut(why, maxTokenErr))
+		return accessToken{}, fmt.Errorf("token for app %s from %s: %w", s.clientID, s.url, err)
 	}
-	life := time.Duration(r.ExpiresIn) * time.Second
+	var life time.Duration // 0 when the answer had no expires_in: renew every time
+	if !tok.Expiry.IsZero() {
+		life = max(time.Until(tok.Expiry).Round(time.Second), 0)
+	}
 	renew := life - tokenMargin
 	if life <= 2*tokenMargin {
 		renew = life / 2
 	}
-	return accessToken{value: r.AccessToken, renewAt: start.Add(renew)}, nil
+	return accessToken{value: tok.AccessToken, renewAt: start.Add(renew)}, nil
+}
+
+// scrub cuts the client secret out of s.
+func (s *tokenSource) scrub(msg string) string {
+	if s.secret == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, s.secret.Reveal(), "[redacted]")
 }
 
 // cut returns s cut to at most n bytes, on a rune boundary, with "…".

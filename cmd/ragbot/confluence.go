@@ -43,7 +43,7 @@ func pageSet(cfg *config.Config, src config.Source, log *slog.Logger) (ingest.Pa
 			return ingest.PageSet{}, err
 		}
 		c, err := confluence.NewClient(confluence.Options{
-			BaseURL: src.URL, Flavour: src.Flavour, Email: sec.Email, Token: sec.Token.Reveal(),
+			BaseURL: src.URL, Flavour: src.Flavour, Email: sec.Email, Token: sec.Token,
 			Log: log.With("source", src.SourceID()),
 		})
 		if err != nil {

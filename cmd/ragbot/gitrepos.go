@@ -28,11 +28,11 @@ func repoOf(cfg *config.Config, s config.Source) ingest.Repo {
 		Name: s.Name,
 		Source: ingest.GitSource{ID: s.SourceID(), Dir: cfg.Resolve(s.Path), Include: s.Include, Exclude: s.Exclude,
 			LinkTemplate: s.Links(), ACL: s.ACL},
-		Branches: s.Branches, Poll: s.PollInterval, WebhookSecret: ingest.Secret(sec.Webhook.Reveal()),
+		Branches: s.Branches, Poll: s.PollInterval, WebhookSecret: sec.Webhook,
 	}
 	if s.URL != "" {
 		r.Source.Dir = ingest.CloneDir(cfg.Resolve(cfg.Indexing.ReposDir), s.Name)
-		r.Remote = &ingest.Remote{URL: s.URL, Token: ingest.Secret(sec.Token.Reveal()), TokenUser: s.TokenUser}
+		r.Remote = &ingest.Remote{URL: s.URL, Token: sec.Token, TokenUser: s.TokenUser}
 		r.URLs = append(r.URLs, s.URL)
 	}
 	if web := s.RepoWebURL(); web != "" {

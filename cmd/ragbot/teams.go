@@ -45,7 +45,7 @@ func (s *server) wireTeams(ctx context.Context, secrets config.TeamsSecrets, ans
 	t := cfg.Teams
 	var err error
 	s.teams, err = teamsbot.New(ctx, teamsbot.Config{
-		AppID: t.AppID, AppPassword: teamsbot.Password(secrets.AppPassword.Reveal()), TokenURL: t.TokenURL,
+		AppID: t.AppID, AppPassword: secrets.AppPassword, TokenURL: t.TokenURL,
 		OpenIDMetadataURL: t.OpenIDMetadataURL, Answerer: answerer, Access: channelAccess(cfg), Feedback: votes,
 		AnswerTimeout: t.AnswerTimeout, Logger: s.log,
 	})

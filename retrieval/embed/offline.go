@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 )
 
 // Parameters of the offline embedder. Changing any of them changes the
@@ -198,19 +199,21 @@ func hashBytes[T string | []byte](prefix byte, b T) uint64 {
 }
 
 // offlineStopwords are word pieces that carry little meaning in questions or
-// code: common English function words and the keywords and names that
-// appear in most code chunks of the languages we index. They still count,
-// with weight stopWeight, since a query may be nothing but them.
+// code: Weaviate's English stopword preset, more common
+// English function words, and the keywords and names that appear in most
+// code chunks of the languages we index. They still count, with weight
+// stopWeight, since a query may be nothing but them.
 var offlineStopwords = func() map[string]bool {
 	m := map[string]bool{}
+	for _, w := range stopwords.Presets[stopwords.EnglishPreset] {
+		m[w] = true
+	}
 	for _, w := range []string{
-		// English
-		"a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
-		"can", "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i",
-		"if", "in", "into", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our",
-		"should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there",
-		"these", "they", "this", "those", "to", "us", "was", "we", "were", "what", "when",
-		"where", "which", "who", "why", "will", "with", "would", "you", "your",
+		// English, beyond Weaviate's preset
+		"about", "all", "any", "been", "can", "could", "did", "do", "does", "from", "had", "has",
+		"have", "how", "i", "its", "me", "my", "our", "should", "so", "some", "than", "them",
+		"those", "us", "we", "were", "what", "when", "where", "which", "who", "why", "would",
+		"you", "your",
 		// code
 		"args", "bool", "break", "byte", "case", "const", "continue", "ctx", "def", "else",
 		"end", "err", "false", "fn", "func", "function", "go", "import", "int", "let", "nil",

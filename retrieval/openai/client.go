@@ -9,9 +9,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Retry timing of OpenAI-compatible requests.
@@ -45,62 +46,61 @@ func checkBaseURL(what, raw string) error {
 	return nil
 }
 
-// StatusError is a failed request to an OpenAI-compatible API: the HTTP
-// status and the server's message, with the API key removed.
-type StatusError struct {
-	Status     int
-	Message    string
-	RetryAfter time.Duration // the server's Retry-After, 0 when absent
-}
-
-func (e *StatusError) Error() string {
-	return fmt.Sprintf("status %d: %s", e.Status, e.Message)
-}
-
 // retryable reports statuses worth retrying: rate limits, timeouts and
 // server errors.
 func retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
 }
 
+// retryableErr reports the errors of try worth retrying: a retryable
+// status, or a network error (try marks the others httpretry.Permanent).
+func retryableErr(err error) bool {
+	var se *httpretry.StatusError
+	if errors.As(err, &se) {
+		return retryable(se.Status)
+	}
+	return true
+}
+
 // postJSON posts req as JSON to baseURL+path and decodes the 200 answer
 // into resp. A 429, 408, 5xx or network error is retried up to maxRetries
-// times, after the server's Retry-After (capped at openAIRetryAfter) or else
-// 0.5 s, 1 s, 2 s, ... (capped at openAIBackoffMax). Errors start with what,
-// name the endpoint and carry the server's message; ctx ending is wrapped.
+// times, after the server's retry-after-ms or Retry-After (capped at
+// openAIRetryAfter) or else 0.5 s, 1 s, 2 s, ... (capped at
+// openAIBackoffMax). Errors start with what, name the endpoint and carry
+// the server's message in a *httpretry.StatusError; ctx ending is wrapped.
 func (c *apiClient) postJSON(ctx context.Context, path string, req, resp any) error {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.what, err)
 	}
 	endpoint := strings.TrimRight(c.baseURL, "/") + path
-	for attempt := 0; ; attempt++ {
-		wait, err := c.try(ctx, endpoint, body, resp)
-		if err == nil {
-			return nil
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%s: %w", c.what, ctx.Err())
-		}
-		if wait < 0 || attempt >= c.maxRetries {
-			return fmt.Errorf("%s at %s: %w", c.what, redactedURL(endpoint), err)
-		}
-		if wait == 0 {
-			wait = min(openAIBackoffBase<<attempt, openAIBackoffMax)
-		}
-		if err := c.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%s: waiting to retry: %w", c.what, err)
-		}
+	p := httpretry.Policy{
+		MaxRetries: max(c.maxRetries, 0),
+		Retryable:  retryableErr,
+		Backoff:    httpretry.Exponential(openAIBackoffBase, openAIBackoffMax, 0),
+		MaxWait:    openAIRetryAfter,
+		CapWait:    true,
+		Sleep:      c.sleep,
 	}
+	err = p.Do(ctx, func(ctx context.Context) error { return c.try(ctx, endpoint, body, resp) })
+	var we *httpretry.WaitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &we):
+		return fmt.Errorf("%s: waiting to retry: %w", c.what, we.Cause)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", c.what, ctx.Err())
+	}
+	return fmt.Errorf("%s at %s: %w", c.what, redactedURL(endpoint), err)
 }
 
-// try sends one request. wait is -1 when the error is final, 0 when it is
-// retryable after the computed backoff, and the server's Retry-After when it
-// sent one.
-func (c *apiClient) try(ctx context.Context, endpoint string, body []byte, resp any) (wait time.Duration, err error) {
+// try sends one request. Errors other than a status or the network are
+// marked httpretry.Permanent.
+func (c *apiClient) try(ctx context.Context, endpoint string, body []byte, resp any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
 	if err != nil {
-		return -1, err
+		return httpretry.Permanent(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if c.apiKey != "" {
@@ -108,24 +108,20 @@ func (c *apiClient) try(ctx context.Context, endpoint string, body []byte, resp 
 	}
 	r, err := c.client.Do(req)
 	if err != nil {
-		return 0, errors.New(c.redact(err.Error())) // network errors are worth a retry
+		return errors.New(c.redact(err.Error())) // network errors are worth a retry
 	}
 	defer r.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxResponseBody))
 	if err != nil {
-		return 0, errors.New(c.redact(err.Error()))
+		return errors.New(c.redact(err.Error()))
 	}
 	if r.StatusCode != http.StatusOK {
-		se := &StatusError{Status: r.StatusCode, Message: c.errorMessage(data), RetryAfter: retryAfter(r.Header, time.Now())}
-		if !retryable(r.StatusCode) {
-			return -1, se
-		}
-		return min(se.RetryAfter, openAIRetryAfter), se
+		return httpretry.NewStatusError(r, "", "", "", c.errorMessage(data), time.Now())
 	}
 	if err := json.Unmarshal(data, resp); err != nil {
-		return -1, fmt.Errorf("decode response: %w", err)
+		return httpretry.Permanent(fmt.Errorf("decode response: %w", err))
 	}
-	return 0, nil
+	return nil
 }
 
 // apiError is the error body of OpenAI-compatible servers:
@@ -167,41 +163,6 @@ func (c *apiClient) redact(s string) string {
 		s = strings.ReplaceAll(s, k[len(k)-8:], "[redacted]")
 	}
 	return s
-}
-
-// retryAfter reads the server's wait: OpenAI's "retry-after-ms" (what the
-// official openai-python client reads first), else RFC 9110 §10.2.3
-// Retry-After as seconds or an HTTP date. 0 when absent or unreadable.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
-		return time.Duration(ms * float64(time.Millisecond))
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
-		}
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
-}
-
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // redactedURL hides the user information of a URL ("user:pass@"); a URL

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ragbot/ragbot/internal/httpretry"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -89,7 +90,7 @@ func NewEmbedder(ctx context.Context, cfg EmbedderConfig) (*Embedder, error) {
 	}
 	e := &Embedder{cfg: cfg, dim: cfg.Dimensions, api: &apiClient{
 		what: "openai embedder " + cfg.Model, baseURL: cfg.BaseURL, apiKey: cfg.APIKey,
-		client: cfg.Client, maxRetries: cfg.MaxRetries, sleep: sleepCtx,
+		client: cfg.Client, maxRetries: cfg.MaxRetries, sleep: httpretry.Sleep,
 	}}
 	if e.dim == 0 {
 		vs, err := e.request(ctx, []string{"dimension probe"})

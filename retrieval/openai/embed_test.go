@@ -181,10 +181,10 @@ func TestOpenAIRetries(t *testing.T) {
 			nil /* checked below: about 90s */, ""},
 		{"400 is final",
 			[]fakeFailure{{400, nil, `{"error":{"message":"input is too long","type":"invalid_request_error"}}`}},
-			nil, "status 400: input is too long"},
+			nil, "status 400 Bad Request: input is too long"},
 		{"500 until the retries run out",
 			[]fakeFailure{{500, nil, "boom"}, {500, nil, "boom"}, {500, nil, "boom"}},
-			[]time.Duration{500 * time.Millisecond, time.Second}, "status 500: boom"},
+			[]time.Duration{500 * time.Millisecond, time.Second}, "status 500 Internal Server Error: boom"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

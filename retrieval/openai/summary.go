@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/internal/httpretry"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -68,7 +69,7 @@ func NewSummarizer(cfg SummaryConfig) (*Summarizer, error) {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
 	return &Summarizer{model: cfg.Model, api: &apiClient{
-		what: what, baseURL: cfg.BaseURL, apiKey: cfg.APIKey, client: cfg.Client, maxRetries: summaryRetries, sleep: sleepCtx,
+		what: what, baseURL: cfg.BaseURL, apiKey: cfg.APIKey, client: cfg.Client, maxRetries: summaryRetries, sleep: httpretry.Sleep,
 	}}, nil
 }
 

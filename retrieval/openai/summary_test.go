@@ -161,7 +161,7 @@ func TestSummaryPromptInjection(t *testing.T) {
 func TestSummarizeFailures(t *testing.T) {
 	s := newSummarizer(t, &fakeChat{status: http.StatusBadRequest})
 	_, err := s.Summarize(context.Background(), "q", summarySnippets)
-	if err == nil || errors.Is(err, openai.ErrSummaryDropped) || !strings.Contains(err.Error(), "status 400: overloaded") {
+	if err == nil || errors.Is(err, openai.ErrSummaryDropped) || !strings.Contains(err.Error(), "status 400 Bad Request: overloaded") {
 		t.Errorf("Summarize error = %v, want the status", err)
 	}
 	if strings.Contains(err.Error(), "sk-summary-key") || strings.Contains(err.Error(), "0123456789") {

@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -38,7 +39,7 @@ func chunkClass(name, embedder string) *models.Class {
 		InvertedIndexConfig: &models.InvertedIndexConfig{
 			// Okapi BM25 with the usual k1 and b (Robertson & Zaragoza 2009), Weaviate's defaults.
 			Bm25:      &models.BM25Config{K1: 1.2, B: 0.75},
-			Stopwords: &models.StopwordConfig{Preset: "en"},
+			Stopwords: &models.StopwordConfig{Preset: stopwords.EnglishPreset},
 		},
 		Properties: []*models.Property{
 			text("source", tokField), text("kind", tokField), text("path", tokField),
