@@ -19,20 +19,20 @@ var (
 )
 
 // StaleCode checks the git snippets of an answer against the heads of their
-// branches (GuardStale): a snippet whose file changed since it was indexed
+// branches (guardStale): a snippet whose file changed since it was indexed
 // shows its current lines or carries a warning.
 type StaleCode struct {
 	Repos StaleRepos
 }
 
-// Guard runs GuardStale; the error, for the log, never stops the answer.
+// Guard runs guardStale; the error, for the log, never stops the answer.
 func (g StaleCode) Guard(ctx context.Context, _ retrieval.Request, ans *retrieval.Answer) error {
-	return GuardStale(ctx, ans, g.Repos)
+	return guardStale(ctx, ans, g.Repos)
 }
 
 // StaleDocs marks the doc snippets of sources that re-sync by TTL (the
 // Confluence spaces) and have not synced successfully within it ("may be
-// outdated, last indexed 26 hours ago"; MarkStale). A state that cannot be
+// outdated, last indexed 26 hours ago"; markStale). A state that cannot be
 // read adds an answer-wide warning and is returned for the log.
 type StaleDocs struct {
 	States StateReader
@@ -40,7 +40,7 @@ type StaleDocs struct {
 	Now    func() time.Time         // [time.Now]
 }
 
-// Guard runs MarkStale with the current time.
+// Guard runs markStale with the current time.
 func (g StaleDocs) Guard(ctx context.Context, _ retrieval.Request, ans *retrieval.Answer) error {
 	if len(g.TTLs) == 0 {
 		return nil
@@ -49,7 +49,7 @@ func (g StaleDocs) Guard(ctx context.Context, _ retrieval.Request, ans *retrieva
 	if g.Now != nil {
 		now = g.Now
 	}
-	if err := MarkStale(ctx, g.States, ans, g.TTLs, now()); err != nil {
+	if err := markStale(ctx, g.States, ans, g.TTLs, now()); err != nil {
 		ans.Warnings = append(ans.Warnings, "could not check whether the Confluence snippets are up to date")
 		return err
 	}

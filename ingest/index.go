@@ -43,7 +43,7 @@ type Indexer struct {
 	Code     code.Options     // symbol and window sizes
 	Workers  int              // files chunked at once [GOMAXPROCS]
 	// Progress, when not nil, receives a progress line at most every
-	// ProgressEvery (default 500ms on a terminal; callers pass 10s for logs).
+	// ProgressEvery (0: 500 ms with ProgressTTY, else 10 s, for logs).
 	Progress      io.Writer
 	ProgressEvery time.Duration
 	ProgressTTY   bool // rewrite one line with \r instead of printing lines

@@ -9,7 +9,7 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// StaleRepos tells GuardStale where each git source's repository is, by
+// StaleRepos tells guardStale where each git source's repository is, by
 // chunk source id ("repo:payments": Dir, LinkTemplate), and how the indexer
 // chunks files (Code), so that it finds a symbol's current lines the way
 // the next index run will.
@@ -18,7 +18,7 @@ type StaleRepos struct {
 	Code    code.Options
 }
 
-// GuardStale checks each snippet of a git source in ans against the head of
+// guardStale checks each snippet of a git source in ans against the head of
 // its branch in the local repository (the work tree's repository, or
 // ragbot's clone as of its last fetch), so that nothing stale is shown
 // without a warning. A snippet is fresh when its commit is the head or its
@@ -34,14 +34,14 @@ type StaleRepos struct {
 // A snippet that cannot be checked (repository unreadable, source not in
 // repos) gets a Stale warning too; the errors are returned joined, for the
 // log, and never stop the answer.
-func GuardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) error {
+func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) error {
 	type ref struct{ source, branch string }
 	heads := map[ref]string{}
 	headErr := map[ref]error{}
 	var errs []error
 	for i := range ans.Snippets {
 		s := &ans.Snippets[i]
-		if s.CommitSHA == "" { // not from git: TTLs are MarkStale's business
+		if s.CommitSHA == "" { // not from git: TTLs are markStale's business
 			continue
 		}
 		src, ok := repos.Sources[s.Source]

@@ -34,7 +34,7 @@ func answerOf(t *testing.T, store *weaviate.Store, source string, names ...strin
 	return ans
 }
 
-func TestGuardStale(t *testing.T) {
+func TestStaleCodeGuard(t *testing.T) {
 	ctx := context.Background()
 	repo := newRepo(t)
 	repo.write(t, map[string]string{"shop/store.go": storeGo, "retry.py": retryPy, "README.md": readmeMd})
@@ -61,8 +61,8 @@ func TestGuardStale(t *testing.T) {
 
 	ans := before
 	ans.Snippets = append([]retrieval.Snippet(nil), before.Snippets...)
-	if err := ingest.GuardStale(ctx, &ans, repos); err != nil {
-		t.Fatalf("GuardStale: %v", err)
+	if err := (ingest.StaleCode{Repos: repos}).Guard(ctx, retrieval.Request{}, &ans); err != nil {
+		t.Fatalf("StaleCode.Guard: %v", err)
 	}
 	type shown struct {
 		Path       string
@@ -104,7 +104,7 @@ func TestGuardStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := answerOf(t, store, src.ID, "shop/store.go:Store.Get", "shop/store.go:Store.Put", "README.md:Shop > Usage")
-	if err := ingest.GuardStale(ctx, &fresh, repos); err != nil {
+	if err := (ingest.StaleCode{Repos: repos}).Guard(ctx, retrieval.Request{}, &fresh); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range fresh.Snippets {
@@ -122,12 +122,12 @@ func TestGuardStale(t *testing.T) {
 		{Citation: retrieval.Citation{Source: src.ID, Path: "shop/store.go", CommitSHA: indexed, Branch: "no-such-branch"}},
 		{Citation: retrieval.Citation{Source: "docs:handbook", Path: "guide.md"}}, // not from git: not checked here
 	}}
-	err := ingest.GuardStale(ctx, &odd, repos)
+	err := (ingest.StaleCode{Repos: repos}).Guard(ctx, retrieval.Request{}, &odd)
 	if odd.Snippets[0].Stale == "" || odd.Snippets[1].Stale == "" || odd.Snippets[2].Stale != "" {
 		t.Errorf("stale marks %q, want the two git snippets marked and the doc left alone",
 			[]string{odd.Snippets[0].Stale, odd.Snippets[1].Stale, odd.Snippets[2].Stale})
 	}
 	if err == nil || !strings.Contains(err.Error(), "no-such-branch") {
-		t.Errorf("GuardStale error %v, want one naming the missing branch", err)
+		t.Errorf("StaleCode.Guard error %v, want one naming the missing branch", err)
 	}
 }

@@ -38,12 +38,12 @@ type StateReader interface {
 	State(ctx context.Context, source, branch string) (retrieval.SourceState, bool, error)
 }
 
-// MarkStale sets Snippet.Stale on every doc snippet of ans whose source has
+// markStale sets Snippet.Stale on every doc snippet of ans whose source has
 // a TTL in ttls (source id -> TTL) and has not synced successfully within
 // it, reading each source's state once. Snippets of sources without a TTL
 // are left alone. A state that cannot be read is an error and leaves the
 // remaining snippets unmarked.
-func MarkStale(ctx context.Context, states StateReader, ans *retrieval.Answer, ttls map[string]time.Duration, now time.Time) error {
+func markStale(ctx context.Context, states StateReader, ans *retrieval.Answer, ttls map[string]time.Duration, now time.Time) error {
 	warn := map[string]string{}
 	for i := range ans.Snippets {
 		s := &ans.Snippets[i]

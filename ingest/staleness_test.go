@@ -53,7 +53,7 @@ func (s *states) State(_ context.Context, source, _ string) (retrieval.SourceSta
 	return st, ok, nil
 }
 
-func TestMarkStale(t *testing.T) {
+func TestStaleDocsGuard(t *testing.T) {
 	now := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
 	st := &states{m: map[string]retrieval.SourceState{
 		"confluence:ops":  {IndexedAt: now.Add(-50 * time.Hour)},
@@ -67,7 +67,7 @@ func TestMarkStale(t *testing.T) {
 		snip("confluence:ops", retrieval.KindDoc), snip("confluence:spec", retrieval.KindDoc),
 	}}
 	ttls := map[string]time.Duration{"confluence:ops": 24 * time.Hour, "confluence:spec": 7 * 24 * time.Hour}
-	if err := ingest.MarkStale(context.Background(), st, &ans, ttls, now); err != nil {
+	if err := (ingest.StaleDocs{States: st, TTLs: ttls, Now: func() time.Time { return now }}).Guard(context.Background(), retrieval.Request{}, &ans); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -43,7 +43,9 @@ type Store struct {
 }
 
 // ErrEmbedderMismatch is wrapped by OpenStore when the collection holds
-// vectors from another embedder; the fix is a full re-index (Recreate).
+// vectors from another embedder; the fix is a full re-index into a new
+// collection (`ragbot index --recreate`, or OpenStoreReembed for a run that
+// may re-embed).
 var ErrEmbedderMismatch = errors.New("collection was embedded by another embedder")
 
 // batchSize is how many objects go in one batch request: small enough to keep
