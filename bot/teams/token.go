@@ -33,7 +33,8 @@ func (p Password) LogValue() slog.Value { return slog.StringValue(p.String()) }
 // MarshalJSON keeps encoding/json from writing the value.
 func (p Password) MarshalJSON() ([]byte, error) { return json.Marshal(p.String()) }
 
-// Outgoing token (protocols.md §2.3): client credentials for the Bot
+// Outgoing token (Bot Framework REST API docs, 'Authentication with the Bot
+// Connector API', "Bot to Connector"): client credentials for the Bot
 // Framework scope. Tokens last about an hour (expires_in 3599); one is
 // reused until tokenMargin before it expires, so a reply never starts with a
 // token about to lapse.
