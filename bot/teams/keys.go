@@ -19,8 +19,9 @@ import (
 // publishes new ones ahead of use; its SDKs cache them for about a day
 // (botframework-connector's OpenIdMetadata refreshes every 24 hours by
 // default; microsoft/botbuilder-python issue #1210). A token naming a key
-// not in the cache makes the cache fetch again at once, but at most once per unknownKIDGap, so a stream of
-// made-up key ids cannot turn into a stream of requests to the metadata host.
+// not in the cache makes the cache fetch again at once, but at most once
+// per unknownKIDGap, so a stream of made-up key ids cannot turn into a
+// stream of requests to the metadata host.
 const (
 	keysTTL       = 24 * time.Hour
 	unknownKIDGap = time.Minute
