@@ -19,9 +19,10 @@ import (
 const evalAbout = `ragbot eval runs question sets against the index: JSONL, one question per
 line, {"id", "corpus", "kind", "question", "expect": [{"path", "start_line",
 "end_line"} or {"method", "path"} for an endpoint]} (the format of the
-public eval set; testdata/eval/unanswerable.jsonl is one). It prints recall@1, recall@5 and
-MRR@10, overall and per kind, and the misses. A question's corpus must equal
-a configured source's name; each question is searched in its own corpus only.
+public eval set; testdata/eval/unanswerable.jsonl is one). It prints
+recall@1, recall@5 and MRR@10, overall and per kind, and the misses. A
+question's corpus must equal a configured source's name; each question is
+searched in its own corpus only.
 
 Questions with "expect": [] are unanswerable. With any of them, eval also
 prints how often the bot answered them "no coverage" (no_coverage_rate) and
