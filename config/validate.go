@@ -237,7 +237,8 @@ func redactURL(u string) string {
 
 // SourceID returns the stable chunk source id of s: "repo:<name>" for git,
 // "openapi:<name>" for API descriptions, "confluence:<name>" for Confluence
-// spaces, "docs:<name>" for markdown folders and HTML exports (design.md, "The chunk").
+// spaces, "docs:<name>" for markdown folders and HTML exports: the Source of
+// every retrieval.Chunk indexed from s.
 func (s Source) SourceID() string {
 	switch s.Kind {
 	case KindGit:

@@ -27,7 +27,8 @@ type pageMeta struct {
 	Body     string    // storage format, "" when not fetched
 }
 
-// v2Page is a page of the Cloud REST v2 API (protocols.md §3.2).
+// v2Page is a page of the Cloud REST v2 API (Confluence Cloud REST API v2,
+// 'Get pages in space').
 type v2Page struct {
 	ID      string `json:"id"`
 	Status  string `json:"status"`
@@ -60,7 +61,8 @@ type v2Space struct {
 	Name string `json:"name"`
 }
 
-// v1Content is a page of the REST v1 API (protocols.md §3.3).
+// v1Content is a page of the REST v1 API (Confluence Data Center REST API,
+// 'Get content', GET /rest/api/content with expand=body.storage,version).
 type v1Content struct {
 	ID     string `json:"id"`
 	Type   string `json:"type"`
@@ -115,7 +117,7 @@ const maxListRequests = 10000
 // walk GETs first and then every _links.next (or the Link header's next),
 // calling fn with each answer's results and _links.base. It stops when fn
 // returns errStop, when there is no next link, or when a page of results is
-// empty (Data Center may send a next link past the end, protocols.md §3.3).
+// empty (Data Center may send a next link past the end of the results).
 // v2 next links are site-relative ("/wiki/api/v2/..."); v1 ones are
 // relative to _links.base, which is the configured base. Both are resolved
 // against the configured site, never against a host named in an answer, so

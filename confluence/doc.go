@@ -5,7 +5,7 @@
 // Source compares nothing itself but hands ingest.IndexPages page refs with
 // versions, and fetches the bodies of the pages whose version changed.
 // Storage-format XHTML is prepared for goquery (CDATA bodies escaped,
-// self-closed ac:/ri: elements opened and closed; protocols.md §3.5), walked
+// self-closed ac:/ri: elements opened and closed; see storage.go), walked
 // into blocks (paragraphs, lists, tables as "header: value" rows, code macros
 // byte-exact, panel bodies, task lists) and split at H1-H3 into sections that
 // become retrieval.Chunks. ExportSource does the same for a folder of

@@ -7,7 +7,9 @@ import (
 )
 
 // panelLabels are the macros rendered as a labelled panel: the label, the
-// title, then the body (protocols.md §3.4). panel and expand have no label
+// title, then the body (Atlassian docs, 'Confluence Storage Format': the
+// info, note, warning, tip, panel and expand macros keep a rich-text body).
+// panel and expand have no label
 // of their own, only their title.
 var panelLabels = map[string]string{
 	"info": "Info", "note": "Note", "warning": "Warning", "tip": "Tip", "panel": "", "expand": "",

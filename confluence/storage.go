@@ -10,7 +10,11 @@ import (
 )
 
 // Storage format is XHTML with ac:/ri: elements, but goquery parses HTML5,
-// which breaks it in three verified ways (protocols.md §3.5): a CDATA section
+// which breaks it in three ways (WHATWG HTML Standard, 'Parsing HTML
+// documents': the cdata-in-html-content and
+// non-void-html-element-start-tag-with-trailing-solidus parse errors, and a
+// block start tag closing an open p; TestParseStoragePitfalls has a case for
+// each): a CDATA section
 // becomes a comment that ends at the first ">", so code bodies lose text; a
 // self-closed non-void element (<ri:page .../>, <ac:structured-macro
 // ac:name="toc"/>, <time .../>) is left open and swallows what follows; and

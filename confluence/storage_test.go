@@ -8,7 +8,8 @@ import (
 )
 
 // TestParseStoragePitfalls covers what an HTML5 parser does to storage
-// format when the text is not prepared (protocols.md §3.5), and the
+// format when the text is not prepared (CDATA read as a comment that ends at
+// the first ">", self-closed non-void elements left open), and the
 // rendering rules, one case each.
 func TestParseStoragePitfalls(t *testing.T) {
 	code := func(lang, body string) string {

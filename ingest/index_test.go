@@ -44,7 +44,8 @@ var t0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
 // The author and the committer differ, so that a test sees which one ends up
 // in Chunk.Author: the author of the last commit that changed the chunk's
-// lines (issue 5; on GitHub the committer of a squash merge is "GitHub").
+// lines, never its committer (on GitHub the committer of a squash merge is
+// "GitHub").
 const (
 	authorName    = "Ann Author"
 	committerName = "Carl Committer"

@@ -25,7 +25,8 @@ const MaxWebhookBody = 25 << 20
 
 // WebhookHandler answers GitHub push webhooks (X-Hub-Signature-256) and
 // GitLab push hooks (X-Gitlab-Token) for the sources in Repos
-// (protocols.md §4). Mount it under a prefix and point each repository's
+// (GitHub docs, 'Validating webhook deliveries' and 'Webhook events and
+// payloads'; GitLab docs, 'Webhooks'). Mount it under a prefix and point each repository's
 // hook at <prefix>/<source name>, or an organisation-wide hook at the
 // prefix itself: the source is then found by the repository URLs in the
 // payload (Repo.URLs).
@@ -54,7 +55,8 @@ const (
 )
 
 // pushEvent holds the fields of a GitHub push or a GitLab push hook that
-// the handler reads (protocols.md §4.1, §4.2).
+// the handler reads (GitHub docs, 'Webhook events and payloads', "push";
+// GitLab docs, 'Webhook events', "Push events").
 type pushEvent struct {
 	Ref        string `json:"ref"`
 	After      string `json:"after"`

@@ -12,8 +12,9 @@ import (
 
 var t0Internal = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-// TestGitHubSignatureVector checks the HMAC against the test vector of
-// protocols.md §4.1.
+// TestGitHubSignatureVector checks the HMAC against a vector computed
+// independently (openssl dgst -sha256 -hmac gh-secret over the body), in the
+// X-Hub-Signature-256 form of GitHub docs, 'Validating webhook deliveries'.
 func TestGitHubSignatureVector(t *testing.T) {
 	body := []byte(`{"zen":"Keep it logically awesome.","hook_id":1}`)
 	const sig = "sha256=ccfcf8f554fe45b6fffa3e6a32eb13ac37b3a1f337d0bbc97afee1ff38f1c81e"

@@ -9,7 +9,8 @@ const (
 )
 
 // MaxWrongRefusal is the share of answerable questions that a calibrated
-// threshold may refuse (issue 6: "answerable ones are refused <= 5%").
+// threshold may refuse: at most 5% of answerable questions refused (README,
+// "No-coverage calibration").
 const MaxWrongRefusal = 0.05
 
 // Rates are the two errors of the coverage decision on an eval set.

@@ -21,7 +21,7 @@ const (
 // A Chunk is the unit of indexing and retrieval: one symbol, one heading section
 // or one API endpoint. StartLine and EndLine are 1-based and inclusive, and count
 // lines (LF-terminated), not bytes. The fields mirror the Weaviate collection
-// "Chunk" of design.md one to one.
+// "Chunk" one to one (retrieval/weaviate's chunkClass).
 type Chunk struct {
 	Source     string // stable id: "repo:<name>", "docs:<name>", "confluence:<space>", "openapi:<name>"
 	Kind       string // KindCode, KindDoc or KindAPI
@@ -50,11 +50,13 @@ type Chunk struct {
 }
 
 // idNamespace is the namespace of chunk ids: UUIDv5 over NAMESPACE_DNS, as the
-// Weaviate Python client's generate_uuid5 does (protocols.md §5.5).
+// Weaviate Python client's generate_uuid5 does (weaviate.util.generate_uuid5:
+// uuid5(NAMESPACE_DNS, namespace + identifier), with an empty namespace).
 var idNamespace = uuid.NameSpaceDNS
 
 // ID returns the Weaviate object id of the chunk: the UUIDv5 (RFC 4122 §4.3,
-// namespace DNS) of "source|branch|path|symbol|ordinal" (design.md). Indexing
+// namespace DNS) of "source|branch|path|symbol|ordinal" (docs/architecture.md,
+// "Chunk ids"). Indexing
 // the same chunk again therefore replaces the same object.
 func (c Chunk) ID() string {
 	key := c.Source + "|" + c.Branch + "|" + c.Path + "|" + c.Symbol + "|" + strconv.Itoa(c.Ordinal)

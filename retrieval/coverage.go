@@ -26,7 +26,7 @@ type Thresholds struct {
 // DefaultThresholds returns the thresholds for an embedder by name: the
 // calibrated values for the offline embedder (OfflineName), and the same
 // values, a starting point to calibrate, for any other. The offline values
-// come from `ragbot eval` on ../shared/eval plus testdata/eval/unanswerable.jsonl
+// come from `ragbot eval` on the public eval set plus testdata/eval/unanswerable.jsonl
 // (README "No-coverage calibration"): the point with the most unanswerable
 // questions refused while at most 5% of the answerable ones are.
 func DefaultThresholds(embedder string) Thresholds {

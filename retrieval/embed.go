@@ -4,7 +4,8 @@ import "context"
 
 // An Embedder turns texts into vectors of a fixed dimension. The query path
 // embeds the question with it and the ingest pipeline embeds chunks with it
-// (design.md "Embedders"); vectors of different embedders are not comparable,
+// (docs/configuration.md, "Embedders, coverage thresholds and the LLM
+// summary"); vectors of different embedders are not comparable,
 // so a collection records Name and refuses another. Implementations are
 // concrete structs wired in by cmd (NewOffline, the OpenAI-compatible client)
 // and must be safe for concurrent use; retrieval/embedtest checks any of them.

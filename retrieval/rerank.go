@@ -11,8 +11,8 @@ import (
 // relative to its result set). Ranges: bonuses 0..1, where 1.0 lifts a hit
 // above any hit without it and smaller values reorder near neighbours;
 // penalties -0.5..0, enough to drop a test below the code it tests but not
-// below unrelated chunks. Each was set by ragbot eval on ../shared/eval
-// (scripts/bench-eval.sh), one at a time, and kept only where no kind's
+// below unrelated chunks. Each was set by ragbot eval on the public eval set
+// (README, "Retrieval quality"; scripts/bench-eval.sh), one at a time, and kept only where no kind's
 // recall@5 dropped.
 const (
 	// wSymbolExact: the question names the chunk's symbol exactly
@@ -40,7 +40,7 @@ const (
 	// DefaultSimilarity) as a rerank feature. BM25 sums per-term scores, so
 	// a chunk that repeats one rare question word can outrank one that
 	// covers most of the question; coverage favours the latter. Swept on
-	// ../shared/eval: recall@5 0.892 at 0, 0.908 at 0.5 and 0.75, 0.923 at
+	// the public eval set: recall@5 0.892 at 0, 0.908 at 0.5 and 0.75, 0.923 at
 	// 1.0 and 1.5, 0.908 at 2; 1.0 keeps every kind at or above the others.
 	wCoverage = 1.0
 	// wTest: tests, mocks and fixtures mention everything and define

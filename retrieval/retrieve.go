@@ -19,7 +19,8 @@ const (
 var Modes = []string{ModeBM25, ModeVector, ModeHybrid, ModeHybridRerank}
 
 // identifierAlpha is the hybrid alpha for questions that are mostly names:
-// exact tokens matter more than meaning there (design.md, Retrieval step 2).
+// exact tokens matter more than meaning there (docs/architecture.md,
+// "Answering flow", step 2).
 const identifierAlpha = 0.3
 
 // Lookup sizes: how many BM25 hits each lookup adds to the candidates.

@@ -24,7 +24,7 @@ type Query struct {
 	Text   string    // the BM25 side: the question, normalised
 	Vector []float32 // the vector side: the embedded question (may be nil when Alpha is 0)
 	// Alpha weights the vector side: 0 is BM25 only, 1 is vectors only
-	// (Weaviate's hybrid alpha; protocols.md §5.6).
+	// (Weaviate's hybrid alpha; Weaviate docs, 'Hybrid search').
 	Alpha   float64
 	Limit   int      // hits wanted, 1..200
 	Sources []string // source ids allowed ("repo:payments"); empty means all

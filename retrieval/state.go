@@ -7,7 +7,8 @@ import (
 )
 
 // SourceState is what ragbot remembers about one source and branch between
-// index runs (design.md's SourceState collection).
+// index runs (the SourceState collection; docs/architecture.md, "Indexing
+// flow", step 5).
 type SourceState struct {
 	Source    string    // source id, "repo:payments"
 	Branch    string    // "" for sources without branches

@@ -24,7 +24,8 @@ const (
 	maxFallbackText = 4000
 	// codeBudget is what the code sections of one answer share, in bytes:
 	// users report msg_blocks_too_long near 13,000 characters of blocks,
-	// below the documented limits (protocols.md §1.7, unconfirmed), so the
+	// below the documented limits (slackapi/bolt-js issue #2509; the limit
+	// itself is not documented), so the
 	// code stays under 11,000 and leaves room for the other blocks.
 	codeBudget = 11000
 )

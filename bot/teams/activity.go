@@ -10,7 +10,8 @@ import (
 )
 
 // An Activity is the part of a Bot Framework activity the bot reads
-// (protocols.md §2.1).
+// (Bot Framework Activity schema; Teams docs, 'Channel and group chat
+// conversations with a bot').
 type Activity struct {
 	Type         string          `json:"type"` // "message"; others are acknowledged and ignored
 	ID           string          `json:"id"`

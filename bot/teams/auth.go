@@ -13,8 +13,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 )
 
-// What an incoming token must say (protocols.md §2.2, "Validating the
-// incoming JWT"): issued by the Bot Framework, signed with RS256/384/512,
+// What an incoming token must say (Bot Framework REST API docs,
+// 'Authentication with the Bot Connector API', "Connector to bot"): issued by the Bot Framework, signed with RS256/384/512,
 // valid now give or take clockSkew.
 const (
 	botFrameworkIssuer = "https://api.botframework.com"

@@ -8,7 +8,9 @@ import (
 )
 
 // The wire shapes of an outgoing activity and its Adaptive Card
-// (protocols.md §2.3, §2.4; adaptivecards.io schema 1.5, which Teams renders).
+// (Bot Framework REST API reference, 'Reply to activity' and 'Update
+// activity'; Teams docs, 'Format your bot messages'; adaptivecards.io
+// schema 1.5, which Teams renders).
 
 // outActivity is a reply or an update.
 type outActivity struct {
@@ -98,7 +100,7 @@ func marshal(v any) []byte {
 }
 
 // utf16Size is the size of b (UTF-8 JSON) in UTF-16 bytes, the measure of
-// Teams' 40 KB message limit (protocols.md §2.3).
+// Teams' 40 KB message limit (Teams docs, 'Format your bot messages').
 func utf16Size(b []byte) int {
 	n := 0
 	for len(b) > 0 {

@@ -15,7 +15,8 @@ import (
 	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
-// Connector retries (protocols.md §2.3): 429 (throttled) is retried after its
+// Connector retries (Teams docs, 'Optimize your bot with rate limiting in
+// Teams'): 429 (throttled) is retried after its
 // Retry-After, 412, 502 and 504 after an exponential backoff with jitter from
 // firstBackoff, at most maxRetries times, and only while the wait is at most
 // config.MaxRetryWait. A 401 or 403 is retried once with a fresh token.

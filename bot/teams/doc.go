@@ -1,5 +1,6 @@
 // Package teams is the Microsoft Teams surface of the bot, over the Bot
-// Framework (../shared/protocols.md §2). Activities arrive as POSTs on
+// Framework (Bot Framework REST API docs, 'Authentication with the Bot
+// Connector API' and the Connector API reference). Activities arrive as POSTs on
 // MessagesPath; every one must carry a Bot Framework JWT, checked against the
 // keys of the OpenID metadata (issuer, audience = the app id, expiry with 5
 // minutes of skew, the key's endorsements naming the activity's channel, the

@@ -18,9 +18,11 @@ import (
 
 // Key cache timing. The Bot Framework rotates its signing keys rarely and
 // publishes new ones ahead of use; its SDKs cache them for about a day
-// (protocols.md §2.2). A token naming a key not in the cache makes the cache
-// fetch again at once, but at most once per unknownKIDGap, so a stream of
-// made-up key ids cannot turn into a stream of requests to the metadata host.
+// (botframework-connector's OpenIdMetadata refreshes every 24 hours by
+// default; microsoft/botbuilder-python issue #1210). A token naming a key
+// not in the cache makes the cache fetch again at once, but at most once
+// per unknownKIDGap, so a stream of made-up key ids cannot turn into a
+// stream of requests to the metadata host.
 const (
 	keysTTL       = 24 * time.Hour
 	unknownKIDGap = time.Minute

@@ -11,7 +11,8 @@ import (
 )
 
 // Size limits. Teams refuses a bot message over 40 KB, counted in UTF-16
-// over the whole activity (413 MessageSizeTooBig, protocols.md §2.3); the
+// over the whole activity (413 MessageSizeTooBig; Teams docs, 'Format your
+// bot messages'); the
 // connector adds the conversation, sender and recipient to what we send, so
 // our JSON stays under maxActivity. Code shares codeBudget bytes, at most
 // maxCodePerSnippet each, and shrinks until the activity fits.

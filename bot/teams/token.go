@@ -16,7 +16,8 @@ import (
 	"golang.org/x/oauth2/clientcredentials"
 )
 
-// Outgoing token (protocols.md §2.3): client credentials for the Bot
+// Outgoing token (Bot Framework REST API docs, 'Authentication with the Bot
+// Connector API', "Bot to Connector"): client credentials for the Bot
 // Framework scope. Tokens last about an hour (expires_in 3599); one is
 // reused until tokenMargin before it expires, so a reply never starts with a
 // token about to lapse.

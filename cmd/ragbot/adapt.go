@@ -40,7 +40,7 @@ func refineParams(base wordvec.Params) wordvec.Params {
 }
 
 // adaptModel returns the static embedder refined on the configured sources
-// (item 3 of issue 8), reading the refined model at path when it was made
+// (embedder.adapt, docs/configuration.md), reading the refined model at path when it was made
 // from this base model and, unless refresh is set, reusing it as it is, so
 // incremental index runs stay incremental. Otherwise it reads the sources'
 // text (git sources at their first branch's head, markdown folders, OpenAPI

@@ -18,10 +18,11 @@ import (
 
 const evalAbout = `ragbot eval runs question sets against the index: JSONL, one question per
 line, {"id", "corpus", "kind", "question", "expect": [{"path", "start_line",
-"end_line"} or {"method", "path"} for an endpoint]} (the format of the team's
-shared eval, ../shared/eval/README.md). It prints recall@1, recall@5 and
-MRR@10, overall and per kind, and the misses. A question's corpus must equal
-a configured source's name; each question is searched in its own corpus only.
+"end_line"} or {"method", "path"} for an endpoint]} (the format of the
+public eval set; testdata/eval/unanswerable.jsonl is one). It prints
+recall@1, recall@5 and MRR@10, overall and per kind, and the misses. A
+question's corpus must equal a configured source's name; each question is
+searched in its own corpus only.
 
 Questions with "expect": [] are unanswerable. With any of them, eval also
 prints how often the bot answered them "no coverage" (no_coverage_rate) and
@@ -39,7 +40,7 @@ Examples:
   ragbot eval --config eval.yaml --mode bm25 --json ../shared/eval/questions.jsonl
   ragbot eval --config eval.yaml --bench ../shared/eval/questions.jsonl`
 
-// evalOutput is what --json prints: design.md's report, plus the
+// evalOutput is what --json prints: eval.Report, plus the
 // calibration and the latency when measured.
 type evalOutput struct {
 	eval.Report

@@ -15,7 +15,7 @@ import (
 )
 
 const feedbackAbout = `ragbot feedback export writes the votes cast with the 👍/👎 buttons under
-answers as eval questions (the JSONL of shared/eval/README.md), for
+answers as eval questions (the JSONL that "ragbot eval -h" describes), for
 "ragbot eval" to keep score on questions real users asked.
 
 Votes are counted per answer (a user's latest vote counts once). An answer

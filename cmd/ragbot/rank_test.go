@@ -34,7 +34,7 @@ var updateRank = flag.Bool("update-rank", false, "rewrite testdata/rank/golden/*
 const rankDir = "../../testdata/rank"
 
 // TestRankE2E is the end-to-end layer of the ranking regression tests
-// (style.md §10, after zoekt's internal/e2e/e2e_rank_test.go): it indexes
+// (after zoekt's internal/e2e/e2e_rank_test.go; README, "Reproducing"): it indexes
 // the pinned fixture corpus of testdata/rank (a git repo of Go, Python,
 // TypeScript, a doc and a changelog, plus an OpenAPI spec) into a real
 // Weaviate, runs every question of testdata/rank/questions.jsonl through
@@ -47,7 +47,7 @@ const rankDir = "../../testdata/rank"
 //     drops below the committed figures, and on any other golden change
 //     (run with -update-rank and review the diff as code).
 //
-// Among the questions is the BM25 trap of design.md: Service.Cancel exists
+// Among the questions is a BM25 trap (README, "Reproducing"): Service.Cancel exists
 // in orders and in subscriptions; the question names the package, and the
 // named one must come first (R01, R02).
 func TestRankE2E(t *testing.T) {

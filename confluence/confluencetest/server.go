@@ -5,7 +5,9 @@
 // a limit silently lowered when bodies are expanded, a next link on a full
 // last page) over pages held in memory, with basic or bearer auth, counters,
 // and injected failures (a 429 with Retry-After, a 503). The wire format
-// follows protocols.md §3; ragbot's real client talks to it.
+// follows Atlassian's REST references (Confluence Cloud REST API v2, 'Get
+// pages in space'; Confluence Data Center REST API, 'Get content' and
+// 'Search content by CQL'); ragbot's real client talks to it.
 package confluencetest
 
 import (

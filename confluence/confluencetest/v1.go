@@ -8,7 +8,8 @@ import (
 )
 
 // The REST v1 API of Data Center (and Cloud's v1 CQL search): start/limit
-// pagination with next links relative to _links.base (protocols.md §3.3).
+// pagination with next links relative to _links.base (Atlassian docs,
+// 'Pagination in the REST API').
 
 func (s *Server) v1Space(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()

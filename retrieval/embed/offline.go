@@ -41,7 +41,7 @@ const (
 // rather than zero, which cosine distance cannot handle.
 const emptyFeature = "\x00empty"
 
-// Offline is the offline default embedder of design.md: no model weights and
+// Offline is the default embedder (docs/configuration.md): no model weights and
 // no network. It embeds a text by feature hashing (the "hashing trick",
 // Weinberger et al. 2009, "Feature Hashing for Large Scale Multitask
 // Learning", ICML) of code-aware features into OfflineDim dimensions:

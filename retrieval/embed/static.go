@@ -29,7 +29,7 @@ const (
 	// lexShare is the share of the lexical (Offline) part in the cosine of
 	// two Static vectors: cos = lexShare*cos_lex + (1-lexShare)*cos_sem, so
 	// exact names keep most of their pull while synonyms add theirs. Chosen
-	// among 0.3, 0.5 and 0.7 on ../shared/eval in vector mode (0.7 was best
+	// among 0.3, 0.5 and 0.7 on the public eval set in vector mode (0.7 was best
 	// on MRR@10 overall and for semantic questions; see README).
 	lexShare = 0.7
 

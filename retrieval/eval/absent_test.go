@@ -13,8 +13,8 @@ import (
 	"github.com/ragbot/ragbot/retrieval/eval"
 )
 
-// corpusRoots maps the corpus names of ../shared/eval to where
-// fetch-corpus.sh puts them under its DEST_DIR.
+// corpusRoots maps the corpus names of the public eval set to where its
+// fetch-corpus.sh (README, "Reproducing") puts them under its DEST_DIR.
 var corpusRoots = map[string]string{
 	"github.com/prometheus/alertmanager@v0.35.0": "alertmanager@v0.35.0",
 	"npm:@octokit/openapi@23.0.2":                "octokit-openapi@23.0.2/package/generated/api.github.com.json",
@@ -23,7 +23,7 @@ var corpusRoots = map[string]string{
 // TestUnanswerableAbsent checks testdata/eval/unanswerable.jsonl: every
 // question has "expect": [] and at least one line in unanswerable.absent
 // saying what its corpus lacks, and, when RAGBOT_EVAL_CORPUS names the
-// directory that ../shared/eval/fetch-corpus.sh filled, that each such
+// directory that the eval set's fetch-corpus.sh filled, that each such
 // claim holds: the text is in no file, no path contains the fragment, the
 // API has no such operation.
 func TestUnanswerableAbsent(t *testing.T) {
@@ -57,7 +57,7 @@ func TestUnanswerableAbsent(t *testing.T) {
 	}
 	for c, n := range perCorpus {
 		if n < 15 {
-			t.Errorf("corpus %s: %d unanswerable questions, want at least 15 (issue 6)", c, n)
+			t.Errorf("corpus %s: %d unanswerable questions, want at least 15 per corpus", c, n)
 		}
 	}
 	root := os.Getenv("RAGBOT_EVAL_CORPUS")

@@ -1,5 +1,5 @@
-// Package eval scores retrieval against a question set in the format of
-// ../shared/eval/README.md: each question names its corpus and 1-3 expected
+// Package eval scores retrieval against a question set in the JSONL format of
+// the public eval set (testdata/eval/unanswerable.jsonl is one): each question names its corpus and 1-3 expected
 // locations; a result matches by path and overlapping lines (or, for API
 // operations, by method and path template). It reports recall@1, recall@5
 // and MRR@10, overall and per kind, and the misses. Questions with no
@@ -146,7 +146,7 @@ type Miss struct {
 	Got      []string `json:"got"` // the first 5 results as path:start-end
 }
 
-// Report is what `ragbot eval --json` prints (design.md).
+// Report is what `ragbot eval --json` prints (README, "Commands").
 type Report struct {
 	Metrics
 	ByKind map[string]Metrics `json:"by_kind"`

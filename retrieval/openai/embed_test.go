@@ -246,8 +246,8 @@ func TestOpenAIWrongDimensions(t *testing.T) {
 }
 
 // TestOpenAIKeyNeverInErrors fails requests in every way the client reports
-// and checks that the API key, whole or in part, is in no error (style.md
-// §4, after alertmanager's AssertNotifyLeaksNoSecret).
+// and checks that the API key, whole or in part, is in no error (after
+// alertmanager's AssertNotifyLeaksNoSecret).
 func TestOpenAIKeyNeverInErrors(t *testing.T) {
 	const key = "sk-proj-SECRETSECRET0123456789abcdefXYZ"
 	masked := key[:8] + "****" + key[len(key)-8:] // how OpenAI quotes a wrong key back

@@ -4,6 +4,7 @@
 // when objects fail), the hybrid query behind retrieval.Searcher
 // (search.go), document frequencies for the coverage decision (docfreq.go),
 // and the cursor walks the indexer uses to diff what is stored (state.go,
-// storegit.go, pages.go). The wire details it relies on are in
-// ../shared/protocols.md §5 and docs/architecture.md.
+// storegit.go, pages.go). The wire details it relies on are in Weaviate's
+// docs ('Batch import', 'Hybrid search', 'Filters', 'Tokenization') and
+// docs/architecture.md.
 package weaviate

@@ -5,7 +5,7 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 )
 
-// Property tokenizations (protocols.md §5.3): "field" keeps the whole value
+// Property tokenizations (Weaviate docs, 'Tokenization'): "field" keeps the whole value
 // (exact, case-sensitive filters); "word" splits on non-alphanumerics and
 // lower-cases (BM25 and token filters).
 const (
@@ -15,7 +15,8 @@ const (
 
 func boolp(b bool) *bool { return &b }
 
-// chunkClass is the Weaviate class of design.md's chunk table. Vectors come
+// chunkClass is the Weaviate class of retrieval.Chunk, one property per
+// field (docs/architecture.md, "Chunk ids" for its ids). Vectors come
 // from our Embedder (vectorizer none). Only search_text and symbol are BM25
 // searchable; content is stored for display only.
 func chunkClass(name, embedder string) *models.Class {
@@ -34,7 +35,7 @@ func chunkClass(name, embedder string) *models.Class {
 		// Flat (brute-force) vector index: exact nearest neighbours, so the
 		// same index answers the same way however it was built (HNSW's graph
 		// depends on insertion order), which ragbot eval relies on. A scan of
-		// 100k 384-dim vectors takes milliseconds; see design.md for clusters.
+		// 100k 384-dim vectors takes milliseconds.
 		VectorIndexType: "flat",
 		InvertedIndexConfig: &models.InvertedIndexConfig{
 			// Okapi BM25 with the usual k1 and b (Robertson & Zaragoza 2009), Weaviate's defaults.
@@ -56,7 +57,7 @@ func chunkClass(name, embedder string) *models.Class {
 }
 
 // stateClass keeps, per source and branch, the last indexed commit, when, and
-// the last error (design.md "SourceState").
+// the last error (docs/architecture.md, "Indexing flow", step 5).
 func stateClass(name string) *models.Class {
 	f := func(n string) *models.Property {
 		return &models.Property{Name: n, DataType: []string{"text"}, Tokenization: tokField}

@@ -18,8 +18,8 @@ import (
 
 // searchProperties are what the BM25 side reads: the search text, and the
 // symbol name again with weight 3, so a question naming a symbol ranks its
-// definition above chunks that merely mention it. On ../shared/eval
-// (scripts/bench-eval.sh) recall@5 was 0.585 without the symbol boost, 0.615
+// definition above chunks that merely mention it. On the public eval set
+// (README, "Retrieval quality"; scripts/bench-eval.sh) recall@5 was 0.585 without the symbol boost, 0.615
 // with ^2, 0.646 with ^3 and 0.615 with ^5, no kind lower at ^3.
 var searchProperties = []string{"search_text", "symbol^3"}
 
@@ -101,7 +101,9 @@ const ACLEveryone = "*"
 
 // explainRe reads the raw scores out of Weaviate's explainScore text, e.g.
 // "Hybrid (Result Set keyword,bm25) Document X: original score 0.42798, normalized score: 0.5 -
-// Hybrid (Result Set vector,hybridVector) Document X: original score 0.7071, ..." (protocols.md §5.6).
+// Hybrid (Result Set vector,hybridVector) Document X: original score 0.7071, ...".
+// That is weaviate-server 1.35.2's output; the property is described in
+// Weaviate docs, 'Hybrid search' (explainScore).
 var explainRe = regexp.MustCompile(`Result Set (keyword|vector)[^:]*: original score ([-0-9.eE+]+)`)
 
 func parseExplain(s string) (bm25, sim float64) {

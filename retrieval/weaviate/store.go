@@ -141,7 +141,8 @@ func (s *Store) Drop(ctx context.Context) error {
 
 // Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i])
 // in batches of batchSize. Each chunk is validated first. Weaviate answers a
-// batch with HTTP 200 even when objects failed (protocols.md §5.4), so every
+// batch with HTTP 200 even when objects failed (Weaviate docs, 'Batch
+// import', "Error handling"), so every
 // object's result is checked; the error names the failed ids and their
 // messages. A failed object's state is unknown: the caller retries the run,
 // and the idempotent ids make that safe.
@@ -234,7 +235,8 @@ func aclValues(acl []string) []string {
 }
 
 // DeleteIDs deletes chunks by object id, in groups of 1000 (each call matches
-// at most QUERY_MAXIMUM_RESULTS, 10,000 by default; protocols.md §5.4).
+// at most QUERY_MAXIMUM_RESULTS, 10,000 by default; Weaviate docs, 'Delete
+// objects', "Delete multiple objects").
 func (s *Store) DeleteIDs(ctx context.Context, ids []string) error {
 	for start := 0; start < len(ids); start += 1000 {
 		end := min(start+1000, len(ids))

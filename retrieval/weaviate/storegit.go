@@ -9,7 +9,7 @@ import (
 )
 
 // maxFiltered is the most objects one filtered Get may return: Weaviate's
-// QUERY_MAXIMUM_RESULTS default (protocols.md §5.4). A group of values whose
+// QUERY_MAXIMUM_RESULTS default (Weaviate docs, 'Environment variables'). A group of values whose
 // result reaches it is split in two and asked again.
 const maxFiltered = 10000
 

@@ -1,7 +1,9 @@
 // Package weaviatelocal runs the real weaviate-server binary as a child
 // process on loopback: ragbot's embedded default and the test helper's server.
-// The environment that makes it run on one machine without Docker is the one
-// verified in ../shared/protocols.md §5.1.
+// The environment that makes it run on one machine without Docker is in
+// serverEnv: the style of weaviate/weaviate's tools/dev/run_dev_server.sh
+// ("local-no-modules"), with every setting named in Weaviate docs,
+// 'Environment variables'.
 package weaviatelocal
 
 import (
@@ -219,9 +221,11 @@ func (s *Server) Stop(ctx context.Context) error {
 // Done is closed when the server process has exited.
 func (s *Server) Done() <-chan struct{} { return s.done }
 
-// serverEnv is protocols.md §5.1's environment: no modules, anonymous access,
-// a single-node Raft cluster on loopback (CLUSTER_ADVERTISE_ADDR avoids the
-// IPv6 start-up crash), profiling and telemetry off.
+// serverEnv is the server's environment: no modules, anonymous access, a
+// single-node Raft cluster on loopback, profiling and telemetry off. Without
+// CLUSTER_ADVERTISE_ADDR, weaviate-server 1.35.2 dies at start on a host with
+// an IPv6 address (it builds the Raft RPC address as "fd00::2:8301": "too
+// many colons in address"); CLUSTER_IN_LOCALHOST alone does not fix that.
 func serverEnv(dataDir string, p [6]int) []string {
 	return []string{
 		"PERSISTENCE_DATA_PATH=" + dataDir,

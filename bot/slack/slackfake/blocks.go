@@ -122,7 +122,8 @@ func (e *element) UnmarshalJSON(b []byte) error {
 
 // TextLen returns the characters (UTF-16 code units) of all text in blocks:
 // section text and fields, context elements and button labels. Users report
-// msg_blocks_too_long near 13,000 of them (protocols.md §1.7, unconfirmed).
+// msg_blocks_too_long near 13,000 of them (slackapi/bolt-js issue #2509,
+// "Blocks too long error at ~13200 characters"; not documented by Slack).
 func TextLen(raw json.RawMessage) int {
 	var blocks []struct {
 		Text     *textObj  `json:"text"`

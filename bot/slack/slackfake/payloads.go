@@ -49,7 +49,7 @@ type Event struct {
 }
 
 // EventCallback returns the event_callback envelope Slack POSTs for e
-// (protocols.md §1.2).
+// (Slack API docs, 'The Events API': the event_callback wrapper).
 func EventCallback(eventID string, e Event) []byte {
 	inner := map[string]any{"type": e.Type, "text": e.Text, "ts": e.TS, "channel": e.Channel, "event_ts": e.TS}
 	for k, v := range map[string]string{"user": e.User, "bot_id": e.BotID, "thread_ts": e.ThreadTS, "channel_type": e.ChannelType, "subtype": e.SubType} {
@@ -71,7 +71,8 @@ func Mention(channel, user, question, ts, threadTS string) Event {
 	return Event{Type: "app_mention", User: user, Text: "<@" + BotUserID + "> " + question, TS: ts, ThreadTS: threadTS, Channel: channel}
 }
 
-// SlashCommand returns the form Slack POSTs for a slash command (protocols.md §1.4).
+// SlashCommand returns the form Slack POSTs for a slash command (Slack API docs,
+// 'Enabling interactivity with Slash commands').
 func SlashCommand(command, text, channel, user, responseURL string) url.Values {
 	return url.Values{
 		"token": {"legacyVerifToken"}, "team_id": {TeamID}, "team_domain": {"fake"}, "channel_id": {channel},
@@ -81,7 +82,8 @@ func SlashCommand(command, text, channel, user, responseURL string) url.Values {
 }
 
 // BlockActions returns the form Slack POSTs when user clicks the button
-// actionID (with value) on the message ts (protocols.md §1.5).
+// actionID (with value) on the message ts (Slack API docs, 'block_actions
+// payload').
 func BlockActions(channel, user, messageTS, threadTS, actionID, value, responseURL string, ephemeral bool) url.Values {
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "api_app_id": AppID, "token": "legacyVerifToken", "trigger_id": "123.456.abc",

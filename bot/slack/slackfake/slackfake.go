@@ -1,5 +1,6 @@
 // Package slackfake is a local Slack for tests, speaking the documented wire
-// format (../shared/protocols.md §1) to the real slack-go client: the Web API
+// format (Slack API docs: 'Verifying requests from Slack', 'The Events API',
+// 'Using Socket Mode', 'chat.postMessage') to the real slack-go client: the Web API
 // methods ragbot calls (auth.test, chat.postMessage, chat.update,
 // conversations.replies, apps.connections.open) with Slack's token checks,
 // ok:false errors and Block Kit limits, response_url endpoints, injected 429s

@@ -9,7 +9,9 @@ import (
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 )
 
-// TestSign checks the signer against the vector of protocols.md §1.1.
+// TestSign checks the signer against a vector computed independently
+// (openssl dgst -sha256 -hmac over "v0:<timestamp>:<body>", the base string
+// of Slack API docs, 'Verifying requests from Slack').
 func TestSign(t *testing.T) {
 	got := slackfake.Sign("test-signing-secret", time.Unix(1700000000, 0), []byte(`{"type":"url_verification","challenge":"abc123"}`))
 	const want = "v0=e49b9c175e31920c300508a7c11d1ea4a962ec6e74884ed58a8f234bc044da21"

@@ -50,8 +50,8 @@ func (c *socketConn) write(v any) error {
 	return c.ws.WriteJSON(v)
 }
 
-// serveSocket upgrades the connection, sends hello like Slack (protocols.md
-// §1.3), pings every second, and records the acks it reads.
+// serveSocket upgrades the connection, sends hello like Slack (Slack API docs,
+// 'Using Socket Mode'), pings every second, and records the acks it reads.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	ws, err := s.socket.upgrader.Upgrade(w, r, nil)
 	if err != nil {

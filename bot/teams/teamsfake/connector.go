@@ -11,7 +11,7 @@ import (
 )
 
 // MaxActivity is Teams' limit on a bot message: 40 KB, counted in UTF-16
-// over the whole activity (protocols.md §2.3).
+// over the whole activity (Teams docs, 'Format your bot messages').
 const MaxActivity = 40 * 1024
 
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {

@@ -14,7 +14,9 @@ const (
 	Personal  = "personal"
 )
 
-// A Msg describes a message activity as Teams sends it (protocols.md §2.1).
+// A Msg describes a message activity as Teams sends it (Bot Framework
+// Activity schema; Teams docs, 'Channel and group chat conversations with a
+// bot').
 type Msg struct {
 	ID   string // activity id [generated]
 	Kind string // Channel, GroupChat or Personal [Channel]

@@ -1,5 +1,6 @@
 // Package teamsfake is a local Bot Framework for tests, speaking the
-// documented wire format (../shared/protocols.md §2) to the real bot/teams
+// documented wire format (Bot Framework REST API docs: the Connector API
+// reference and 'Authentication with the Bot Connector API') to the real bot/teams
 // client: the OpenID metadata and JWKS (RSA keys with endorsements) and
 // tokens signed with them, the client-credentials token endpoint, and a
 // connector that stores replies and updates per conversation, checks the

@@ -1,6 +1,7 @@
 // Package corpus reads the local text that ragbot's static word vectors are
 // trained on: Go and Python sources, man pages and package docs, all already
-// on the machine (design.md: no download). It lists the files of each Input
+// on the machine, nothing downloaded (README, "Offline semantic embedder").
+// It lists the files of each Input
 // in a fixed order, fingerprints them for the model's provenance, and turns
 // each file into plain text blocks (paragraphs; man pages lose their roff
 // markup), which the caller tokenizes.
