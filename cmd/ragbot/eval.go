@@ -234,6 +234,18 @@ func printReport(w io.Writer, out evalOutput) {
 		line(k, rep.ByKind[k])
 	}
 	line("all", rep.Metrics)
+	if len(rep.ByCorpus) > 1 {
+		fmt.Fprintf(w, "\n%-46s %4s  %9s  %9s  %7s\n", "corpus", "n", "recall@1", "recall@5", "MRR@10")
+		corpora := make([]string, 0, len(rep.ByCorpus))
+		for c := range rep.ByCorpus {
+			corpora = append(corpora, c)
+		}
+		sort.Strings(corpora)
+		for _, c := range corpora {
+			m := rep.ByCorpus[c]
+			fmt.Fprintf(w, "%-46s %4d  %9.3f  %9.3f  %7.3f\n", c, m.Questions, m.RecallAt1, m.RecallAt5, m.MRRAt10)
+		}
+	}
 	if len(rep.NoCorpus) > 0 {
 		fmt.Fprintf(w, "\n%d questions name a corpus that is not a configured source (counted as misses): %v\n", len(rep.NoCorpus), rep.NoCorpus)
 	}

@@ -150,6 +150,9 @@ type Miss struct {
 type Report struct {
 	Metrics
 	ByKind map[string]Metrics `json:"by_kind"`
+	// ByCorpus has the figures of each question set's corpus, so a change
+	// can be judged corpus by corpus (leave-one-corpus-out).
+	ByCorpus map[string]Metrics `json:"by_corpus"`
 	Ranks  map[string]int     `json:"ranks"` // question id -> rank (0 = not found)
 	Misses []Miss             `json:"misses"`
 	// NoCorpus lists questions whose corpus is not a configured source; they
@@ -181,13 +184,13 @@ type Outcome struct {
 // Score computes the report. Questions without expectations are left out of
 // recall; with any of them, the report also has the refusal rates.
 func Score(outs []Outcome) Report {
-	rep := Report{ByKind: map[string]Metrics{}, Ranks: map[string]int{}}
+	rep := Report{ByKind: map[string]Metrics{}, ByCorpus: map[string]Metrics{}, Ranks: map[string]int{}}
 	type acc struct {
 		n, r1, r5 int
 		rr        float64
 	}
 	all := &acc{}
-	kinds := map[string]*acc{}
+	kinds, corpora := map[string]*acc{}, map[string]*acc{}
 	var answerable, refused, unanswerable, noCov int
 	for _, o := range outs {
 		q := o.Question
@@ -216,12 +219,16 @@ func Score(outs []Outcome) Report {
 			rank = Rank(q, o.Results)
 		}
 		rep.Ranks[q.ID] = rank
-		k := kinds[q.Kind]
+		k, c := kinds[q.Kind], corpora[q.Corpus]
 		if k == nil {
 			k = &acc{}
 			kinds[q.Kind] = k
 		}
-		for _, a := range []*acc{all, k} {
+		if c == nil {
+			c = &acc{}
+			corpora[q.Corpus] = c
+		}
+		for _, a := range []*acc{all, k, c} {
 			a.n++
 			if rank == 1 {
 				a.r1++
@@ -250,6 +257,9 @@ func Score(outs []Outcome) Report {
 	rep.Metrics = metrics(all)
 	for k, a := range kinds {
 		rep.ByKind[k] = metrics(a)
+	}
+	for c, a := range corpora {
+		rep.ByCorpus[c] = metrics(a)
 	}
 	sort.Slice(rep.Misses, func(i, j int) bool { return rep.Misses[i].ID < rep.Misses[j].ID })
 	if unanswerable > 0 {
