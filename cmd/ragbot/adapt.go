@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,23 +20,7 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
-	"github.com/ragbot/ragbot/retrieval/wordvec/corpus"
 )
-
-// adaptVersion changes whenever refinement changes in a way its parameters
-// do not show (post-processing, tokens); a refined model of another version
-// is made again.
-const adaptVersion = "1"
-
-// refineParams are the parameters of the refinement on the indexed
-// sources: a few passes at a lower learning rate than the base training,
-// so the team's words get vectors and shared words move towards the team's
-// usage without forgetting the rest; words seen 3 times get a vector.
-func refineParams(base wordvec.Params) wordvec.Params {
-	p := base
-	p.Epochs, p.Alpha, p.MinCount, p.MaxVocab, p.Seed = 3, 0.01, 3, 30000, base.Seed+1
-	return p
-}
 
 // adaptModel returns the static embedder refined on the configured sources
 // (item 3 of issue 8), reading the refined model at path when it was made
@@ -52,7 +35,7 @@ func refineParams(base wordvec.Params) wordvec.Params {
 // store open sees a mismatch and re-embeds the collection (reembed.go).
 func adaptModel(ctx context.Context, cfg *config.Config, base *wordvec.Model, baseHash, path string, refresh bool, stderr io.Writer) (retrieval.Embedder, error) {
 	old, oldHash, meta, err := wordvec.LoadFile(path)
-	have := err == nil && meta["base"] == baseHash
+	have := err == nil && embed.RefinedFrom(meta, baseHash)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stderr, "note: refined model %s unreadable (%v); refining again\n", path, err)
 	}
@@ -64,37 +47,23 @@ func adaptModel(ctx context.Context, cfg *config.Config, base *wordvec.Model, ba
 	if err != nil {
 		return nil, err
 	}
-	p := refineParams(base.Params)
-	pj, _ := json.Marshal(struct {
-		Version string
-		wordvec.Params
-	}{adaptVersion, p})
-	if have && meta["sources"] == print && meta["refine"] == string(pj) {
+	if have && embed.RefineCurrent(meta, base, baseHash, print) {
 		return embed.NewStatic(old, oldHash), nil
 	}
 	if len(docs) == 0 {
 		return nil, errors.New("embedder.adapt: the sources have no text to refine on (only Confluence sources?)")
 	}
 	fmt.Fprintf(stderr, "refining the static model on %d documents of the sources...\n", len(docs))
-	m, st, err := wordvec.Refine(ctx, base, corpus.TextSentences(docs, embed.AppendStaticTokens), p, nil)
+	r, err := embed.Refine(ctx, base, baseHash, docs, print)
 	if err != nil {
 		return nil, fmt.Errorf("embedder.adapt: %w", err)
 	}
-	q := m.Quantized()
-	embed.Postprocess(q)
-	q.Common = embed.NewStatic(q, "fit").FitCommon(corpus.TextSample(docs, embed.AppendStaticTokens, 20000, 8))
-	var buf bytes.Buffer
-	if err := q.Save(&buf, map[string]string{"base": baseHash, "sources": print, "refine": string(pj)}, true); err != nil {
-		return nil, err
-	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := writeFileAtomic(path, r.File); err != nil {
 		return nil, fmt.Errorf("embedder.adapt: save refined model: %w", err)
 	}
-	sum := sha256.Sum256(buf.Bytes())
-	emb := embed.NewStatic(q, hex.EncodeToString(sum[:]))
 	fmt.Fprintf(stderr, "refined the static model: %d tokens, %d new words, vocabulary %d, %s; embedder %s\n",
-		st.Tokens, st.NewWords, st.Vocab, time.Since(start).Round(100*time.Millisecond), emb.Name())
-	return emb, nil
+		r.Stats.Tokens, r.Stats.NewWords, r.Stats.Vocab, time.Since(start).Round(100*time.Millisecond), r.Static.Name())
+	return r.Static, nil
 }
 
 // writeFileAtomic writes data to path through a temporary file and a rename.

@@ -103,9 +103,7 @@ func runEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	q := m.Quantized() // fit the post-processing and common component on the vectors the file will hold
-	embed.Postprocess(q)
-	q.Common = embed.NewStatic(q, "fit").FitCommon(blocks)
+	q := embed.Fit(m, blocks)
 	meta := map[string]string{"inputs": inputsMeta(prints), "tokenizer": "embed.StaticTokens (word pieces + joined identifier, lower-case)"}
 	var buf bytes.Buffer
 	if err := q.Save(&buf, meta, true); err != nil {
