@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // TestSourceTextsAsIndexed: refinement reads the sources as the index does:
@@ -73,5 +75,62 @@ sources:
 	}
 	if !strings.Contains(stderr.String(), "remote is not cloned yet") {
 		t.Errorf("stderr %q: want a note that the remote source is not cloned yet", stderr.String())
+	}
+}
+
+// TestThresholdsByFamilyAfterRefinement: thresholds configured for the
+// family "static" apply to the base model and, after index refines it
+// (a new hash, a new embedder name), to the refined one that every
+// command then loads; an entry for the exact name still wins.
+func TestThresholdsByFamilyAfterRefinement(t *testing.T) {
+	repo, _ := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "README.md": readme})
+	model := filepath.Join(t.TempDir(), "model.bin")
+	writeTinyModel(t, model, 1)
+	cfgPath := filepath.Join(t.TempDir(), "ragbot.yaml")
+	body := fmt.Sprintf(`weaviate: {url: "http://127.0.0.1:1"}
+embedder: {kind: static, model: %s, adapt: true}
+retrieval:
+  thresholds:
+    static: {min_similarity: 0.41, min_term_coverage: 0.52}
+sources:
+  - {name: httpx, kind: git, path: %s}
+`, model, repo)
+	if err := os.WriteFile(cfgPath, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	want := retrieval.Thresholds{MinSimilarity: 0.41, MinTermCoverage: 0.52}
+
+	var stderr bytes.Buffer
+	base, err := newEmbedder(ctx, cfg, &stderr) // no refined model yet: the base one
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := thresholdsFor(cfg, base); got != want {
+		t.Errorf("thresholds of the base model %s = %+v, want the family's %+v", base.Name(), got, want)
+	}
+	refined, err := refineStatic(ctx, cfg, false, &stderr)
+	if err != nil {
+		t.Fatalf("refineStatic: %v\n%s", err, stderr.String())
+	}
+	loaded, err := newEmbedder(ctx, cfg, &stderr) // as ask and serve load it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refined.Name() == base.Name() || loaded.Name() != refined.Name() {
+		t.Fatalf("embedders: base %s, refined %s, loaded %s; want the refined one loaded, with a new name", base.Name(), refined.Name(), loaded.Name())
+	}
+	if got := thresholdsFor(cfg, loaded); got != want {
+		t.Errorf("thresholds of the refined model %s = %+v, want the family's %+v", loaded.Name(), got, want)
+	}
+
+	exact := retrieval.Thresholds{MinSimilarity: 0.63, MinTermCoverage: 0.74}
+	cfg.Retrieval.Thresholds[loaded.Name()] = config.Thresholds{MinSimilarity: &exact.MinSimilarity, MinTermCoverage: &exact.MinTermCoverage}
+	if got := thresholdsFor(cfg, loaded); got != exact {
+		t.Errorf("thresholds with an entry for %s = %+v, want that entry's %+v", loaded.Name(), got, exact)
 	}
 }

@@ -17,6 +17,8 @@ import (
 const (
 	// StaticVersion starts the Name of every Static embedder.
 	StaticVersion = "static-v1"
+	// StaticFamily is the Family of every Static embedder.
+	StaticFamily = "static"
 
 	// sifA is SIF's smoothing constant a: a word of corpus probability p
 	// weighs a/(a+p) (Arora et al. use 1e-3 to 1e-4; frequent code words
@@ -165,6 +167,12 @@ func (s *Static) Model() *wordvec.Model { return s.model }
 
 // Name returns "static-v1-<model hash, 12 hex>-<Dim>".
 func (s *Static) Name() string { return s.name }
+
+// Family returns StaticFamily, "static": the part of the name that does not
+// change with the model. Config keys coverage thresholds by it, so that
+// thresholds calibrated for one model still apply after `ragbot index`
+// refines it (a new hash, a new Name).
+func (s *Static) Family() string { return StaticFamily }
 
 // Dim returns OfflineDim plus the model's dimension.
 func (s *Static) Dim() int { return OfflineDim + s.model.Params.Dim }
