@@ -86,9 +86,11 @@ type Retrieval struct {
 	TopK int `yaml:"top_k"`
 	// Candidates is how many hybrid hits are fetched before reranking; default 40.
 	Candidates int `yaml:"candidates"`
-	// Thresholds decide "no coverage", per embedder name (as `ragbot eval`
-	// prints them, e.g. "offline-hash-v1-384"): similarities of different
-	// embedders are on different scales. An embedder without an entry uses
+	// Thresholds decide "no coverage", per embedder name or family (as
+	// `ragbot eval` prints them, e.g. "offline-hash-v1-384", or "static"
+	// for every static model, refined or not): similarities of different
+	// embedders are on different scales. An entry for the exact name wins
+	// over one for the family; an embedder without either uses
 	// retrieval.DefaultThresholds. See Thresholds (retrieval.go).
 	Thresholds map[string]Thresholds `yaml:"thresholds"`
 	// Summary configures the optional LLM summary (retrieval.go).

@@ -98,7 +98,7 @@ func (v *validator) summary() {
 	}
 }
 
-// thresholds checks retrieval.thresholds, in embedder name order.
+// thresholds checks retrieval.thresholds, in key order.
 func (v *validator) thresholds() {
 	names := make([]string, 0, len(v.c.Retrieval.Thresholds))
 	for n := range v.c.Retrieval.Thresholds {
@@ -109,7 +109,7 @@ func (v *validator) thresholds() {
 		th := v.c.Retrieval.Thresholds[n]
 		p := "retrieval.thresholds." + n
 		if n == "" {
-			v.bad("retrieval.thresholds", "keys are embedder names (as `ragbot eval` prints them), got an empty one")
+			v.bad("retrieval.thresholds", "keys are embedder names or families (as `ragbot eval` prints them), got an empty one")
 		}
 		for _, f := range []struct {
 			field string
@@ -150,7 +150,12 @@ func (v *validator) apiKeyEnv(field, env string) {
 }
 
 // ThresholdsFor returns the configured thresholds of the embedder called
-// name (unset fields nil), or the zero value when there are none.
-func (r Retrieval) ThresholdsFor(name string) Thresholds {
-	return r.Thresholds[name]
+// name in family (unset fields nil): the entry keyed by name, else the one
+// keyed by family (e.g. "static", whatever the model's hash), else the zero
+// value.
+func (r Retrieval) ThresholdsFor(name, family string) Thresholds {
+	if th, ok := r.Thresholds[name]; ok {
+		return th
+	}
+	return r.Thresholds[family]
 }

@@ -66,3 +66,29 @@ func TestOpenAIConfig(t *testing.T) {
 		t.Errorf("Summary (-want +got):\n%s", diff)
 	}
 }
+
+// TestThresholdsFor: the entry for the embedder's exact name wins, then the
+// one for its family; neither gives the zero value.
+func TestThresholdsFor(t *testing.T) {
+	r := config.Retrieval{Thresholds: map[string]config.Thresholds{
+		"static":                     {MinSimilarity: ptr(0.4)},
+		"static-v1-0123456789ab-512": {MinSimilarity: ptr(0.5), MinTermCoverage: ptr(0.6)},
+		"offline-hash-v1-384":        {MinTermCoverage: ptr(0.3)},
+	}}
+	tests := []struct {
+		name, family string
+		want         config.Thresholds
+	}{
+		{"static-v1-0123456789ab-512", "static", config.Thresholds{MinSimilarity: ptr(0.5), MinTermCoverage: ptr(0.6)}},
+		{"static-v1-ba9876543210-512", "static", config.Thresholds{MinSimilarity: ptr(0.4)}}, // a refined model: the family's
+		{"offline-hash-v1-384", "offline-hash-v1-384", config.Thresholds{MinTermCoverage: ptr(0.3)}},
+		{"openai:text-embedding-3-small:1536", "openai:text-embedding-3-small:1536", config.Thresholds{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, r.ThresholdsFor(tt.name, tt.family)); diff != "" {
+				t.Errorf("ThresholdsFor(%q, %q) (-want +got):\n%s", tt.name, tt.family, diff)
+			}
+		})
+	}
+}

@@ -111,18 +111,12 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, r
 		return err
 	}
 	st.Skipped = map[string]int{}
-	var keep []treeEntry
+	keep := treeFiles(entries, src, func(e treeEntry, reason string) {
+		st.Skipped[reason]++
+		log.Debug("skip file", "path", e.path, "reason", reason)
+	})
 	want := map[string]bool{}
-	for _, e := range entries {
-		if !included(e.path, src.Include, src.Exclude) {
-			continue
-		}
-		if r := pathSkipReason(e.path, e.size); r != "" {
-			st.Skipped[r]++
-			log.Debug("skip file", "path", e.path, "reason", r)
-			continue
-		}
-		keep = append(keep, e)
+	for _, e := range keep {
 		want[e.path] = true
 	}
 	hist, err := repo.histories(ctx, meta.commit, want)
@@ -243,13 +237,9 @@ func readFiles(ctx context.Context, repo gitRepo, entries []treeEntry, out chan<
 	}
 	defer cf.Close()
 	for _, e := range entries {
-		data, size, err := cf.readMax(e.blob, code.MaxFileBytes)
+		f, err := readEntry(cf, e)
 		if err != nil {
-			return fmt.Errorf("%s: %w", e.path, err)
-		}
-		f := fileInput{path: e.path, data: data}
-		if size > code.MaxFileBytes {
-			f.skip = code.SkipTooLarge
+			return err
 		}
 		fill(e, &f)
 		select {
@@ -259,6 +249,20 @@ func readFiles(ctx context.Context, repo gitRepo, entries []treeEntry, out chan<
 		}
 	}
 	return nil
+}
+
+// readEntry reads the blob of e, at most code.MaxFileBytes of it: a larger
+// file comes back with skip set and no data.
+func readEntry(cf *catFile, e treeEntry) (fileInput, error) {
+	data, size, err := cf.readMax(e.blob, code.MaxFileBytes)
+	if err != nil {
+		return fileInput{}, fmt.Errorf("%s: %w", e.path, err)
+	}
+	f := fileInput{path: e.path, data: data}
+	if size > code.MaxFileBytes {
+		f.skip = code.SkipTooLarge
+	}
+	return f, nil
 }
 
 // countIndexed returns how many of the files (of the last indexed commit)

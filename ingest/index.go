@@ -134,28 +134,10 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 	start := time.Now()
 	st := Stats{Source: src.ID, Skipped: map[string]int{}}
 	log := ix.log().With("source", src.ID)
-	var files []string
-	err := filepath.WalkDir(src.Dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src.Dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || !included(rel, nil, src.Exclude)) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if isMarkdown(rel) && d.Type().IsRegular() && included(rel, nil, src.Exclude) {
-			files = append(files, rel)
-		}
-		return nil
-	})
+	files, err := markdownFiles(src)
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}
-	sort.Strings(files)
 	meta := runMeta{source: src.ID, acl: src.ACL}
 	produce := func(ctx context.Context, out chan<- fileInput) error {
 		for _, rel := range files {
@@ -463,10 +445,7 @@ func EmbedText(c retrieval.Chunk) string {
 // chunkFile chunks one file: markdown by heading, everything else by symbol
 // (line windows when there is no grammar or the parse fails).
 func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, fallback string) {
-	if f.skip != "" {
-		return nil, f.skip, ""
-	}
-	if r := fileSkipReason(f.path, f.data); r != "" {
+	if r := f.skipReason(); r != "" {
 		return nil, r, ""
 	}
 	if isMarkdown(f.path) {
@@ -474,6 +453,15 @@ func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, f
 	}
 	res := code.Chunk(f.path, f.data, opt)
 	return res.Chunks, "", res.Fallback
+}
+
+// skipReason says why f is not chunked, or "": too large to read, or a
+// reason of fileSkipReason.
+func (f fileInput) skipReason() string {
+	if f.skip != "" {
+		return f.skip
+	}
+	return fileSkipReason(f.path, f.data)
 }
 
 // fileSkipReason says why a file's content is not indexed, or "": markdown

@@ -15,7 +15,7 @@ import (
 // MinTermCoverage of the question's content terms, each term weighted by its
 // inverse document frequency in the asker's scope (see Hit.TermCoverage).
 // Values are 0..1. They depend on the embedder, whose similarities have their own
-// scale, so config stores them per embedder name and `ragbot eval` with
+// scale, so config stores them per embedder name or family and `ragbot eval` with
 // unanswerable questions prints the values that balance wrong answers
 // against wrong refusals (see Calibrate).
 type Thresholds struct {

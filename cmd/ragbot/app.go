@@ -30,11 +30,10 @@ type app struct {
 type commonFlags struct {
 	config  string
 	verbose bool
-	// indexing is set by runIndex: the static embedder may refine its model
-	// on the sources (refresh: even when a refined model exists), and a
-	// collection of another model is re-embedded, not refused (embedder.go).
-	indexing, refresh bool
-	recreate          bool // index --recreate: open a collection of another embedder to drop it
+	// indexing is set by runIndex: a collection of another model is
+	// re-embedded, not refused (openStore).
+	indexing bool
+	recreate bool // index --recreate: open a collection of another embedder to drop it
 }
 
 func (c *commonFlags) register(fs interface {
@@ -71,9 +70,17 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 	if err != nil {
 		return nil, err
 	}
-	emb, err := newEmbedder(ctx, cfg, flags.indexing, flags.refresh, stderr)
-	if err != nil {
-		return nil, err
+	return openAppConfig(ctx, cfg, nil, flags, stderr)
+}
+
+// openAppConfig is openApp with the config loaded and, when emb is not
+// nil, the embedder made (runIndex refines the static model in between).
+func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, flags commonFlags, stderr io.Writer) (*app, error) {
+	var err error
+	if emb == nil {
+		if emb, err = newEmbedder(ctx, cfg, stderr); err != nil {
+			return nil, err
+		}
 	}
 	a := &app{cfg: cfg, log: newLogger(stderr, flags.verbose), embedder: emb, stderr: stderr}
 	url, apiKey := cfg.Weaviate.URL, ""

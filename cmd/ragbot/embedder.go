@@ -22,9 +22,8 @@ import (
 // newEmbedder returns the configured embedder. For kind "static" it loads
 // the model (embedder.model, or the one built into the binary) and, with
 // embedder.adapt, the model refined on the indexed sources when one was made
-// from this base model (adapt.go); when indexing is true it first makes or
-// refreshes that refined model (see adaptModel).
-func newEmbedder(ctx context.Context, cfg *config.Config, indexing, refresh bool, stderr io.Writer) (retrieval.Embedder, error) {
+// from this base model; it never refines (`ragbot index` does, refine.go).
+func newEmbedder(ctx context.Context, cfg *config.Config, stderr io.Writer) (retrieval.Embedder, error) {
 	if cfg.Embedder.Kind == "openai" {
 		return newOpenAIEmbedder(ctx, cfg) // llm.go
 	}
@@ -39,9 +38,6 @@ func newEmbedder(ctx context.Context, cfg *config.Config, indexing, refresh bool
 		return embed.NewStatic(base, hash), nil
 	}
 	path := adaptedModelPath(cfg)
-	if indexing {
-		return adaptModel(ctx, cfg, base, hash, path, refresh, stderr)
-	}
 	m, h, meta, err := wordvec.LoadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -49,7 +45,7 @@ func newEmbedder(ctx context.Context, cfg *config.Config, indexing, refresh bool
 		return embed.NewStatic(base, hash), nil
 	case err != nil:
 		return nil, err
-	case meta["base"] != hash:
+	case !embed.RefinedFrom(meta, hash):
 		fmt.Fprintf(stderr, "note: the refined model %s was made from another base model; using the base model until `ragbot index` refines it again\n", path)
 		return embed.NewStatic(base, hash), nil
 	}

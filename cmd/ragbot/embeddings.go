@@ -103,9 +103,7 @@ func runEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	q := m.Quantized() // fit the post-processing and common component on the vectors the file will hold
-	embed.Postprocess(q)
-	q.Common = embed.NewStatic(q, "fit").FitCommon(blocks)
+	q := embed.Fit(m, blocks)
 	meta := map[string]string{"inputs": inputsMeta(prints), "tokenizer": "embed.StaticTokens (word pieces + joined identifier, lower-case)"}
 	var buf bytes.Buffer
 	if err := q.Save(&buf, meta, true); err != nil {
@@ -183,13 +181,13 @@ func writeProvenance(path string, prints []corpus.InputPrint, p wordvec.Params, 
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Static word vectors: provenance\n\n")
 	fmt.Fprintf(&b, "Built by `ragbot embeddings train` (cmd/ragbot/embeddings.go). Embedder name: `%s`.\n\n", emb.Name())
-	fmt.Fprintf(&b, "Method: word2vec skip-gram with negative sampling (Mikolov et al. 2013, \"Distributed Representations of Words and Phrases and their Compositionality\"), implemented in retrieval/wordvec, single goroutine, fixed seed: the same inputs and parameters give the same file byte for byte. Sentence vectors: SIF (Arora et al. 2017), see retrieval/embed_static.go.\n\n")
+	fmt.Fprintf(&b, "Method: word2vec skip-gram with negative sampling (Mikolov et al. 2013, \"Distributed Representations of Words and Phrases and their Compositionality\"), implemented in retrieval/wordvec, single goroutine, fixed seed: the same inputs and parameters give the same file byte for byte. Sentence vectors: SIF (Arora et al. 2017), see retrieval/embed/static.go.\n\n")
 	fmt.Fprintf(&b, "## Pinned inputs\n\n| input | kind | files | bytes | sha256 (paths + contents, in order) | root |\n| --- | --- | --- | --- | --- | --- |\n")
 	for _, ip := range prints {
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | `%s` | `%s` |\n", ip.Name, ip.Kind, ip.Files, ip.Bytes, ip.SHA256, ip.Root)
 	}
 	pj, _ := json.MarshalIndent(p, "", "  ")
-	fmt.Fprintf(&b, "\nTokens: embed.StaticTokens (the word pieces of each identifier, lower-cased, then the joined identifier); text split into blocks at blank lines (man pages stripped of roff markup); gcloud_* man pages, *_test.go, testdata/, generated Go files, Python test folders and Debian copyright/changelog files left out, and tokens that are mostly digits (retrieval/wordvec/corpus, embed.StaticTokens).\n\n## Parameters\n\n```json\n%s\n```\n\nPost-processing: all-but-the-top (Mu & Viswanath 2018: mean and 3 top directions, embed.Postprocess); common component (SIF step 2) fitted on %d sampled blocks of at least 8 tokens. Both are stored in the model header.\n\n", pj, sample)
+	fmt.Fprintf(&b, "\nTokens: embed.StaticTokens (the word pieces of each identifier, lower-cased, then the joined identifier); text split into blocks at blank lines (man pages stripped of roff markup); gcloud_* man pages, *_test.go, testdata/, generated Go files, Python test folders and Debian copyright/changelog files left out, and tokens that are mostly digits (retrieval/wordvec/corpus, embed.StaticTokens).\n\n## Parameters\n\n```json\n%s\n```\n\nPost-processing: all-but-the-top (Mu & Viswanath 2018: mean and 3 top directions, embed.Postprocess, by embed.Fit); common component (SIF step 2) fitted on %d sampled blocks of at least 8 tokens. Both are stored in the model header.\n\n", pj, sample)
 	fmt.Fprintf(&b, "## Result\n\n- tokens read: %d (%d distinct); vocabulary: %d words; tokens per epoch: %d; trained after subsampling: %d\n", st.Tokens, st.Distinct, st.Vocab, st.Encoded, st.Trained)
 	fmt.Fprintf(&b, "- file: %d bytes (int8 rows with a float32 scale; word and context vectors)\n", size)
 	fmt.Fprintf(&b, "- time on this machine (%d CPUs, %s/%s, shared with other work): training %s, total with listing, fingerprinting and the common component %s (%.0f tokens/s)\n",

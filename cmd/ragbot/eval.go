@@ -44,8 +44,11 @@ Examples:
 // calibration and the latency when measured.
 type evalOutput struct {
 	eval.Report
-	Mode        string           `json:"mode"`
-	Embedder    string           `json:"embedder"`
+	Mode     string `json:"mode"`
+	Embedder string `json:"embedder"`
+	// Family keys the printed thresholds: the embedder's name, or for the
+	// static embedder "static", which still applies after a refinement.
+	Family      string           `json:"embedder_family"`
 	Calibration *calibrationJSON `json:"calibration,omitempty"`
 	Latency     *latencyJSON     `json:"latency_ms,omitempty"`
 }
@@ -104,7 +107,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer a.Close()
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
-	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name()}
+	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name(), Family: embedderFamily(asker.Embedder)}
 	var outs []eval.Outcome
 	var answerable, unanswerable []retrieval.Evidence
 	evidence := map[string]retrieval.Evidence{}
@@ -266,7 +269,7 @@ func printReport(w io.Writer, out evalOutput) {
 		}
 		fmt.Fprintf(w, "  (balanced: smallest max(1-no_coverage_rate, wrong_refusal_rate); target: best no_coverage_rate with wrong_refusal_rate <= %.2f)\n", retrieval.MaxWrongRefusal)
 		fmt.Fprintf(w, "  config:\n    retrieval:\n      thresholds:\n        %s: {min_similarity: %.2f, min_term_coverage: %.2f}\n",
-			out.Embedder, pick.MinSimilarity, pick.MinTermCoverage)
+			out.Family, pick.MinSimilarity, pick.MinTermCoverage)
 		if len(rep.WrongAnswers) > 0 {
 			fmt.Fprintf(w, "  unanswerable but answered: %v\n", rep.WrongAnswers)
 		}

@@ -24,8 +24,10 @@ whose version changed are fetched again). A remote git source (url:) is
 cloned into indexing.repos_dir and fetched first; a branch indexed before is
 updated from the diff since its last indexed commit, and reconciled whole
 after a force push or an interrupted run. An unchanged source is skipped;
-unchanged chunks are never embedded again. Progress goes to stderr, the
-summary to stdout.
+unchanged chunks are never embedded again. With the static embedder and
+embedder.adapt, the run first refines the model on the sources' files (once,
+or again with --adapt) and re-embeds the collection when its vectors change.
+Progress goes to stderr, the summary to stdout.
 
 Examples:
   ragbot index --config ragbot.yaml
@@ -38,13 +40,21 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	only := fs.String("source", "", "index only these sources (comma-separated names); empty means all")
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after an embedder change)")
-	fs.BoolVar(&cf.refresh, "adapt", false, "static embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
+	adapt := fs.Bool("adapt", false, "static embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cf.indexing = true // static embedder: refine the model, re-embed on a model change (embedder.go)
+	cf.indexing = true // a collection of another model is re-embedded, not refused (openStore)
 	cf.recreate = *recreate
-	a, err := openApp(ctx, cf, stderr)
+	cfg, err := loadConfig(cf.config)
+	if err != nil {
+		return err
+	}
+	emb, err := refineStatic(ctx, cfg, *adapt, stderr) // refine.go; nil unless static with adapt
+	if err != nil {
+		return err
+	}
+	a, err := openAppConfig(ctx, cfg, emb, cf, stderr)
 	if err != nil {
 		return err
 	}
@@ -111,7 +121,7 @@ func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, sr
 		}
 		out = append(out, st)
 	case config.KindMarkdown:
-		st, err := ix.IndexDir(ctx, ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL, Prefix: citationPrefix(src.Path)})
+		st, err := ix.IndexDir(ctx, dirSourceOf(cfg, src))
 		if err != nil {
 			*errs = append(*errs, err)
 			break
@@ -158,6 +168,11 @@ func counts(m map[string]int) string {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// dirSourceOf is the markdown folder source src as ingest reads it.
+func dirSourceOf(cfg *config.Config, src config.Source) ingest.DirSource {
+	return ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL, Prefix: citationPrefix(src.Path)}
 }
 
 // citationPrefix is what a markdown folder's chunk paths start with: the

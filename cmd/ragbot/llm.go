@@ -34,12 +34,12 @@ func newSummarizer(cfg *config.Config) (retrieval.Summarizer, error) {
 	return sum, nil
 }
 
-// thresholdsFor returns the coverage thresholds of the embedder called
-// name: retrieval.DefaultThresholds, with the fields that
-// retrieval.thresholds.<name> sets replaced.
-func thresholdsFor(cfg *config.Config, name string) retrieval.Thresholds {
-	th := retrieval.DefaultThresholds(name)
-	c := cfg.Retrieval.ThresholdsFor(name)
+// thresholdsFor returns the coverage thresholds of emb:
+// retrieval.DefaultThresholds, with the fields set by the config's entry
+// for emb's name, or else for its family (embedderFamily), replaced.
+func thresholdsFor(cfg *config.Config, emb retrieval.Embedder) retrieval.Thresholds {
+	th := retrieval.DefaultThresholds(emb.Name())
+	c := cfg.Retrieval.ThresholdsFor(emb.Name(), embedderFamily(emb))
 	if c.MinSimilarity != nil {
 		th.MinSimilarity = *c.MinSimilarity
 	}
@@ -47,6 +47,16 @@ func thresholdsFor(cfg *config.Config, name string) retrieval.Thresholds {
 		th.MinTermCoverage = *c.MinTermCoverage
 	}
 	return th
+}
+
+// embedderFamily is the key of emb's thresholds that survives a new model:
+// its Family when it has one (embed.Static: "static", whatever the model's
+// hash in its Name), else its Name, which then never changes.
+func embedderFamily(emb retrieval.Embedder) string {
+	if f, ok := emb.(interface{ Family() string }); ok {
+		return f.Family()
+	}
+	return emb.Name()
 }
 
 // envValue reads the variable named env; "" names none.

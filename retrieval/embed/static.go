@@ -17,6 +17,8 @@ import (
 const (
 	// StaticVersion starts the Name of every Static embedder.
 	StaticVersion = "static-v1"
+	// StaticFamily is the Family of every Static embedder.
+	StaticFamily = "static"
 
 	// sifA is SIF's smoothing constant a: a word of corpus probability p
 	// weighs a/(a+p) (Arora et al. use 1e-3 to 1e-4; frequent code words
@@ -110,132 +112,6 @@ func NewStatic(m *wordvec.Model, hash string) *Static {
 	return s
 }
 
-// unitRow sets dst to the unit vector of v; with a mean, to that of
-// unit(v) - mean with its projections on the directions of top removed.
-func unitRow(dst, v, mean []float32, top [][]float32) {
-	n := norm(v)
-	if n == 0 {
-		clear(dst)
-		return
-	}
-	for j, x := range v {
-		dst[j] = float32(float64(x) / n)
-	}
-	if len(mean) != len(v) {
-		return
-	}
-	for j := range dst {
-		dst[j] -= mean[j]
-	}
-	for _, pc := range top {
-		var p float64
-		for j, x := range dst {
-			p += float64(x) * float64(pc[j])
-		}
-		for j := range dst {
-			dst[j] -= float32(p * float64(pc[j]))
-		}
-	}
-	if n := norm(dst); n > 0 {
-		for j := range dst {
-			dst[j] = float32(float64(dst[j]) / n)
-		}
-	}
-}
-
-// postTop is how many dominating directions Postprocess removes: about
-// Dim/100 in Mu & Viswanath; 3 for 128 dimensions, where the nearest words
-// of rare ones stop being other rare words.
-const postTop = 3
-
-// Postprocess sets m.Mean and m.Top for "all-but-the-top" (Mu & Viswanath
-// 2018, "All-but-the-Top: Simple and Effective Postprocessing for Word
-// Representations", ICLR): the mean of the unit word vectors and their
-// first postTop principal components after centering, by 30 steps of
-// power iteration each from a fixed start, so it is deterministic. SGNS
-// pushes every word away from the frequent words' context vectors, a
-// direction all vectors share that drowns rare words; removing it lets
-// their own meaning show. Static applies them to every word vector.
-func Postprocess(m *wordvec.Model) {
-	d := m.Params.Dim
-	m.Mean, m.Top = nil, nil
-	rows := make([]float32, len(m.In))
-	mean := make([]float64, d)
-	for i := range m.Words {
-		r := rows[i*d : (i+1)*d]
-		unitRow(r, m.In[i*d:(i+1)*d], nil, nil)
-		for j, x := range r {
-			mean[j] += float64(x)
-		}
-	}
-	m.Mean = make([]float32, d)
-	for j := range mean {
-		m.Mean[j] = float32(mean[j] / float64(max(len(m.Words), 1)))
-	}
-	for i := range m.Words {
-		for j := range d {
-			rows[i*d+j] -= m.Mean[j]
-		}
-	}
-	for range postTop {
-		pc := powerIteration(rows, d, 30)
-		if pc == nil {
-			break
-		}
-		m.Top = append(m.Top, pc)
-		for off := 0; off < len(rows); off += d {
-			r := rows[off : off+d]
-			var p float64
-			for j, x := range r {
-				p += float64(x) * float64(pc[j])
-			}
-			for j := range r {
-				r[j] -= float32(p * float64(pc[j]))
-			}
-		}
-	}
-}
-
-// powerIteration returns the first principal direction (uncentered) of
-// rows of d elements, from a fixed start; nil when rows are all zero.
-func powerIteration(rows []float32, d, steps int) []float32 {
-	u := make([]float64, d)
-	for j := range u {
-		u[j] = 1 + float64(j%7)/10 // fixed, not orthogonal to anything in practice
-	}
-	next := make([]float64, d)
-	for range steps {
-		n := norm64(u)
-		if n == 0 {
-			return nil
-		}
-		for j := range u {
-			u[j] /= n
-		}
-		clear(next)
-		for off := 0; off < len(rows); off += d {
-			r := rows[off : off+d]
-			var p float64
-			for j, x := range r {
-				p += float64(x) * u[j]
-			}
-			for j, x := range r {
-				next[j] += p * float64(x)
-			}
-		}
-		u, next = next, u
-	}
-	n := norm64(u)
-	if n == 0 {
-		return nil
-	}
-	out := make([]float32, d)
-	for j, x := range u {
-		out[j] = float32(x / n)
-	}
-	return out
-}
-
 // LoadStatic reads a model file written by wordvec.Model.Save and returns
 // its embedder. Errors are those of wordvec.LoadFile.
 func LoadStatic(path string) (*Static, error) {
@@ -291,6 +167,12 @@ func (s *Static) Model() *wordvec.Model { return s.model }
 
 // Name returns "static-v1-<model hash, 12 hex>-<Dim>".
 func (s *Static) Name() string { return s.name }
+
+// Family returns StaticFamily, "static": the part of the name that does not
+// change with the model. Config keys coverage thresholds by it, so that
+// thresholds calibrated for one model still apply after `ragbot index`
+// refines it (a new hash, a new Name).
+func (s *Static) Family() string { return StaticFamily }
 
 // Dim returns OfflineDim plus the model's dimension.
 func (s *Static) Dim() int { return OfflineDim + s.model.Params.Dim }
@@ -388,13 +270,7 @@ func (s *Static) semantic(st *staticState, text string, removeCommon bool) []flo
 		return out
 	}
 	if removeCommon && s.common != nil {
-		var p float64
-		for j, x := range out {
-			p += x * float64(s.common[j])
-		}
-		for j := range out {
-			out[j] -= p * float64(s.common[j])
-		}
+		removeProjection(out, s.common)
 		if n := norm64(out); n > 0 {
 			for j := range out {
 				out[j] /= n
@@ -402,214 +278,4 @@ func (s *Static) semantic(st *staticState, text string, removeCommon bool) []flo
 		}
 	}
 	return out
-}
-
-// forEachToken calls f with each identifier-like token of text (a maximal
-// run of letters, digits, marks and "_", as Terms reads them).
-func forEachToken(text string, f func(string)) {
-	start := -1
-	for i, r := range text {
-		switch {
-		case retrieval.IsTokenRune(r):
-			if start < 0 {
-				start = i
-			}
-		case start >= 0:
-			f(text[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		f(text[start:])
-	}
-}
-
-// StaticTokens returns the training tokens of text, the ones Static looks
-// up: the lower-case word pieces of each identifier-like token followed,
-// for a multi-piece identifier, by the pieces joined ("maxReconnects" ->
-// max, reconnects, maxreconnects), as Terms gives them, without numeric
-// noise (see numeric): `ragbot embeddings train` and refinement train on
-// these tokens.
-func StaticTokens(text string) []string { return AppendStaticTokens(nil, text) }
-
-// AppendStaticTokens is StaticTokens appending to dst.
-func AppendStaticTokens(dst []string, text string) []string {
-	n := len(dst)
-	dst = retrieval.AppendTerms(dst, text, true)
-	out := dst[:n]
-	for _, t := range dst[n:] {
-		if !numeric(t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// numeric reports whether a token is mostly digits and longer than 4
-// bytes (12345, x1339, 0x3ce0): literals, offsets and table entries, which
-// fill a vocabulary without meaning. Short numbers (404, 503, 8080) and
-// words with a version or size (oauth2, sha256, int64) stay.
-func numeric(t string) bool {
-	if len(t) <= 4 {
-		return false
-	}
-	d := 0
-	for i := 0; i < len(t); i++ {
-		if t[i] >= '0' && t[i] <= '9' {
-			d++
-		}
-	}
-	return 2*d >= len(t) || (strings.HasPrefix(t, "0x") && d > 0)
-}
-
-// oovVector sets v to the unit mean of the n-gram vectors of piece and
-// reports whether any of its n-grams is known.
-func (s *Static) oovVector(piece string, v []float64) bool {
-	s.ngramOnce.Do(s.buildNgrams)
-	d := s.model.Params.Dim
-	clear(v)
-	found := false
-	forEachNgram(piece, func(h uint64) {
-		b := int(h % ngramBuckets)
-		if !s.ngramSeen[b] {
-			return
-		}
-		found = true
-		for j, x := range s.ngrams[b*d : (b+1)*d] {
-			v[j] += float64(x)
-		}
-	})
-	if !found {
-		return false
-	}
-	n := norm64(v)
-	if n == 0 {
-		return false
-	}
-	for j := range v {
-		v[j] /= n
-	}
-	return true
-}
-
-// buildNgrams computes each n-gram bucket's vector: the mean of the unit
-// vectors of the model words (single pieces, not joined identifiers, which
-// their pieces cover) that contain one of its n-grams.
-func (s *Static) buildNgrams() {
-	d := s.model.Params.Dim
-	sums := make([]float64, ngramBuckets*d)
-	counts := make([]int32, ngramBuckets)
-	var pieces []string
-	for i, w := range s.model.Words {
-		if pieces = retrieval.AppendPieces(pieces[:0], w); len(pieces) != 1 || pieces[0] != w {
-			continue
-		}
-		row := s.unit[i*d : (i+1)*d]
-		forEachNgram(w, func(h uint64) {
-			b := int(h % ngramBuckets)
-			counts[b]++
-			for j, x := range row {
-				sums[b*d+j] += float64(x)
-			}
-		})
-	}
-	s.ngrams = make([]float32, ngramBuckets*d)
-	s.ngramSeen = make([]bool, ngramBuckets)
-	for b, c := range counts {
-		if c == 0 {
-			continue
-		}
-		s.ngramSeen[b] = true
-		for j := range d {
-			s.ngrams[b*d+j] = float32(sums[b*d+j] / float64(c))
-		}
-	}
-}
-
-// forEachNgram calls f with the hash of every character n-gram, ngramMin
-// to ngramMax runes, of "<"+piece+">" (the markers are control bytes).
-func forEachNgram(piece string, f func(uint64)) {
-	b := make([]byte, 0, len(piece)+2)
-	b = append(append(append(b, beginMarker), piece...), endMarker)
-	var starts []int
-	for i := range string(b) {
-		starts = append(starts, i)
-	}
-	starts = append(starts, len(b))
-	runes := len(starts) - 1
-	for n := ngramMin; n <= ngramMax; n++ {
-		for i := 0; i+n <= runes; i++ {
-			f(hashBytes(ngramPrefix, b[starts[i]:starts[i+n]]))
-		}
-	}
-}
-
-// FitCommon returns the common component of the SIF vectors of texts: their
-// first principal component (uncentered, as SIF's TruncatedSVD), by 50
-// steps of power iteration from a fixed start, so the same texts give the
-// same vector. `ragbot embeddings train` stores it in the model
-// (wordvec.Model.Common) from a sample of the training text; refinement
-// recomputes it from the indexed sources. It returns nil when no text has a
-// known word.
-func (s *Static) FitCommon(texts []string) []float32 {
-	d := s.model.Params.Dim
-	var st staticState
-	var rows [][]float64
-	for _, t := range texts {
-		if v := s.semantic(&st, t, false); norm64(v) > 0 {
-			rows = append(rows, v)
-		}
-	}
-	if len(rows) == 0 {
-		return nil
-	}
-	u := make([]float64, d)
-	for _, r := range rows { // start: the mean direction
-		for j, x := range r {
-			u[j] += x
-		}
-	}
-	next := make([]float64, d)
-	for range 50 {
-		n := norm64(u)
-		if n == 0 {
-			return nil
-		}
-		for j := range u {
-			u[j] /= n
-		}
-		clear(next)
-		for _, r := range rows {
-			var p float64
-			for j, x := range r {
-				p += x * u[j]
-			}
-			for j, x := range r {
-				next[j] += p * x
-			}
-		}
-		u, next = next, u
-	}
-	n := norm64(u)
-	out := make([]float32, d)
-	for j, x := range u {
-		out[j] = float32(x / n)
-	}
-	return out
-}
-
-func norm(v []float32) float64 {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	return math.Sqrt(s)
-}
-
-func norm64(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
 }
