@@ -424,7 +424,7 @@ func TestCodeMacroSearchable(t *testing.T) {
 	}
 
 	asker := &retrieval.Asker{Store: r.store, Embedder: r.emb, Alpha: 0.5, TopK: 3, Candidates: 40,
-		Thresholds: retrieval.DefaultThresholds(r.emb.Name())}
+		Thresholds: retrieval.DefaultThresholds()}
 	ans, err := asker.Ask(ctx, retrieval.Request{Question: "where is PGFAILOVER_PROMOTE_TIMEOUT set?"})
 	if err != nil {
 		t.Fatal(err)

@@ -83,7 +83,7 @@ func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *
 	w.hooks = httptest.NewServer(mux)
 	t.Cleanup(w.hooks.Close)
 	w.asker = &retrieval.Asker{Store: w.store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 40,
-		Thresholds: retrieval.DefaultThresholds(emb.Name()),
+		Thresholds: retrieval.DefaultThresholds(),
 		Guards:     []retrieval.Guard{ingest.StaleCode{Repos: ingest.StaleRepos{Sources: map[string]ingest.GitSource{repo.Source.ID: repo.Source}}}}}
 	w.push = fixture(t, "github-push-main.json")
 	w.waitIndexed(t, w.work.head(t), 10*time.Minute)

@@ -23,13 +23,14 @@ type Thresholds struct {
 	MinTermCoverage float64
 }
 
-// DefaultThresholds returns the thresholds for an embedder by name: the
-// calibrated values for the offline embedder (OfflineName), and the same
-// values, a starting point to calibrate, for any other. The offline values
-// come from `ragbot eval` on the public eval set plus testdata/eval/unanswerable.jsonl
-// (README "No-coverage calibration"): the point with the most unanswerable
-// questions refused while at most 5% of the answerable ones are.
-func DefaultThresholds(embedder string) Thresholds {
+// DefaultThresholds returns the thresholds used when the config has none
+// for the embedder (retrieval.thresholds, by name or family): the values
+// calibrated for the offline hashing embedder, and a starting point to
+// calibrate for any other. They come from `ragbot eval` on the public eval
+// set plus testdata/eval/unanswerable.jsonl (README "No-coverage
+// calibration"): the point with the most unanswerable questions refused
+// while at most 5% of the answerable ones are.
+func DefaultThresholds() Thresholds {
 	return Thresholds{MinSimilarity: 0.23, MinTermCoverage: 0.34}
 }
 

@@ -38,7 +38,7 @@ func newSummarizer(cfg *config.Config) (retrieval.Summarizer, error) {
 // retrieval.DefaultThresholds, with the fields set by the config's entry
 // for emb's name, or else for its family (embedderFamily), replaced.
 func thresholdsFor(cfg *config.Config, emb retrieval.Embedder) retrieval.Thresholds {
-	th := retrieval.DefaultThresholds(emb.Name())
+	th := retrieval.DefaultThresholds()
 	c := cfg.Retrieval.ThresholdsFor(emb.Name(), embedderFamily(emb))
 	if c.MinSimilarity != nil {
 		th.MinSimilarity = *c.MinSimilarity

@@ -286,7 +286,7 @@ func TestAssessWeighsRareTermsAndListsAbsentOnes(t *testing.T) {
 		t.Fatal(err)
 	}
 	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30,
-		Thresholds: retrieval.DefaultThresholds(emb.Name())}
+		Thresholds: retrieval.DefaultThresholds()}
 	// "snooze" is in no chunk: listed, and it keeps the best hit's
 	// coverage below 1 although every other term is found.
 	hits, ev, err := asker.Assess(ctx, retrieval.Request{Question: "how long do we snooze before the next retry?", Sources: []string{"repo:shop"}})
@@ -347,7 +347,7 @@ func TestAskRunsGuardsInOrder(t *testing.T) {
 	}
 	var seen []string
 	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30,
-		Thresholds: retrieval.DefaultThresholds(emb.Name()), Branches: mainBranch("main"),
+		Thresholds: retrieval.DefaultThresholds(), Branches: mainBranch("main"),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Guards: []retrieval.Guard{
 			recordGuard{name: "a", seen: &seen, err: errors.New("repository unreadable")},

@@ -97,7 +97,7 @@ func Index(t testing.TB, url string, chunks []retrieval.Chunk) *retrieval.Asker 
 		t.Fatal(err)
 	}
 	return &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 40,
-		Thresholds: retrieval.DefaultThresholds(emb.Name())}
+		Thresholds: retrieval.DefaultThresholds()}
 }
 
 // WeaviateProxy forwards to the real Weaviate until Down is set, then
