@@ -151,7 +151,10 @@ type Report struct {
 	Metrics
 	ByKind map[string]Metrics `json:"by_kind"`
 	Ranks  map[string]int     `json:"ranks"` // question id -> rank (0 = not found)
-	Misses []Miss             `json:"misses"`
+	// Top5 is, by question id, the first 5 results as Miss.Got has them, so
+	// that two runs can be compared beyond their ranks.
+	Top5   map[string][]string `json:"top5"`
+	Misses []Miss              `json:"misses"`
 	// NoCorpus lists questions whose corpus is not a configured source; they
 	// count as misses, and are left out of the refusal rates.
 	NoCorpus []string `json:"no_corpus,omitempty"`
@@ -181,7 +184,7 @@ type Outcome struct {
 // Score computes the report. Questions without expectations are left out of
 // recall; with any of them, the report also has the refusal rates.
 func Score(outs []Outcome) Report {
-	rep := Report{ByKind: map[string]Metrics{}, Ranks: map[string]int{}}
+	rep := Report{ByKind: map[string]Metrics{}, Ranks: map[string]int{}, Top5: map[string][]string{}}
 	type acc struct {
 		n, r1, r5 int
 		rr        float64
@@ -216,6 +219,7 @@ func Score(outs []Outcome) Report {
 			rank = Rank(q, o.Results)
 		}
 		rep.Ranks[q.ID] = rank
+		rep.Top5[q.ID] = top5(o.Results)
 		k := kinds[q.Kind]
 		if k == nil {
 			k = &acc{}
@@ -272,15 +276,23 @@ func miss(q Question, rank int, results []Result) Miss {
 			m.Expected = append(m.Expected, fmt.Sprintf("%s:%d-%d", e.Path, e.StartLine, e.EndLine))
 		}
 	}
+	m.Got = top5(results)
+	return m
+}
+
+// top5 names the first 5 results: an API operation by its symbol (method and
+// path), anything else as path:start-end.
+func top5(results []Result) []string {
+	var out []string
 	for i, r := range results {
 		if i == 5 {
 			break
 		}
 		if r.Kind == "api" {
-			m.Got = append(m.Got, r.Symbol)
+			out = append(out, r.Symbol)
 		} else {
-			m.Got = append(m.Got, fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine))
+			out = append(out, fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine))
 		}
 	}
-	return m
+	return out
 }
