@@ -230,7 +230,7 @@ var fillerWords = map[string]bool{
 // weaviateStopwords is Weaviate's "en" stopword preset, which the chunk
 // collection uses (schema.go): Weaviate drops these words from BM25 queries,
 // so a probe for one finds nothing even where it occurs
-// (weaviate v1.35.2 adapters/repos/db/inverted/stopwords/presets.go).
+// (weaviate v1.39.2 adapters/repos/db/inverted/stopwords/presets.go, unchanged since v1.35.2).
 var weaviateStopwords = map[string]bool{
 	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true, "but": true, "by": true,
 	"for": true, "if": true, "in": true, "into": true, "is": true, "it": true, "no": true, "not": true, "of": true,
