@@ -4,17 +4,20 @@
 # and measures it: a full index from empty, a re-index of the unchanged corpus
 # (up-to-date check), a forced re-chunk of the unchanged corpus (--full:
 # everything chunked, nothing embedded), each with wall time and peak RSS of
-# ragbot from /usr/bin/time -v; then, once Weaviate has flushed its
-# memtables, prints `ragbot eval` for each retrieval mode (the ablation), the
+# ragbot from /usr/bin/time -v; then, right after indexing, prints
+# `ragbot eval` for each retrieval mode (the ablation), the
 # no-coverage calibration with testdata/eval/unanswerable.jsonl, and the
 # latency of Asker.Ask (--bench). Weaviate runs as a separate process
 # (`ragbot weaviate`), so its memory is not in ragbot's figures.
 #   bash scripts/bench-eval.sh [CORPUS_DIR]     (default .ragbot/eval-corpus)
+# Its Weaviate takes ports $RAGBOT_EVAL_PORT..+5 (default 8279); the script
+# stops if they are taken rather than measure another server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 EVAL="${RAGBOT_EVAL_DIR:-$ROOT/../shared/eval}"
 CORPUS="${1:-$ROOT/.ragbot/eval-corpus}"
+PORT="${RAGBOT_EVAL_PORT:-8279}"
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 bash scripts/install-weaviate.sh >/dev/null
 [ -d "$CORPUS/alertmanager@v0.35.0" ] || bash "$EVAL/fetch-corpus.sh" "$CORPUS"
@@ -24,7 +27,7 @@ WORK="$(mktemp -d)"
 cat > "$WORK/eval.yaml" <<YAML
 weaviate:
   data_dir: $WORK/weaviate
-  port: 8279
+  port: $PORT
 sources:
   - name: github.com/prometheus/alertmanager@v0.35.0
     kind: git
@@ -35,8 +38,14 @@ sources:
 YAML
 bin/ragbot weaviate --config "$WORK/eval.yaml" > "$WORK/weaviate.out" 2>&1 &
 WV_PID=$!
-trap 'kill $WV_PID 2>/dev/null; wait $WV_PID 2>/dev/null; rm -rf "$WORK"' EXIT
-for i in $(seq 1 120); do grep -q "weaviate ready" "$WORK/weaviate.out" && break; sleep 1; done
+trap 'kill $WV_PID 2>/dev/null || true; wait $WV_PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for i in $(seq 1 120); do
+  grep -q "weaviate ready" "$WORK/weaviate.out" && break
+  kill -0 $WV_PID 2>/dev/null || break
+  sleep 1
+done
+grep -q "weaviate ready" "$WORK/weaviate.out" || { cat "$WORK/weaviate.out"; exit 1; }
+curl -s http://127.0.0.1:$PORT/v1/meta | grep -o '"version":"[^"]*"' | sed 's/"version":"\(.*\)"/weaviate-server \1/'
 
 measure() { # name, args...
   local name="$1"; shift
@@ -50,12 +59,6 @@ measure() { # name, args...
 measure "full index (empty)" index --config "$WORK/eval.yaml" --recreate
 measure "re-index, unchanged" index --config "$WORK/eval.yaml"
 measure "re-chunk, unchanged (--full)" index --config "$WORK/eval.yaml" --full
-# Weaviate scores BM25 differently while fresh writes sit in its memtables
-# (hybrid+rerank recall@5 about 0.85 right after indexing, 0.923 after the flush,
-# on this set); it flushes them once they are
-# PERSISTENCE_MEMTABLES_FLUSH_DIRTY_AFTER_SECONDS (60) old. Measure the
-# steady state.
-echo; echo "waiting 75 s for Weaviate to flush its memtables..."; sleep 75
 for mode in bm25 vector hybrid hybrid+rerank; do
   echo; echo "== ragbot eval --mode $mode"
   bin/ragbot eval --config "$WORK/eval.yaml" --mode "$mode" "$EVAL/questions.jsonl" ${RAGBOT_EVAL_FLAGS:-} | sed -n '1,/^all /p'

@@ -153,8 +153,11 @@ type Report struct {
 	// ByCorpus has the figures of each question set's corpus, so a change
 	// can be judged corpus by corpus (leave-one-corpus-out).
 	ByCorpus map[string]Metrics `json:"by_corpus"`
-	Ranks  map[string]int     `json:"ranks"` // question id -> rank (0 = not found)
-	Misses []Miss             `json:"misses"`
+	Ranks    map[string]int     `json:"ranks"` // question id -> rank (0 = not found)
+	// Top5 is, by question id, the first 5 results as Miss.Got has them, so
+	// that two runs can be compared beyond their ranks.
+	Top5   map[string][]string `json:"top5"`
+	Misses []Miss              `json:"misses"`
 	// NoCorpus lists questions whose corpus is not a configured source; they
 	// count as misses, and are left out of the refusal rates.
 	NoCorpus []string `json:"no_corpus,omitempty"`
@@ -184,7 +187,7 @@ type Outcome struct {
 // Score computes the report. Questions without expectations are left out of
 // recall; with any of them, the report also has the refusal rates.
 func Score(outs []Outcome) Report {
-	rep := Report{ByKind: map[string]Metrics{}, ByCorpus: map[string]Metrics{}, Ranks: map[string]int{}}
+	rep := Report{ByKind: map[string]Metrics{}, ByCorpus: map[string]Metrics{}, Ranks: map[string]int{}, Top5: map[string][]string{}}
 	type acc struct {
 		n, r1, r5 int
 		rr        float64
@@ -219,6 +222,7 @@ func Score(outs []Outcome) Report {
 			rank = Rank(q, o.Results)
 		}
 		rep.Ranks[q.ID] = rank
+		rep.Top5[q.ID] = top5(o.Results)
 		k, c := kinds[q.Kind], corpora[q.Corpus]
 		if k == nil {
 			k = &acc{}
@@ -282,15 +286,23 @@ func miss(q Question, rank int, results []Result) Miss {
 			m.Expected = append(m.Expected, fmt.Sprintf("%s:%d-%d", e.Path, e.StartLine, e.EndLine))
 		}
 	}
+	m.Got = top5(results)
+	return m
+}
+
+// top5 names the first 5 results: an API operation by its symbol (method and
+// path), anything else as path:start-end.
+func top5(results []Result) []string {
+	var out []string
 	for i, r := range results {
 		if i == 5 {
 			break
 		}
 		if r.Kind == "api" {
-			m.Got = append(m.Got, r.Symbol)
+			out = append(out, r.Symbol)
 		} else {
-			m.Got = append(m.Got, fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine))
+			out = append(out, fmt.Sprintf("%s:%d-%d", r.Path, r.StartLine, r.EndLine))
 		}
 	}
-	return m
+	return out
 }

@@ -337,6 +337,17 @@ func TestScore(t *testing.T) {
 	}
 	wantMisses := []missRank{{"I3", 7}, {"N1", 0}, {"S1", 12}, {"S2", 0}} // sorted by id
 	got.Misses = nil
+	// Top5 has every question with expectations, however it ranked.
+	if diff := cmp.Diff([]string{"filler.go:1-1", "filler.go:2-2", "I2.go:18-40", "filler.go:4-4", "filler.go:5-5"}, got.Top5["I2"]); diff != "" {
+		t.Errorf("Score().Top5[I2] mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"get /b/{id}"}, got.Top5["O2"][4:]); diff != "" {
+		t.Errorf("Score().Top5[O2][4:] mismatch (-want +got):\n%s", diff)
+	}
+	if len(got.Top5) != len(want.Ranks) {
+		t.Errorf("Score().Top5 has %d questions, want %d", len(got.Top5), len(want.Ranks))
+	}
+	got.Top5 = nil
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("Score() mismatch (-want +got):\n%s", diff)
 	}
@@ -383,7 +394,7 @@ func TestScoreMisses(t *testing.T) {
 
 func TestScoreEmpty(t *testing.T) {
 	got := eval.Score(nil)
-	want := eval.Report{ByKind: map[string]eval.Metrics{}, Ranks: map[string]int{}}
+	want := eval.Report{ByKind: map[string]eval.Metrics{}, Ranks: map[string]int{}, Top5: map[string][]string{}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Score(nil) mismatch (-want +got):\n%s", diff)
 	}

@@ -24,7 +24,7 @@ import (
 )
 
 // Version is the weaviate-server release ragbot is built and tested against.
-const Version = "v1.35.2"
+const Version = "v1.39.2"
 
 // InstallHint tells a user how to get the binary.
 const InstallHint = "install it with: bash scripts/install-weaviate.sh (go install github.com/weaviate/weaviate/cmd/weaviate-server@" + Version + ")"
