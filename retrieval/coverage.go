@@ -93,26 +93,11 @@ func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) 
 // assess is Assess that also returns the question's analysis, made once.
 func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *question, error) {
 	q := newQuestion(r.Question)
-	// The term weights do not depend on the hits: look them up while the
-	// search runs (on 2 cores this saves only a few ms of their ~25 ms).
-	type weighed struct {
-		w   termWeights
-		err error
-	}
-	weights := make(chan weighed, 1)
-	go func() {
-		w, err := a.weighTerms(ctx, r, q.content)
-		weights <- weighed{w, err}
-	}()
-	hits, vec, err := a.retrieve(ctx, r, q, max(a.Candidates, a.TopK))
-	wd := <-weights
+	res, err := a.retrieve(ctx, r, q, max(a.Candidates, a.TopK), true)
 	if err != nil {
 		return nil, Evidence{}, nil, err
 	}
-	if wd.err != nil {
-		return nil, Evidence{}, nil, wd.err
-	}
-	w := wd.w
+	hits, vec, w := res.hits, res.vec, res.w
 	top := hits[:min(len(hits), a.TopK)]
 	if err := a.fillSimilarity(ctx, r.Question, vec, top); err != nil {
 		return nil, Evidence{}, nil, err

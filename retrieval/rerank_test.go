@@ -122,7 +122,7 @@ func TestRerank(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := rerank(newQuestion(tc.query), tc.hits)
+			got := rerankUniform(tc.query, tc.hits)
 			if got[0].ID != tc.wantTop {
 				for _, h := range got {
 					t.Logf("%s %.2f %s", h.ID, h.Score, h.Debug)
@@ -187,7 +187,7 @@ func TestRerankFeatures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := rerank(newQuestion(tc.query), tc.hits)
+			got := rerankUniform(tc.query, tc.hits)
 			if got[0].ID != tc.wantTop {
 				for _, h := range got {
 					t.Logf("%s %.2f %s", h.ID, h.Score, h.Debug)
@@ -220,8 +220,25 @@ func TestRerankDropsDuplicateContent(t *testing.T) {
 	a := hit("main", "pkg/x.go", "X", "func X() {}", 0.9)
 	b := a
 	b.ID, b.Chunk.Path = "vendored", "vendor/pkg/x.go"
-	got := rerank(newQuestion("X"), []Hit{a, b})
+	got := rerankUniform("X", []Hit{a, b})
 	if len(got) != 1 || got[0].ID != "main" {
 		t.Errorf("got %d hits, first %s; want the first copy only", len(got), got[0].ID)
 	}
+}
+
+// rerankUniform reranks hits for query with every content term weighing
+// the same (idf 1), as if each were found in equally many chunks: the
+// weights of a real collection come from Weaviate (weighTerms).
+func rerankUniform(query string, hits []Hit) []Hit {
+	q := newQuestion(query)
+	var w termWeights
+	for _, t := range q.content {
+		if weaviateStopwords[t] || fillerWords[t] {
+			continue
+		}
+		w.forms = append(w.forms, inflections(t))
+		w.idf = append(w.idf, 1)
+		w.sum++
+	}
+	return rerank(q, w, hits)
 }

@@ -37,16 +37,24 @@ const (
 // plus BM25 lookups of the names, paths and literals it found, and reranks
 // the union (see rerank).
 func (a *Asker) Retrieve(ctx context.Context, r Request, limit int) ([]Hit, error) {
-	hits, _, err := a.retrieve(ctx, r, newQuestion(r.Question), limit)
-	return hits, err
+	res, err := a.retrieve(ctx, r, newQuestion(r.Question), limit, false)
+	return res.hits, err
 }
 
-// retrieve is Retrieve for the analysed question q; it also returns the
-// question's vector (nil when the mode reads no vectors).
-func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int) ([]Hit, []float32, error) {
+// retrieved is what retrieve found for one question.
+type retrieved struct {
+	hits []Hit
+	vec  []float32   // the question's vector; nil when the mode reads no vectors
+	w    termWeights // the question's term weights; zero unless the rerank or the caller needed them
+}
+
+// retrieve is Retrieve for the analysed question q. The term weights
+// (weighTerms) are looked up while the search runs when the rerank needs
+// them or weights is set.
+func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int, weights bool) (retrieved, error) {
 	an, text := q.Analysis, q.text
 	if text == "" {
-		return nil, nil, fmt.Errorf("empty question")
+		return retrieved{}, fmt.Errorf("empty question")
 	}
 	mode := a.Mode
 	if mode == "" {
@@ -63,36 +71,61 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int)
 			alpha = min(alpha, identifierAlpha)
 		}
 	}
-	var vec []float32
+	// The term weights do not depend on the hits: look them up (one
+	// Aggregate request) while the search runs.
+	type weighed struct {
+		w   termWeights
+		err error
+	}
+	var wait func() (termWeights, error)
+	if weights || mode == ModeHybridRerank {
+		ch := make(chan weighed, 1) // buffered: the goroutine never blocks, even after an early return
+		go func() {
+			w, err := a.weighTerms(ctx, r, q.content)
+			ch <- weighed{w, err}
+		}()
+		wait = func() (termWeights, error) { wd := <-ch; return wd.w, wd.err }
+	}
+	var res retrieved
 	if alpha > 0 {
 		var err error
-		if vec, err = a.embedQuestion(ctx, r.Question); err != nil {
-			return nil, nil, err
+		if res.vec, err = a.embedQuestion(ctx, r.Question); err != nil {
+			return res, err
 		}
 	}
-	base := Query{Text: text, Vector: vec, Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
+	base := Query{Text: text, Vector: res.vec, Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
 	if mode != ModeHybridRerank {
-		hits, err := a.Store.Search(ctx, base)
-		return hits, vec, err
+		var err error
+		if res.hits, err = a.Store.Search(ctx, base); err != nil {
+			return res, err
+		}
+		if wait != nil {
+			res.w, err = wait()
+		}
+		return res, err
 	}
 	base.Limit = max(limit, a.Candidates)
 	hits, err := a.Store.Search(ctx, base)
 	if err != nil {
-		return nil, vec, err
+		return res, err
 	}
 	var extra []Hit
 	for _, q := range lookups(base, an) {
 		more, err := a.Store.Search(ctx, q)
 		if err != nil {
-			return nil, vec, err
+			return res, err
 		}
 		extra = append(extra, more...)
 	}
-	hits = rerank(q, mergeHits(hits, extra))
+	if res.w, err = wait(); err != nil {
+		return res, err
+	}
+	hits = rerank(q, res.w, mergeHits(hits, extra))
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
-	return hits, vec, nil
+	res.hits = hits
+	return res, nil
 }
 
 func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) {
