@@ -62,13 +62,15 @@ func (w *walker) macro(n *html.Node) {
 }
 
 // panel renders a labelled panel: "Warning: <title>" on a line, then the
-// body's blocks; without a title the label starts the first paragraph
-// ("Note: Run this as root."). Headings in the body do not split. A panel
-// with neither title nor body is dropped.
+// body's blocks; without a title the label starts the body's first
+// paragraph ("Note: Run this as root."), after the headings that lead the
+// body, if any. Headings in the body split sections as they would outside
+// it: an expand or panel is page content that the reader folds or frames,
+// not a quote. A panel with neither title nor body is dropped.
 func (w *walker) panel(label, title string, body *html.Node) {
 	var blocks []block
 	if body != nil {
-		s := w.sub(false)
+		s := w.body()
 		s.children(body)
 		s.flush()
 		blocks = s.blocks
@@ -94,10 +96,16 @@ func (w *walker) panel(label, title string, body *html.Node) {
 		return
 	}
 	w.flush()
+	first := 0 // the first block that is not a heading
+	for first < len(blocks) && blocks[first].level > 0 {
+		first++
+	}
 	switch {
 	case head == "":
-	case title == "" && len(blocks) > 0 && !blocks[0].code:
-		blocks[0].text = head + ": " + blocks[0].text
+	case title == "" && first < len(blocks) && !blocks[first].code:
+		blocks[first].text = head + ": " + blocks[first].text
+	case title == "" && first > 0:
+		blocks = append(blocks[:first], append([]block{{text: head}}, blocks[first:]...)...)
 	default:
 		w.add(block{text: head})
 	}

@@ -134,7 +134,7 @@ func (c *countingEmbedder) take() int {
 // Sections per fixture page (see testdata/confluence/golden) and per filler.
 const (
 	deploySections   = 5 // intro, Prerequisites, Steps, Verify, Rollback
-	failoverSections = 3
+	failoverSections = 4 // Status and History (a heading inside an expand) are sections of their own
 	handbookSections = 6
 	certSections     = 3
 	fillerSections   = 4 // intro, Restart, Contacts, Escalation

@@ -23,15 +23,22 @@ type block struct {
 type walker struct {
 	cdata  []string // CDATA bodies taken out by prepareStorage
 	export bool     // rendered HTML of an export: macros are recognised by class
-	nested int      // > 0 inside macro bodies, list items and table cells: headings there do not split
+	nested int      // > 0 inside list items, table cells and quotes: headings there do not split
 	inline bool     // render everything into running text (table cells, headings, link bodies)
 	blocks []block
 	para   strings.Builder
 }
 
-// sub returns a walker for the content of a macro, list item or cell.
+// sub returns a walker for the content of a list item, cell or quote:
+// headings in it do not split.
 func (w *walker) sub(inline bool) *walker {
 	return &walker{cdata: w.cdata, export: w.export, nested: w.nested + 1, inline: inline || w.inline}
+}
+
+// body returns a walker for a macro body that is page content (expand,
+// panel, info...): its headings split where the macro's own would.
+func (w *walker) body() *walker {
+	return &walker{cdata: w.cdata, export: w.export, nested: w.nested, inline: w.inline}
 }
 
 func (w *walker) children(n *html.Node) {
@@ -171,7 +178,8 @@ func (w *walker) element(n *html.Node) {
 }
 
 // heading renders h1-h6: a block that may split a section at the top level
-// (layouts included), plain text inside macros, lists and tables.
+// (layouts and macro bodies included), plain text inside lists, tables and
+// quotes.
 func (w *walker) heading(n *html.Node, level int) {
 	text := w.inlineText(n)
 	if text == "" {
