@@ -56,7 +56,7 @@ func (w *walker) macro(n *html.Node) {
 		if rb := child(n, "ac:rich-text-body"); rb != nil {
 			w.blockish(rb)
 		} else if pb := child(n, "ac:plain-text-body"); pb != nil {
-			w.code(codeLanguage(w.param(n, "language")), "", rawText(pb, w.cdata))
+			w.code(codeLanguage(w.param(n, "language")), w.param(n, "title"), rawText(pb, w.cdata))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package confluence_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,4 +98,69 @@ func TestSplitStorageHeadingsInMacros(t *testing.T) {
 		},
 	}
 	runSectionCases(t, confluence.Doc{Title: "Runbook", Path: "OPS/Runbook"}, tests)
+}
+
+// TestSplitStorageMacroParameters: parameters that name what the reader
+// sees stay in the text, beside their content: a code macro's title with
+// its code (in a table cell too), a link's target page, blog post or
+// attachment with the link's own text. Parameters that only style or
+// configure (language, line numbers, colours, space keys) stay out.
+func TestSplitStorageMacroParameters(t *testing.T) {
+	code := func(title, body string) string {
+		return `<ac:structured-macro ac:name="code" ac:schema-version="1"><ac:parameter ac:name="language">bash</ac:parameter>` +
+			`<ac:parameter ac:name="title">` + title + `</ac:parameter><ac:parameter ac:name="linenumbers">true</ac:parameter>` +
+			`<ac:parameter ac:name="collapse">true</ac:parameter><ac:parameter ac:name="theme">Midnight</ac:parameter>` +
+			`<ac:plain-text-body><![CDATA[` + body + `]]></ac:plain-text-body></ac:structured-macro>`
+	}
+	tests := []sectionCase{
+		{
+			name:    "a link body and its target page",
+			storage: `<p>Ask with the <ac:link><ri:page ri:space-key="OPS" ri:content-title="Access requests" /><ac:plain-text-link-body><![CDATA[request form]]></ac:plain-text-link-body></ac:link>.</p>`,
+			want:    []string{"Doc\nAsk with the request form (Access requests)."},
+		},
+		{
+			name:    "a rich link body, an anchor and a page",
+			storage: `<p>See <ac:link ac:anchor="Rollback"><ri:page ri:content-title="Deploy runbook" /><ac:link-body>the <strong>rollback</strong> steps</ac:link-body></ac:link>.</p>`,
+			want:    []string{"Doc\nSee the rollback steps (Deploy runbook)."},
+		},
+		{
+			name:    "a body that is the page title is not repeated",
+			storage: `<p>See <ac:link><ri:page ri:content-title="Deploy Runbook" /><ac:plain-text-link-body><![CDATA[deploy runbook]]></ac:plain-text-link-body></ac:link>.</p>`,
+			want:    []string{"Doc\nSee deploy runbook."},
+		},
+		{
+			name: "blog posts and attachments name their target too",
+			storage: `<p><ac:link><ri:blog-post ri:content-title="Q2 incident review" ri:posting-day="2024/07/01" /><ac:plain-text-link-body><![CDATA[last review]]></ac:plain-text-link-body></ac:link>, ` +
+				`<ac:link><ri:attachment ri:filename="checklist.pdf" /><ac:plain-text-link-body><![CDATA[the checklist]]></ac:plain-text-link-body></ac:link></p>`,
+			want: []string{"Doc\nlast review (Q2 incident review), the checklist (checklist.pdf)"},
+		},
+		{
+			name:    "a code title in a table cell stays with its code",
+			storage: `<table><tbody><tr><th>Step</th><th>Run</th></tr><tr><td>Deploy</td><td>` + code("deploy.sh", "make deploy") + `</td></tr></tbody></table>`,
+			want:    []string{"Doc\nStep: Deploy; Run: deploy.sh: make deploy"},
+		},
+		{
+			name:    "a code title in a task stays with its code",
+			storage: `<ac:task-list><ac:task><ac:task-id>1</ac:task-id><ac:task-status>incomplete</ac:task-status><ac:task-body>Run ` + code("check.sh", "make check") + `</ac:task-body></ac:task></ac:task-list>`,
+			want:    []string{"Doc\n[ ] Run check.sh: make check"},
+		},
+		{
+			name:    "the title of another plain-text macro stays with its body",
+			storage: `<ac:structured-macro ac:name="noformat"><ac:parameter ac:name="title">crontab</ac:parameter><ac:parameter ac:name="nopanel">true</ac:parameter><ac:plain-text-body><![CDATA[0 3 * * * backup]]></ac:plain-text-body></ac:structured-macro>`,
+			want:    []string{"Doc\ncrontab:\n```\n0 3 * * * backup\n```"},
+		},
+		{
+			// 2 + 170 + 1 + 83 = 256 lines: windows of up to 120 lines, and
+			// the code block (with its title) does not fit after the rest
+			// of the rows, so it is a window of its own.
+			name:    "a code title stays atop its code when the section is cut into windows",
+			storage: `<h2>Inventory</h2><p>` + strings.Repeat("host<br/>", 170) + `</p>` + code("hosts.sh", strings.Repeat("ping\n", 80)+"done"),
+			want: []string{
+				"Doc > Inventory\n## Inventory\n\n" + strings.TrimSuffix(strings.Repeat("host\n", 118), "\n"),
+				"Doc > Inventory\n## Inventory\n" + strings.TrimSuffix(strings.Repeat("host\n", 52), "\n"),
+				"Doc > Inventory\n## Inventory\nhosts.sh:\n```bash\n" + strings.Repeat("ping\n", 80) + "done\n```",
+			},
+		},
+	}
+	runSectionCases(t, confluence.Doc{Title: "Doc", Path: "OPS/Doc"}, tests)
 }

@@ -39,7 +39,7 @@ func TestParseStoragePitfalls(t *testing.T) {
 		{
 			name:    "a self-closed ri:page does not swallow the link body",
 			storage: `<p>See <ac:link><ri:page ri:content-title="a > b" ri:space-key="OPS"/><ac:plain-text-link-body><![CDATA[the A page]]></ac:plain-text-link-body></ac:link> now.</p>`,
-			want:    []string{"See the A page now."},
+			want:    []string{"See the A page (a > b) now."},
 		},
 		{
 			name:    "a link without a body shows the page title",

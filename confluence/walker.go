@@ -214,14 +214,18 @@ func (w *walker) blockish(n *html.Node) {
 }
 
 // code adds a fenced code block: "```lang", the body byte for byte, "```",
-// with "title:" on a line before it when the macro has a title. An empty
-// body is dropped. In a table cell the body is inlined.
+// with "title:" on a line before it when the macro has a title, so that the
+// title stays in the code's unit and window. An empty body is dropped. In a
+// table cell or a task the body is inlined, after "title: ".
 func (w *walker) code(lang, title, body string) {
 	if strings.TrimSpace(body) == "" {
 		return
 	}
 	if w.inline {
 		w.space()
+		if title != "" {
+			w.text(title + ": ")
+		}
 		w.text(body)
 		w.space()
 		return
@@ -258,36 +262,55 @@ func (w *walker) quote(n *html.Node) {
 	}
 }
 
-// linkText is what a link shows: its body, else the title of the page, the
-// file name of the attachment, the space key, the user name or the URL it
-// points at.
+// linkText is what a link shows and where it leads: its body, then the
+// title of the page or blog post or the file name of the attachment it
+// points at in parentheses ("the request form (Access requests)"), left out
+// when the body already says it. Without a body: that target, the space
+// key, the user name or the URL. Other link parameters (space key, posting
+// day, anchor) stay out of the text (Atlassian docs, 'Confluence Storage
+// Format', Links: ac:link holds a ri:page, ri:blog-post, ri:attachment,
+// ri:space, ri:user or ri:url resource and an optional link body).
 func (w *walker) linkText(n *html.Node) string {
+	body := ""
 	if b := child(n, "ac:plain-text-link-body"); b != nil {
-		if t := strings.Join(strings.Fields(rawText(b, w.cdata)), " "); t != "" {
-			return t
-		}
+		body = strings.Join(strings.Fields(rawText(b, w.cdata)), " ")
 	}
-	if t := w.inlineText(child(n, "ac:link-body")); t != "" {
-		return t
+	if body == "" {
+		body = w.inlineText(child(n, "ac:link-body"))
 	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
+	target := ""
+	for c := n.FirstChild; c != nil && target == ""; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
 		switch c.Data {
 		case "ri:page", "ri:blog-post":
-			return attr(c, "ri:content-title")
+			target = strings.Join(strings.Fields(attr(c, "ri:content-title")), " ")
 		case "ri:attachment":
-			return attr(c, "ri:filename")
+			target = attr(c, "ri:filename")
 		case "ri:space":
-			return attr(c, "ri:space-key")
+			if body == "" {
+				target = attr(c, "ri:space-key")
+			}
 		case "ri:user":
-			return attr(c, "ri:username") // Data Center; a Cloud account id is no name
+			if body == "" {
+				target = attr(c, "ri:username") // Data Center; a Cloud account id is no name
+			}
 		case "ri:url":
-			return attr(c, "ri:value")
+			if body == "" {
+				target = attr(c, "ri:value")
+			}
 		}
 	}
-	return attr(n, "ac:anchor")
+	switch {
+	case body == "" && target == "":
+		return attr(n, "ac:anchor")
+	case body == "":
+		return target
+	case target == "" || strings.Contains(strings.ToLower(body), strings.ToLower(target)):
+		return body
+	}
+	return body + " (" + target + ")"
 }
 
 // adf renders a Cloud ADF extension: its fallback when there is one, else
