@@ -20,7 +20,7 @@ var panelLabels = map[string]string{
 var dropMacros = map[string]bool{
 	"toc": true, "children": true, "include": true, "excerpt-include": true, "anchor": true, "pagetree": true,
 	"pagetreesearch": true, "recently-updated": true, "contentbylabel": true, "content-report-table": true,
-	"livesearch": true, "attachments": true, "profile": true, "gallery": true, "blog-posts": true,
+	"livesearch": true, "attachments": true, "gallery": true, "blog-posts": true,
 	"create-from-template": true, "viewfile": true, "view-file": true, "multimedia": true, "widget": true,
 	"roadmap": true, "space-details": true, "index": true, "navmap": true, "listlabels": true,
 	"popular-labels": true, "related-labels": true, "recently-used-labels": true, "contributors": true,
@@ -45,6 +45,12 @@ func (w *walker) macro(n *html.Node) {
 		w.text(w.param(n, "key")) // a JQL table has nothing to show offline
 	case "status":
 		w.text(w.param(n, "title"))
+	case "profile", "profile-picture":
+		// Atlassian docs, 'User Profile Macro' and 'Profile Picture Macro':
+		// the user parameter holds an ri:user; the page shows that person.
+		if u := find(n, func(c *html.Node) bool { return c.Data == "ri:user" }); u != nil {
+			w.text(w.userName(u))
+		}
 	default:
 		if dropMacros[name] {
 			return

@@ -37,12 +37,15 @@ type Doc struct {
 	// (storage format never does): CloudAnchor, or DataCenterAnchor(title).
 	// nil means sections link to the page itself.
 	Anchor func(heading string) string
+	// UserName returns the display name of a user the page mentions; nil,
+	// or "" from it, shows the user as User.ID.
+	UserName func(User) string
 }
 
 // SplitStorage splits a page body in storage format into section chunks
 // (see Chunks).
 func (d Doc) SplitStorage(storage string) []retrieval.Chunk {
-	return d.chunks(parseStorage(storage))
+	return d.chunks(parseStorage(storage, d.UserName))
 }
 
 // chunks splits blocks into sections: a section starts at every H1, H2 or

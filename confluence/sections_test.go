@@ -164,3 +164,59 @@ func TestSplitStorageMacroParameters(t *testing.T) {
 	}
 	runSectionCases(t, confluence.Doc{Title: "Doc", Path: "OPS/Doc"}, tests)
 }
+
+// TestSplitStorageUsers: a mention (ac:link > ri:user) and the profile and
+// profile-picture macros show the user's display name from Doc.UserName,
+// or the account id (Cloud), username or user key (Data Center) when there
+// is none (Atlassian docs, 'Confluence Storage Format': User links;
+// 'User Profile Macro'; 'Profile Picture Macro').
+func TestSplitStorageUsers(t *testing.T) {
+	names := map[confluence.User]string{
+		{AccountID: "557058:ann"}:  "Ann Lee",
+		{UserKey: "8a7f808a0001"}:  "Bob Stone",
+		{Username: "carla.diaz"}:   "Carla Diaz",
+		{AccountID: "557058:gone"}: "",
+	}
+	profile := func(name, param, ref string) string {
+		return `<ac:structured-macro ac:name="` + name + `" ac:schema-version="1"><ac:parameter ac:name="` + param + `">` + ref + `</ac:parameter></ac:structured-macro>`
+	}
+	tests := []sectionCase{
+		{
+			name:    "a Cloud mention",
+			storage: `<p>Owner: <ac:link><ri:user ri:account-id="557058:ann" /></ac:link></p>`,
+			want:    []string{"Doc\nOwner: Ann Lee"},
+		},
+		{
+			name:    "Data Center mentions by user key and by username",
+			storage: `<p>Ask <ac:link><ri:user ri:userkey="8a7f808a0001" /></ac:link> or <ac:link><ri:user ri:username="carla.diaz"/></ac:link>.</p>`,
+			want:    []string{"Doc\nAsk Bob Stone or Carla Diaz."},
+		},
+		{
+			name:    "profile and profile-picture macros",
+			storage: `<p>Owner: ` + profile("profile", "user", `<ri:user ri:account-id="557058:ann" />`) + `, deputy ` + profile("profile-picture", "User", `<ri:user ri:userkey="8a7f808a0001" />`) + `</p>`,
+			want:    []string{"Doc\nOwner: Ann Lee, deputy Bob Stone"},
+		},
+		{
+			name:    "a user without a name shows its id",
+			storage: `<p>Was: <ac:link><ri:user ri:account-id="557058:gone" /></ac:link>, ` + profile("profile", "user", `<ri:user ri:account-id="557058:unknown"/>`) + `, <ac:link><ri:user ri:userkey="ff00"/></ac:link></p>`,
+			want:    []string{"Doc\nWas: 557058:gone, 557058:unknown, ff00"},
+		},
+		{
+			name:    "a mention with a link body shows the body",
+			storage: `<p>Ping <ac:link><ri:user ri:account-id="557058:ann" /><ac:plain-text-link-body><![CDATA[the owner]]></ac:plain-text-link-body></ac:link>.</p>`,
+			want:    []string{"Doc\nPing the owner."},
+		},
+		{
+			name:    "in a table cell and a heading",
+			storage: `<h2>Owners <ac:link><ri:user ri:account-id="557058:ann" /></ac:link></h2><table><tbody><tr><th>Service</th><th>Owner</th></tr><tr><td>pay</td><td>` + profile("profile", "user", `<ri:user ri:username="carla.diaz"/>`) + `</td></tr></tbody></table>`,
+			want:    []string{"Doc > Owners Ann Lee\n## Owners Ann Lee\n\nService: pay; Owner: Carla Diaz"},
+		},
+	}
+	doc := confluence.Doc{Title: "Doc", Path: "OPS/Doc", UserName: func(u confluence.User) string { return names[u] }}
+	runSectionCases(t, doc, tests)
+	runSectionCases(t, confluence.Doc{Title: "Doc", Path: "OPS/Doc"}, []sectionCase{{
+		name:    "no UserName: ids",
+		storage: `<p>Owner: <ac:link><ri:user ri:account-id="557058:ann" /></ac:link>, ` + profile("profile", "user", `<ri:user ri:username="carla.diaz"/>`) + `</p>`,
+		want:    []string{"Doc\nOwner: 557058:ann, carla.diaz"},
+	}})
+}

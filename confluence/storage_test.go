@@ -90,7 +90,7 @@ func TestParseStoragePitfalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, b := range parseStorage(tt.storage) {
+			for _, b := range parseStorage(tt.storage, nil) {
 				if b.level > 0 {
 					got = append(got, "H"+string(rune('0'+b.level))+" "+b.text)
 					continue

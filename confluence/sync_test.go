@@ -174,9 +174,11 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 			// 10 bodies in batches of 4: 3 requests (Data Center too, though it
 			// links a full page to a next one: the client has all it asked for).
 			// Cloud adds the space lookup and a users-bulk per batch with new
-			// authors (3 runbook authors, then the fillers' one).
-			if others := len(paths) - lists; others != map[string]int{confluence.Cloud: 1 + 3 + 2, confluence.DataCenter: 3}[flavour] {
-				t.Errorf("%d other requests, want 3 body batches (Cloud: and 1 space lookup, 2 users-bulk):\n%s", others, strings.Join(paths, "\n"))
+			// authors or mentions (3 runbook authors, Ann mentioned too, then
+			// the fillers' one); Data Center one user lookup for the
+			// handbook's mention of bob.stone by username.
+			if others := len(paths) - lists; others != map[string]int{confluence.Cloud: 1 + 3 + 2, confluence.DataCenter: 3 + 1}[flavour] {
+				t.Errorf("%d other requests, want 3 body batches (Cloud: and 1 space lookup, 2 users-bulk; Data Center: and 1 user):\n%s", others, strings.Join(paths, "\n"))
 			}
 
 			got := storedPages(t, r.store, "confluence:ops")
@@ -207,6 +209,17 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 				if c.got != c.want {
 					t.Errorf("Rollback section %s = %v, want %v", c.field, c.got, c.want)
 				}
+			}
+			// Mentions show display names where the flavour can look them
+			// up: Cloud by account id, Data Center by username; elsewhere
+			// the id.
+			owner := map[string]string{confluence.Cloud: "Owner: Ann Lee", confluence.DataCenter: "Owner: 557058:0c1d2e3f-ann"}[flavour]
+			ask := map[string]string{confluence.Cloud: "ask bob.stone.", confluence.DataCenter: "ask Bob Stone."}[flavour]
+			if intro := find(deploy, "Deploy runbook").Content; !strings.HasSuffix(intro, owner) {
+				t.Errorf("Deploy runbook intro %q, want it to end %q", intro, owner)
+			}
+			if faq := find(got["OPS/On-call handbook"], "On-call handbook > Tools > FAQ").Content; !strings.HasSuffix(faq, ask) {
+				t.Errorf("On-call handbook FAQ %q, want it to end %q", faq, ask)
 			}
 
 			st = r.mustSync(t)

@@ -21,10 +21,11 @@ type block struct {
 // Inline content gathers in para, with runs of white space collapsed, until
 // a block element flushes it.
 type walker struct {
-	cdata  []string // CDATA bodies taken out by prepareStorage
-	export bool     // rendered HTML of an export: macros are recognised by class
-	nested int      // > 0 inside list items, table cells and quotes: headings there do not split
-	inline bool     // render everything into running text (table cells, headings, link bodies)
+	cdata  []string          // CDATA bodies taken out by prepareStorage
+	users  func(User) string // display names (Doc.UserName); nil shows ids
+	export bool              // rendered HTML of an export: macros are recognised by class
+	nested int               // > 0 inside list items, table cells and quotes: headings there do not split
+	inline bool              // render everything into running text (table cells, headings, link bodies)
 	blocks []block
 	para   strings.Builder
 }
@@ -32,13 +33,13 @@ type walker struct {
 // sub returns a walker for the content of a list item, cell or quote:
 // headings in it do not split.
 func (w *walker) sub(inline bool) *walker {
-	return &walker{cdata: w.cdata, export: w.export, nested: w.nested + 1, inline: inline || w.inline}
+	return &walker{cdata: w.cdata, users: w.users, export: w.export, nested: w.nested + 1, inline: inline || w.inline}
 }
 
 // body returns a walker for a macro body that is page content (expand,
 // panel, info...): its headings split where the macro's own would.
 func (w *walker) body() *walker {
-	return &walker{cdata: w.cdata, export: w.export, nested: w.nested, inline: w.inline}
+	return &walker{cdata: w.cdata, users: w.users, export: w.export, nested: w.nested, inline: w.inline}
 }
 
 func (w *walker) children(n *html.Node) {
@@ -266,7 +267,7 @@ func (w *walker) quote(n *html.Node) {
 // title of the page or blog post or the file name of the attachment it
 // points at in parentheses ("the request form (Access requests)"), left out
 // when the body already says it. Without a body: that target, the space
-// key, the user name or the URL. Other link parameters (space key, posting
+// key, the user's display name (see userName) or the URL. Other link parameters (space key, posting
 // day, anchor) stay out of the text (Atlassian docs, 'Confluence Storage
 // Format', Links: ac:link holds a ri:page, ri:blog-post, ri:attachment,
 // ri:space, ri:user or ri:url resource and an optional link body).
@@ -294,7 +295,7 @@ func (w *walker) linkText(n *html.Node) string {
 			}
 		case "ri:user":
 			if body == "" {
-				target = attr(c, "ri:username") // Data Center; a Cloud account id is no name
+				target = w.userName(c)
 			}
 		case "ri:url":
 			if body == "" {
