@@ -69,10 +69,12 @@ func (w *walker) macro(n *html.Node) {
 
 // panel renders a labelled panel: "Warning: <title>" on a line, then the
 // body's blocks; without a title the label starts the body's first
-// paragraph ("Note: Run this as root."), after the headings that lead the
-// body, if any. Headings in the body split sections as they would outside
-// it: an expand or panel is page content that the reader folds or frames,
-// not a quote. A panel with neither title nor body is dropped.
+// paragraph ("Note: Run this as root."). Headings in the body split
+// sections as they would outside it: an expand or panel is page content
+// that the reader folds or frames, not a quote. The label and title name
+// the body, so when the body starts with headings they go after them, into
+// the section the body opens, rather than trail the section before. A
+// panel with neither title nor body is dropped.
 func (w *walker) panel(label, title string, body *html.Node) {
 	var blocks []block
 	if body != nil {
@@ -110,10 +112,8 @@ func (w *walker) panel(label, title string, body *html.Node) {
 	case head == "":
 	case title == "" && first < len(blocks) && !blocks[first].code:
 		blocks[first].text = head + ": " + blocks[first].text
-	case title == "" && first > 0:
-		blocks = append(blocks[:first], append([]block{{text: head}}, blocks[first:]...)...)
 	default:
-		w.add(block{text: head})
+		blocks = append(blocks[:first], append([]block{{text: head}}, blocks[first:]...)...)
 	}
 	w.blocks = append(w.blocks, blocks...)
 }

@@ -47,11 +47,11 @@ func TestSplitStorageHeadingsInMacros(t *testing.T) {
 	}
 	tests := []sectionCase{
 		{
-			name:    "a heading inside an expand",
+			name:    "a heading inside an expand; the title goes into its section",
 			storage: `<h2>Deploy</h2><p>Run the pipeline.</p>` + macro("expand", "Details", `<h2>Rollback</h2><p>Undo the rollout.</p>`),
 			want: []string{
-				"Runbook > Deploy\n## Deploy\n\nRun the pipeline.\n\nDetails",
-				"Runbook > Rollback\n## Rollback\n\nUndo the rollout.",
+				"Runbook > Deploy\n## Deploy\n\nRun the pipeline.",
+				"Runbook > Rollback\n## Rollback\n\nDetails\n\nUndo the rollout.",
 			},
 		},
 		{
@@ -74,8 +74,7 @@ func TestSplitStorageHeadingsInMacros(t *testing.T) {
 			name:    "headings in panel, warning and tip macros",
 			storage: macro("panel", "Contacts", `<h3>Primary</h3><p>Ann</p>`) + macro("warning", "", `<h2>Danger</h2><p>No force-push.</p>`) + macro("tip", "", `<p>Lead.</p><h2>Shortcuts</h2><p>Use make.</p>`),
 			want: []string{
-				"Runbook\nContacts",
-				"Runbook > Primary\n### Primary\n\nAnn",
+				"Runbook > Primary\n### Primary\n\nContacts\n\nAnn",
 				"Runbook > Danger\n## Danger\n\nWarning: No force-push.\n\nTip: Lead.",
 				"Runbook > Shortcuts\n## Shortcuts\n\nUse make.",
 			},
@@ -85,8 +84,8 @@ func TestSplitStorageHeadingsInMacros(t *testing.T) {
 			storage: `<ac:layout><ac:layout-section ac:type="two_equal"><ac:layout-cell><h2>Left</h2><p>l</p></ac:layout-cell><ac:layout-cell>` +
 				macro("expand", "More", `<h2>Inner</h2><p>x</p>`) + `</ac:layout-cell></ac:layout-section></ac:layout>`,
 			want: []string{
-				"Runbook > Left\n## Left\n\nl\n\nMore",
-				"Runbook > Inner\n## Inner\n\nx",
+				"Runbook > Left\n## Left\n\nl",
+				"Runbook > Inner\n## Inner\n\nMore\n\nx",
 			},
 		},
 		{

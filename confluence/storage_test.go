@@ -64,7 +64,7 @@ func TestParseStoragePitfalls(t *testing.T) {
 		{
 			name:    "a heading in a layout cell splits, and one in an expand in a cell",
 			storage: `<ac:layout><ac:layout-section ac:type="two_equal"><ac:layout-cell><h2>Left</h2></ac:layout-cell><ac:layout-cell><ac:structured-macro ac:name="expand"><ac:parameter ac:name="title">More</ac:parameter><ac:rich-text-body><h2>Inner</h2><p>x</p></ac:rich-text-body></ac:structured-macro></ac:layout-cell></ac:layout-section></ac:layout>`,
-			want:    []string{"H2 Left", "More", "H2 Inner", "x"},
+			want:    []string{"H2 Left", "H2 Inner", "More", "x"},
 		},
 		{
 			name:    "a table without a header row, and one led by th",
