@@ -48,8 +48,8 @@ type rig struct {
 	waits []time.Duration // what the client slept, instead of sleeping
 }
 
-// fillers are generated pages beside the four runbooks, so that a listing
-// of 3 results a request takes four requests.
+// fillers are generated pages beside the five fixture pages, so that a
+// listing of 3 results a request takes four requests.
 const fillers = 6
 
 // newRig serves the runbook fixtures and the fillers in space OPS, with a
@@ -133,13 +133,14 @@ func (c *countingEmbedder) take() int {
 
 // Sections per fixture page (see testdata/confluence/golden) and per filler.
 const (
-	deploySections   = 5 // intro, Prerequisites, Steps, Verify, Rollback
-	failoverSections = 4 // Status and History (a heading inside an expand) are sections of their own
-	handbookSections = 6
-	certSections     = 3
-	fillerSections   = 4 // intro, Restart, Contacts, Escalation
-	allSections      = deploySections + failoverSections + handbookSections + certSections + fillers*fillerSections
-	allPages         = 4 + fillers
+	deploySections    = 5 // intro, Prerequisites, Steps, Verify, Rollback
+	failoverSections  = 4 // Status and History (a heading inside an expand) are sections of their own
+	handbookSections  = 6
+	certSections      = 3
+	ownershipSections = 5 // intro, Owners, Paging (in a panel), Access, Until 2023 (in an expand)
+	fillerSections    = 4 // intro, Restart, Contacts, Escalation
+	allSections       = deploySections + failoverSections + handbookSections + certSections + ownershipSections + fillers*fillerSections
+	allPages          = 5 + fillers
 )
 
 func TestSyncFirstThenUnchanged(t *testing.T) {
@@ -160,7 +161,7 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 			if len(bodies) != allPages {
 				t.Errorf("bodies of %d pages served, want %d", len(bodies), allPages)
 			}
-			// 10 pages listed 3 at a time: 4 list requests, each after the
+			// 11 pages listed 3 at a time: 4 list requests, each after the
 			// first following the server's next link.
 			lists := 0
 			for _, p := range paths {
@@ -171,7 +172,7 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 			if lists != 4 {
 				t.Errorf("%d list requests, want 4:\n%s", lists, strings.Join(paths, "\n"))
 			}
-			// 10 bodies in batches of 4: 3 requests (Data Center too, though it
+			// 11 bodies in batches of 4: 3 requests (Data Center too, though it
 			// links a full page to a next one: the client has all it asked for).
 			// Cloud adds the space lookup and a users-bulk per batch with new
 			// authors or mentions (3 runbook authors, Ann mentioned too, then
@@ -187,6 +188,12 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 				"Deploy runbook > Steps", "Deploy runbook > Steps > Verify"}
 			if diff := cmp.Diff(wantDeploy, symbols(deploy)); diff != "" {
 				t.Errorf("Deploy runbook sections (-want +got):\n%s", diff)
+			}
+			// Headings inside a panel and an expand start sections.
+			wantOwnership := []string{"Service ownership", "Service ownership > Access", "Service ownership > Access > Until 2023",
+				"Service ownership > Owners", "Service ownership > Paging"}
+			if diff := cmp.Diff(wantOwnership, symbols(got["OPS/Service ownership"])); diff != "" {
+				t.Errorf("Service ownership sections (-want +got):\n%s", diff)
 			}
 			rb := find(deploy, "Deploy runbook > Rollback")
 			wantURL := map[string]string{
