@@ -219,3 +219,21 @@ func TestSplitStorageUsers(t *testing.T) {
 		want:    []string{"Doc\nOwner: 557058:ann, carla.diaz"},
 	}})
 }
+
+// TestSplitStorageImageCaptions: an image shows its alt text (else its
+// title) and its caption, which Cloud keeps in ac:caption (Atlassian docs,
+// 'Confluence Storage Format': Images, ac:alt and ac:title attributes).
+func TestSplitStorageImageCaptions(t *testing.T) {
+	runSectionCases(t, confluence.Doc{Title: "Doc", Path: "OPS/Doc"}, []sectionCase{
+		{
+			name:    "alt text and caption",
+			storage: `<ac:image ac:align="center" ac:alt="network diagram"><ri:attachment ri:filename="net.png" /><ac:caption><p>Traffic enters through the <strong>edge</strong> proxies</p></ac:caption></ac:image>`,
+			want:    []string{"Doc\nnetwork diagram: Traffic enters through the edge proxies"},
+		},
+		{
+			name:    "a title when there is no alt text",
+			storage: `<p>See <ac:image ac:title="Failover states"><ri:url ri:value="https://example.com/states.png" /></ac:image>.</p>`,
+			want:    []string{"Doc\nSee Failover states."},
+		},
+	})
+}

@@ -156,7 +156,7 @@ func (w *walker) element(n *html.Node) {
 	case "ac:link":
 		w.text(w.linkText(n))
 	case "ac:image":
-		w.text(attr(n, "ac:alt"))
+		w.text(w.imageText(n))
 	case "img":
 		if !hasClass(n, "emoticon") {
 			w.text(attr(n, "alt"))
@@ -312,6 +312,25 @@ func (w *walker) linkText(n *html.Node) string {
 		return body
 	}
 	return body + " (" + target + ")"
+}
+
+// imageText is what an ac:image says: its alt text, else its title
+// (tooltip), then its caption (Cloud's ac:caption), "network diagram:
+// Traffic enters through the edge proxies". The size and alignment
+// attributes stay out.
+func (w *walker) imageText(n *html.Node) string {
+	label := strings.TrimSpace(attr(n, "ac:alt"))
+	if label == "" {
+		label = strings.TrimSpace(attr(n, "ac:title"))
+	}
+	caption := w.inlineText(child(n, "ac:caption"))
+	switch {
+	case caption == "" || strings.EqualFold(caption, label):
+		return label
+	case label == "":
+		return caption
+	}
+	return label + ": " + caption
 }
 
 // adf renders a Cloud ADF extension: its fallback when there is one, else
