@@ -1,12 +1,15 @@
 package confluence_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ragbot/ragbot/confluence"
+	"github.com/ragbot/ragbot/ingest"
 )
 
 // A sectionCase is a storage-format body and the sections SplitStorage
@@ -236,4 +239,44 @@ func TestSplitStorageImageCaptions(t *testing.T) {
 			want:    []string{"Doc\nSee Failover states."},
 		},
 	})
+}
+
+// TestExportHeadingsInMacros: in an HTML export, a heading inside a
+// rendered expand, panel or info macro starts a section too.
+func TestExportHeadingsInMacros(t *testing.T) {
+	dir := t.TempDir()
+	page := `<html><head><title>OPS : Runbook</title></head><body><div id="main-content" class="wiki-content">` +
+		`<h2 id="Runbook-Deploy">Deploy</h2><p>Run the pipeline.</p>` +
+		`<div class="expand-container"><div class="expand-control"><span class="expand-control-icon icon">&nbsp;</span><span class="expand-control-text">Details</span></div>` +
+		`<div class="expand-content"><h2 id="Runbook-Rollback">Rollback</h2><p>Undo the rollout.</p></div></div>` +
+		`<div class="panel"><div class="panelHeader"><b>Contacts</b></div><div class="panelContent"><h2 id="Runbook-Owners">Owners</h2><p>Ann Lee</p></div></div>` +
+		`<div class="confluence-information-macro confluence-information-macro-note"><div class="confluence-information-macro-body"><h3 id="Runbook-Caveat">Caveat</h3><p>Staging first.</p></div></div>` +
+		`</div></body></html>`
+	if err := os.WriteFile(filepath.Join(dir, "Runbook_1.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := &confluence.ExportSource{Dir: dir}
+	refs, err := src.ListPages(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	err = src.FetchPages(t.Context(), refs, func(p ingest.Page) error {
+		for _, c := range p.Sections {
+			got = append(got, c.Symbol+"\n"+c.Content)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"Runbook > Deploy\n## Deploy\n\nRun the pipeline.",
+		"Runbook > Rollback\n## Rollback\n\nDetails\n\nUndo the rollout.",
+		"Runbook > Owners\n## Owners\n\nContacts\n\nAnn Lee",
+		"Runbook > Owners > Caveat\n### Caveat\n\nNote: Staging first.",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sections (-want +got):\n%s", diff)
+	}
 }
