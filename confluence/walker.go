@@ -267,10 +267,11 @@ func (w *walker) quote(n *html.Node) {
 // title of the page or blog post or the file name of the attachment it
 // points at in parentheses ("the request form (Access requests)"), left out
 // when the body already says it. Without a body: that target, the space
-// key, the user's display name (see userName) or the URL. Other link parameters (space key, posting
-// day, anchor) stay out of the text (Atlassian docs, 'Confluence Storage
-// Format', Links: ac:link holds a ri:page, ri:blog-post, ri:attachment,
-// ri:space, ri:user or ri:url resource and an optional link body).
+// key, the user's display name (see userName) or the URL. Other link
+// parameters (space key, posting day, anchor) stay out of the text
+// (Atlassian docs, 'Confluence Storage Format', Links: ac:link holds a
+// ri:page, ri:blog-post, ri:attachment, ri:space, ri:user or ri:url
+// resource and an optional link body).
 func (w *walker) linkText(n *html.Node) string {
 	body := ""
 	if b := child(n, "ac:plain-text-link-body"); b != nil {
