@@ -7,8 +7,9 @@
 // Storage-format XHTML is prepared for goquery (CDATA bodies escaped,
 // self-closed ac:/ri: elements opened and closed; see storage.go), walked
 // into blocks (paragraphs, lists, tables as "header: value" rows, code macros
-// byte-exact, panel bodies, task lists) and split at H1-H3 into sections that
-// become retrieval.Chunks. ExportSource does the same for a folder of
+// byte-exact, panel bodies, task lists, links with their target page,
+// mentioned users by display name, looked up once a sync) and split at
+// H1-H3 into sections that become retrieval.Chunks. ExportSource does the same for a folder of
 // Confluence HTML exports.
 //
 // The package knows nothing of Weaviate: ingest stores what it returns.

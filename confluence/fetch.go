@@ -2,9 +2,7 @@ package confluence
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -25,7 +23,7 @@ func (s *Source) FetchPages(ctx context.Context, refs []ingest.PageRef, fn func(
 		if err != nil {
 			return err
 		}
-		if err := s.names(ctx, metas); err != nil {
+		if err := s.lookUpUsers(ctx, metas); err != nil {
 			return err
 		}
 		for _, m := range metas {
@@ -101,8 +99,8 @@ func (s *Source) page(m pageMeta) ingest.Page {
 	if key == "" {
 		key = s.listed[m.ID]
 	}
-	if m.Author == "" {
-		m.Author = s.users[m.AuthorID]
+	if m.Author == "" && m.AuthorID != "" {
+		m.Author = s.users[User{AccountID: m.AuthorID}]
 	}
 	s.mu.Unlock()
 	base := m.Base
@@ -111,7 +109,7 @@ func (s *Source) page(m pageMeta) ingest.Page {
 	}
 	doc := Doc{
 		Title: m.Title, Path: PagePath(key, m.Title), Author: m.Author, Version: strconv.Itoa(m.Version), Modified: m.Modified,
-		Anchor: CloudAnchor,
+		Anchor: CloudAnchor, UserName: s.userName,
 	}
 	if m.WebUI != "" {
 		doc.URL = strings.TrimRight(base, "/") + m.WebUI
@@ -121,58 +119,4 @@ func (s *Source) page(m pageMeta) ingest.Page {
 	}
 	ref := ingest.PageRef{ID: m.ID, Title: m.Title, Path: doc.Path, Version: doc.Version}
 	return ingest.Page{PageRef: ref, Sections: doc.SplitStorage(m.Body)}
-}
-
-// usersBulkMax is how many account ids one users-bulk request may carry.
-const usersBulkMax = 100
-
-// names fills in the display names of Cloud authors (REST v2 gives account
-// ids only), asking `POST /api/v2/users-bulk` for the ones not seen yet. A
-// failure to read names is logged and leaves the author empty: names are
-// nice to have, not worth failing a sync for.
-func (s *Source) names(ctx context.Context, metas []pageMeta) error {
-	if s.c.Flavour() != Cloud {
-		return nil
-	}
-	s.mu.Lock()
-	var want []string
-	seen := map[string]bool{}
-	for _, m := range metas {
-		if _, known := s.users[m.AuthorID]; m.AuthorID != "" && !known && !seen[m.AuthorID] {
-			want = append(want, m.AuthorID)
-			seen[m.AuthorID] = true
-		}
-	}
-	s.mu.Unlock()
-	for start := 0; start < len(want); start += usersBulkMax {
-		part := want[start:min(start+usersBulkMax, len(want))]
-		body, _ := json.Marshal(map[string][]string{"accountIds": part})
-		data, _, err := s.c.do(ctx, "read user names", http.MethodPost, s.c.base+"/api/v2/users-bulk", body)
-		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			s.c.log.Warn("confluence: could not read author names; citations show no author", "err", err)
-			data = nil
-		}
-		var ans listAnswer[struct {
-			AccountID   string `json:"accountId"`
-			DisplayName string `json:"displayName"`
-			PublicName  string `json:"publicName"`
-		}]
-		_ = json.Unmarshal(data, &ans)
-		s.mu.Lock()
-		for _, id := range part {
-			s.users[id] = "" // asked once, even when unknown
-		}
-		for _, u := range ans.Results {
-			name := u.DisplayName
-			if name == "" {
-				name = u.PublicName
-			}
-			s.users[u.AccountID] = name
-		}
-		s.mu.Unlock()
-	}
-	return nil
 }

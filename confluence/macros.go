@@ -20,7 +20,7 @@ var panelLabels = map[string]string{
 var dropMacros = map[string]bool{
 	"toc": true, "children": true, "include": true, "excerpt-include": true, "anchor": true, "pagetree": true,
 	"pagetreesearch": true, "recently-updated": true, "contentbylabel": true, "content-report-table": true,
-	"livesearch": true, "attachments": true, "profile": true, "gallery": true, "blog-posts": true,
+	"livesearch": true, "attachments": true, "gallery": true, "blog-posts": true,
 	"create-from-template": true, "viewfile": true, "view-file": true, "multimedia": true, "widget": true,
 	"roadmap": true, "space-details": true, "index": true, "navmap": true, "listlabels": true,
 	"popular-labels": true, "related-labels": true, "recently-used-labels": true, "contributors": true,
@@ -45,6 +45,12 @@ func (w *walker) macro(n *html.Node) {
 		w.text(w.param(n, "key")) // a JQL table has nothing to show offline
 	case "status":
 		w.text(w.param(n, "title"))
+	case "profile", "profile-picture":
+		// Atlassian docs, 'User Profile Macro' and 'Profile Picture Macro':
+		// the user parameter holds an ri:user; the page shows that person.
+		if u := find(n, func(c *html.Node) bool { return c.Data == "ri:user" }); u != nil {
+			w.text(w.userName(u))
+		}
 	default:
 		if dropMacros[name] {
 			return
@@ -56,19 +62,23 @@ func (w *walker) macro(n *html.Node) {
 		if rb := child(n, "ac:rich-text-body"); rb != nil {
 			w.blockish(rb)
 		} else if pb := child(n, "ac:plain-text-body"); pb != nil {
-			w.code(codeLanguage(w.param(n, "language")), "", rawText(pb, w.cdata))
+			w.code(codeLanguage(w.param(n, "language")), w.param(n, "title"), rawText(pb, w.cdata))
 		}
 	}
 }
 
 // panel renders a labelled panel: "Warning: <title>" on a line, then the
-// body's blocks; without a title the label starts the first paragraph
-// ("Note: Run this as root."). Headings in the body do not split. A panel
-// with neither title nor body is dropped.
+// body's blocks; without a title the label starts the body's first
+// paragraph ("Note: Run this as root."). Headings in the body split
+// sections as they would outside it: an expand or panel is page content
+// that the reader folds or frames, not a quote. The label and title name
+// the body, so when the body starts with headings they go after them, into
+// the section the body opens, rather than trail the section before. A
+// panel with neither title nor body is dropped.
 func (w *walker) panel(label, title string, body *html.Node) {
 	var blocks []block
 	if body != nil {
-		s := w.sub(false)
+		s := w.body()
 		s.children(body)
 		s.flush()
 		blocks = s.blocks
@@ -94,12 +104,16 @@ func (w *walker) panel(label, title string, body *html.Node) {
 		return
 	}
 	w.flush()
+	first := 0 // the first block that is not a heading
+	for first < len(blocks) && blocks[first].level > 0 {
+		first++
+	}
 	switch {
 	case head == "":
-	case title == "" && len(blocks) > 0 && !blocks[0].code:
-		blocks[0].text = head + ": " + blocks[0].text
+	case title == "" && first < len(blocks) && !blocks[first].code:
+		blocks[first].text = head + ": " + blocks[first].text
 	default:
-		w.add(block{text: head})
+		blocks = append(blocks[:first], append([]block{{text: head}}, blocks[first:]...)...)
 	}
 	w.blocks = append(w.blocks, blocks...)
 }

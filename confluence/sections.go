@@ -20,7 +20,7 @@ const (
 	// SplitterVersion changes whenever the rendering or splitting changes
 	// what a section holds; sources put it in ingest.PageSet.Settings, so a
 	// new version re-fetches and re-splits every page.
-	SplitterVersion = "1"
+	SplitterVersion = "2"
 
 	pathSep = " > " // joins the heading path of a Symbol
 )
@@ -37,17 +37,21 @@ type Doc struct {
 	// (storage format never does): CloudAnchor, or DataCenterAnchor(title).
 	// nil means sections link to the page itself.
 	Anchor func(heading string) string
+	// UserName returns the display name of a user the page mentions; nil,
+	// or "" from it, shows the user as User.ID.
+	UserName func(User) string
 }
 
 // SplitStorage splits a page body in storage format into section chunks
 // (see Chunks).
 func (d Doc) SplitStorage(storage string) []retrieval.Chunk {
-	return d.chunks(parseStorage(storage))
+	return d.chunks(parseStorage(storage, d.UserName))
 }
 
 // chunks splits blocks into sections: a section starts at every H1, H2 or
-// H3 outside macros, lists and tables (headings inside layouts count), and
-// runs to the next one; H4-H6 stay in their section as "#### text" lines.
+// H3 outside lists, tables and quotes (headings inside layouts and inside
+// the bodies of expand, panel, info and other macros count), and runs to
+// the next one; H4-H6 stay in their section as "#### text" lines.
 // Text before the first heading is a section of its own, Symbol the page
 // title. A Symbol is the heading path: the page title, then the texts of the
 // enclosing H1 and H2 and the section's own heading, joined with " > "

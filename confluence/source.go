@@ -55,14 +55,19 @@ type Source struct {
 	mu     sync.Mutex
 	spaces map[string]string // space key by v2 space id
 	listed map[string]string // space key by page id, from the last listing
-	users  map[string]string // display name by account id (Cloud)
+	// users holds the display names of this sync's authors (Cloud, by
+	// account id) and mentioned users, "" for one not found; usersFailed
+	// says a lookup failed this sync, so no more are tried. ListPages, the
+	// start of a sync, clears both.
+	users       map[User]string
+	usersFailed bool
 }
 
 var _ ingest.PageSource = (*Source)(nil)
 
 // NewSource returns the pages of scope on c's site.
 func NewSource(c *Client, scope Scope) *Source {
-	return &Source{c: c, scope: scope, spaces: map[string]string{}, listed: map[string]string{}, users: map[string]string{}}
+	return &Source{c: c, scope: scope, spaces: map[string]string{}, listed: map[string]string{}, users: map[User]string{}}
 }
 
 // PagePath is the Chunk.Path of a page: its space key and title, "OPS/Deploy
@@ -99,6 +104,7 @@ func (s *Source) ListPages(ctx context.Context) ([]ingest.PageRef, error) {
 	}
 	s.mu.Lock()
 	s.listed = listed
+	s.users, s.usersFailed = map[User]string{}, false
 	s.mu.Unlock()
 	return refs, nil
 }

@@ -28,10 +28,19 @@ func TestSplitStorageGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The fixtures' authors are the users their pages mention: by account
+	// id on Cloud, by username (their name, lower case, dotted) on Data
+	// Center.
+	names := map[User]string{}
+	for _, p := range pages {
+		names[User{AccountID: p.AuthorID}] = p.Author
+		names[User{Username: strings.ToLower(strings.ReplaceAll(p.Author, " ", "."))}] = p.Author
+	}
 	for i, p := range pages {
 		t.Run(p.Title, func(t *testing.T) {
 			doc := Doc{Title: p.Title, Path: PagePath(p.SpaceKey, p.Title), Author: p.Author, Version: fmt.Sprint(p.Version),
-				Modified: p.Modified, URL: "https://acme.atlassian.net/wiki/spaces/OPS/pages/" + p.ID, Anchor: CloudAnchor}
+				Modified: p.Modified, URL: "https://acme.atlassian.net/wiki/spaces/OPS/pages/" + p.ID, Anchor: CloudAnchor,
+				UserName: func(u User) string { return names[u] }}
 			if i%2 == 1 {
 				doc.URL, doc.Anchor = "https://conf.example.com/display/OPS/"+strings.ReplaceAll(p.Title, " ", "+"), DataCenterAnchor(p.Title)
 			}

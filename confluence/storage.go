@@ -66,15 +66,16 @@ func prepareStorage(storage string) (string, []string) {
 	return s, bodies
 }
 
-// parseStorage parses a page body in storage format into blocks. It never
-// fails: text that is not well formed is parsed the way a browser would.
-func parseStorage(storage string) []block {
+// parseStorage parses a page body in storage format into blocks, users
+// naming the users it mentions (nil shows their ids). It never fails: text
+// that is not well formed is parsed the way a browser would.
+func parseStorage(storage string, users func(User) string) []block {
 	prepared, bodies := prepareStorage(storage)
 	doc, err := goquery.NewDocumentFromReader(strings.NewReader("<html><body>" + prepared + "</body></html>"))
 	if err != nil { // only a failing reader errs; a strings.Reader does not
 		return nil
 	}
-	w := &walker{cdata: bodies}
+	w := &walker{cdata: bodies, users: users}
 	for _, n := range doc.Find("body").Nodes {
 		w.children(n)
 	}

@@ -39,7 +39,7 @@ func TestParseStoragePitfalls(t *testing.T) {
 		{
 			name:    "a self-closed ri:page does not swallow the link body",
 			storage: `<p>See <ac:link><ri:page ri:content-title="a > b" ri:space-key="OPS"/><ac:plain-text-link-body><![CDATA[the A page]]></ac:plain-text-link-body></ac:link> now.</p>`,
-			want:    []string{"See the A page now."},
+			want:    []string{"See the A page (a > b) now."},
 		},
 		{
 			name:    "a link without a body shows the page title",
@@ -62,9 +62,9 @@ func TestParseStoragePitfalls(t *testing.T) {
 			want:    []string{"ok"},
 		},
 		{
-			name:    "a heading in a layout cell splits, one in a macro does not",
+			name:    "a heading in a layout cell splits, and one in an expand in a cell",
 			storage: `<ac:layout><ac:layout-section ac:type="two_equal"><ac:layout-cell><h2>Left</h2></ac:layout-cell><ac:layout-cell><ac:structured-macro ac:name="expand"><ac:parameter ac:name="title">More</ac:parameter><ac:rich-text-body><h2>Inner</h2><p>x</p></ac:rich-text-body></ac:structured-macro></ac:layout-cell></ac:layout-section></ac:layout>`,
-			want:    []string{"H2 Left", "More", "Inner", "x"},
+			want:    []string{"H2 Left", "H2 Inner", "More", "x"},
 		},
 		{
 			name:    "a table without a header row, and one led by th",
@@ -90,7 +90,7 @@ func TestParseStoragePitfalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, b := range parseStorage(tt.storage) {
+			for _, b := range parseStorage(tt.storage, nil) {
 				if b.level > 0 {
 					got = append(got, "H"+string(rune('0'+b.level))+" "+b.text)
 					continue

@@ -48,8 +48,8 @@ type rig struct {
 	waits []time.Duration // what the client slept, instead of sleeping
 }
 
-// fillers are generated pages beside the four runbooks, so that a listing
-// of 3 results a request takes four requests.
+// fillers are generated pages beside the five fixture pages, so that a
+// listing of 3 results a request takes four requests.
 const fillers = 6
 
 // newRig serves the runbook fixtures and the fillers in space OPS, with a
@@ -133,13 +133,14 @@ func (c *countingEmbedder) take() int {
 
 // Sections per fixture page (see testdata/confluence/golden) and per filler.
 const (
-	deploySections   = 5 // intro, Prerequisites, Steps, Verify, Rollback
-	failoverSections = 3
-	handbookSections = 6
-	certSections     = 3
-	fillerSections   = 4 // intro, Restart, Contacts, Escalation
-	allSections      = deploySections + failoverSections + handbookSections + certSections + fillers*fillerSections
-	allPages         = 4 + fillers
+	deploySections    = 5 // intro, Prerequisites, Steps, Verify, Rollback
+	failoverSections  = 4 // Status and History (a heading inside an expand) are sections of their own
+	handbookSections  = 6
+	certSections      = 3
+	ownershipSections = 5 // intro, Owners, Paging (in a panel), Access, Until 2023 (in an expand)
+	fillerSections    = 4 // intro, Restart, Contacts, Escalation
+	allSections       = deploySections + failoverSections + handbookSections + certSections + ownershipSections + fillers*fillerSections
+	allPages          = 5 + fillers
 )
 
 func TestSyncFirstThenUnchanged(t *testing.T) {
@@ -160,7 +161,7 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 			if len(bodies) != allPages {
 				t.Errorf("bodies of %d pages served, want %d", len(bodies), allPages)
 			}
-			// 10 pages listed 3 at a time: 4 list requests, each after the
+			// 11 pages listed 3 at a time: 4 list requests, each after the
 			// first following the server's next link.
 			lists := 0
 			for _, p := range paths {
@@ -171,12 +172,14 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 			if lists != 4 {
 				t.Errorf("%d list requests, want 4:\n%s", lists, strings.Join(paths, "\n"))
 			}
-			// 10 bodies in batches of 4: 3 requests (Data Center too, though it
+			// 11 bodies in batches of 4: 3 requests (Data Center too, though it
 			// links a full page to a next one: the client has all it asked for).
 			// Cloud adds the space lookup and a users-bulk per batch with new
-			// authors (3 runbook authors, then the fillers' one).
-			if others := len(paths) - lists; others != map[string]int{confluence.Cloud: 1 + 3 + 2, confluence.DataCenter: 3}[flavour] {
-				t.Errorf("%d other requests, want 3 body batches (Cloud: and 1 space lookup, 2 users-bulk):\n%s", others, strings.Join(paths, "\n"))
+			// authors or mentions (3 runbook authors, Ann mentioned too, then
+			// the fillers' one); Data Center one user lookup for the
+			// handbook's mention of bob.stone by username.
+			if others := len(paths) - lists; others != map[string]int{confluence.Cloud: 1 + 3 + 2, confluence.DataCenter: 3 + 1}[flavour] {
+				t.Errorf("%d other requests, want 3 body batches (Cloud: and 1 space lookup, 2 users-bulk; Data Center: and 1 user):\n%s", others, strings.Join(paths, "\n"))
 			}
 
 			got := storedPages(t, r.store, "confluence:ops")
@@ -185,6 +188,12 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 				"Deploy runbook > Steps", "Deploy runbook > Steps > Verify"}
 			if diff := cmp.Diff(wantDeploy, symbols(deploy)); diff != "" {
 				t.Errorf("Deploy runbook sections (-want +got):\n%s", diff)
+			}
+			// Headings inside a panel and an expand start sections.
+			wantOwnership := []string{"Service ownership", "Service ownership > Access", "Service ownership > Access > Until 2023",
+				"Service ownership > Owners", "Service ownership > Paging"}
+			if diff := cmp.Diff(wantOwnership, symbols(got["OPS/Service ownership"])); diff != "" {
+				t.Errorf("Service ownership sections (-want +got):\n%s", diff)
 			}
 			rb := find(deploy, "Deploy runbook > Rollback")
 			wantURL := map[string]string{
@@ -207,6 +216,17 @@ func TestSyncFirstThenUnchanged(t *testing.T) {
 				if c.got != c.want {
 					t.Errorf("Rollback section %s = %v, want %v", c.field, c.got, c.want)
 				}
+			}
+			// Mentions show display names where the flavour can look them
+			// up: Cloud by account id, Data Center by username; elsewhere
+			// the id.
+			owner := map[string]string{confluence.Cloud: "Owner: Ann Lee", confluence.DataCenter: "Owner: 557058:0c1d2e3f-ann"}[flavour]
+			ask := map[string]string{confluence.Cloud: "ask bob.stone.", confluence.DataCenter: "ask Bob Stone."}[flavour]
+			if intro := find(deploy, "Deploy runbook").Content; !strings.HasSuffix(intro, owner) {
+				t.Errorf("Deploy runbook intro %q, want it to end %q", intro, owner)
+			}
+			if faq := find(got["OPS/On-call handbook"], "On-call handbook > Tools > FAQ").Content; !strings.HasSuffix(faq, ask) {
+				t.Errorf("On-call handbook FAQ %q, want it to end %q", faq, ask)
 			}
 
 			st = r.mustSync(t)

@@ -21,17 +21,25 @@ type block struct {
 // Inline content gathers in para, with runs of white space collapsed, until
 // a block element flushes it.
 type walker struct {
-	cdata  []string // CDATA bodies taken out by prepareStorage
-	export bool     // rendered HTML of an export: macros are recognised by class
-	nested int      // > 0 inside macro bodies, list items and table cells: headings there do not split
-	inline bool     // render everything into running text (table cells, headings, link bodies)
+	cdata  []string          // CDATA bodies taken out by prepareStorage
+	users  func(User) string // display names (Doc.UserName); nil shows ids
+	export bool              // rendered HTML of an export: macros are recognised by class
+	nested int               // > 0 inside list items, table cells and quotes: headings there do not split
+	inline bool              // render everything into running text (table cells, headings, link bodies)
 	blocks []block
 	para   strings.Builder
 }
 
-// sub returns a walker for the content of a macro, list item or cell.
+// sub returns a walker for the content of a list item, cell or quote:
+// headings in it do not split.
 func (w *walker) sub(inline bool) *walker {
-	return &walker{cdata: w.cdata, export: w.export, nested: w.nested + 1, inline: inline || w.inline}
+	return &walker{cdata: w.cdata, users: w.users, export: w.export, nested: w.nested + 1, inline: inline || w.inline}
+}
+
+// body returns a walker for a macro body that is page content (expand,
+// panel, info...): its headings split where the macro's own would.
+func (w *walker) body() *walker {
+	return &walker{cdata: w.cdata, users: w.users, export: w.export, nested: w.nested, inline: w.inline}
 }
 
 func (w *walker) children(n *html.Node) {
@@ -148,7 +156,7 @@ func (w *walker) element(n *html.Node) {
 	case "ac:link":
 		w.text(w.linkText(n))
 	case "ac:image":
-		w.text(attr(n, "ac:alt"))
+		w.text(w.imageText(n))
 	case "img":
 		if !hasClass(n, "emoticon") {
 			w.text(attr(n, "alt"))
@@ -171,7 +179,8 @@ func (w *walker) element(n *html.Node) {
 }
 
 // heading renders h1-h6: a block that may split a section at the top level
-// (layouts included), plain text inside macros, lists and tables.
+// (layouts and macro bodies included), plain text inside lists, tables and
+// quotes.
 func (w *walker) heading(n *html.Node, level int) {
 	text := w.inlineText(n)
 	if text == "" {
@@ -206,14 +215,18 @@ func (w *walker) blockish(n *html.Node) {
 }
 
 // code adds a fenced code block: "```lang", the body byte for byte, "```",
-// with "title:" on a line before it when the macro has a title. An empty
-// body is dropped. In a table cell the body is inlined.
+// with "title:" on a line before it when the macro has a title, so that the
+// title stays in the code's unit and window. An empty body is dropped. In a
+// table cell or a task the body is inlined, after "title: ".
 func (w *walker) code(lang, title, body string) {
 	if strings.TrimSpace(body) == "" {
 		return
 	}
 	if w.inline {
 		w.space()
+		if title != "" {
+			w.text(title + ": ")
+		}
 		w.text(body)
 		w.space()
 		return
@@ -250,36 +263,75 @@ func (w *walker) quote(n *html.Node) {
 	}
 }
 
-// linkText is what a link shows: its body, else the title of the page, the
-// file name of the attachment, the space key, the user name or the URL it
-// points at.
+// linkText is what a link shows and where it leads: its body, then the
+// title of the page or blog post or the file name of the attachment it
+// points at in parentheses ("the request form (Access requests)"), left out
+// when the body already says it. Without a body: that target, the space
+// key, the user's display name (see userName) or the URL. Other link
+// parameters (space key, posting day, anchor) stay out of the text
+// (Atlassian docs, 'Confluence Storage Format', Links: ac:link holds a
+// ri:page, ri:blog-post, ri:attachment, ri:space, ri:user or ri:url
+// resource and an optional link body).
 func (w *walker) linkText(n *html.Node) string {
+	body := ""
 	if b := child(n, "ac:plain-text-link-body"); b != nil {
-		if t := strings.Join(strings.Fields(rawText(b, w.cdata)), " "); t != "" {
-			return t
-		}
+		body = strings.Join(strings.Fields(rawText(b, w.cdata)), " ")
 	}
-	if t := w.inlineText(child(n, "ac:link-body")); t != "" {
-		return t
+	if body == "" {
+		body = w.inlineText(child(n, "ac:link-body"))
 	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
+	target := ""
+	for c := n.FirstChild; c != nil && target == ""; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
 		switch c.Data {
 		case "ri:page", "ri:blog-post":
-			return attr(c, "ri:content-title")
+			target = strings.Join(strings.Fields(attr(c, "ri:content-title")), " ")
 		case "ri:attachment":
-			return attr(c, "ri:filename")
+			target = attr(c, "ri:filename")
 		case "ri:space":
-			return attr(c, "ri:space-key")
+			if body == "" {
+				target = attr(c, "ri:space-key")
+			}
 		case "ri:user":
-			return attr(c, "ri:username") // Data Center; a Cloud account id is no name
+			if body == "" {
+				target = w.userName(c)
+			}
 		case "ri:url":
-			return attr(c, "ri:value")
+			if body == "" {
+				target = attr(c, "ri:value")
+			}
 		}
 	}
-	return attr(n, "ac:anchor")
+	switch {
+	case body == "" && target == "":
+		return attr(n, "ac:anchor")
+	case body == "":
+		return target
+	case target == "" || strings.Contains(strings.ToLower(body), strings.ToLower(target)):
+		return body
+	}
+	return body + " (" + target + ")"
+}
+
+// imageText is what an ac:image says: its alt text, else its title
+// (tooltip), then its caption (Cloud's ac:caption), "network diagram:
+// Traffic enters through the edge proxies". The size and alignment
+// attributes stay out.
+func (w *walker) imageText(n *html.Node) string {
+	label := strings.TrimSpace(attr(n, "ac:alt"))
+	if label == "" {
+		label = strings.TrimSpace(attr(n, "ac:title"))
+	}
+	caption := w.inlineText(child(n, "ac:caption"))
+	switch {
+	case caption == "" || strings.EqualFold(caption, label):
+		return label
+	case label == "":
+		return caption
+	}
+	return label + ": " + caption
 }
 
 // adf renders a Cloud ADF extension: its fallback when there is one, else

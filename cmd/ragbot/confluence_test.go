@@ -54,8 +54,8 @@ func TestConfluenceIndexThenAsk(t *testing.T) {
 	t.Cleanup(func() { dropCollection(t, cfg) })
 
 	code, out, errOut := ragbot(t, "index", "--config", cfg)
-	// 4 pages: 5 + 3 + 6 + 3 sections (testdata/confluence/golden).
-	if want := "ops-runbooks: 4 pages (4 fetched, 0 removed), 17 chunks (17 embedded, 0 reused, 0 deleted)"; code != 0 || !strings.Contains(out, want) {
+	// 5 pages: 5 + 4 + 6 + 3 + 5 sections (testdata/confluence/golden).
+	if want := "ops-runbooks: 5 pages (5 fetched, 0 removed), 23 chunks (23 embedded, 0 reused, 0 deleted)"; code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("index: exit %d\n%s%s\nwant the line %q", code, out, errOut, want)
 	}
 
@@ -82,7 +82,7 @@ func TestConfluenceIndexThenAsk(t *testing.T) {
 
 	// Nothing changed: nothing fetched.
 	code, out, _ = ragbot(t, "index", "--config", cfg)
-	if want := "ops-runbooks: 4 pages (0 fetched, 0 removed), 17 chunks (0 embedded, 0 reused, 0 deleted)"; code != 0 || !strings.Contains(out, want) {
+	if want := "ops-runbooks: 5 pages (0 fetched, 0 removed), 23 chunks (0 embedded, 0 reused, 0 deleted)"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("re-index (exit %d): %s\nwant %q", code, out, want)
 	}
 

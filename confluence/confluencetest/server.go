@@ -2,6 +2,7 @@
 // speaking the Cloud REST v2 API (cursor pagination, site-relative
 // _links.next and a Link header, users-bulk) and the REST v1 API of Data
 // Center (start/limit, _links.base with a context path, expand, CQL search,
+// user by key or username,
 // a limit silently lowered when bodies are expanded, a next link on a full
 // last page) over pages held in memory, with basic or bearer auth, counters,
 // and injected failures (a 429 with Retry-After, a 503). The wire format
@@ -71,6 +72,8 @@ type Server struct {
 	paths    []string
 	bodies   map[string]int // page id -> bodies served
 	fails    map[int]failure
+	users    []User
+	userFail int // status of every user lookup; 0 serves them
 }
 
 type failure struct {
@@ -94,6 +97,7 @@ func New(t testing.TB, flavour string, spaces ...Space) *Server {
 		mux.HandleFunc("GET /confluence/rest/api/content", s.v1Content)
 		mux.HandleFunc("GET /confluence/rest/api/content/search", s.v1Search)
 		mux.HandleFunc("GET /confluence/rest/api/space/{key}", s.v1Space)
+		mux.HandleFunc("GET /confluence/rest/api/user", s.v1User)
 	}
 	s.srv = httptest.NewServer(s.guard(mux))
 	t.Cleanup(s.srv.Close)
@@ -369,29 +373,6 @@ func (s *Server) v2JSON(pages []*Page, body bool) []map[string]any {
 		out = append(out, m)
 	}
 	return out
-}
-
-func (s *Server) v2Users(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		AccountIDs []string `json:"accountIds"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, "bad body")
-		return
-	}
-	s.mu.Lock()
-	names := map[string]string{}
-	for _, p := range s.pages {
-		names[p.AuthorID] = p.Author
-	}
-	s.mu.Unlock()
-	var res []map[string]any
-	for _, id := range req.AccountIDs {
-		if n, ok := names[id]; ok {
-			res = append(res, map[string]any{"accountId": id, "accountType": "atlassian", "displayName": n, "publicName": n})
-		}
-	}
-	writeJSON(w, map[string]any{"results": nonNil(res)})
 }
 
 func writeJSON404(w http.ResponseWriter) {
