@@ -140,6 +140,30 @@ func TestChunk(t *testing.T) {
 			},
 		},
 		{
+			// Discount misses the value of an assignment: only it and its
+			// doc comment become windows.
+			name: "go file with one broken function keeps the others", file: "broken_func.go", wantLang: "go",
+			wantFallback: "parse error",
+			want: []sym{
+				{"Invoice", "type", "type Invoice struct", 5, 9, 0},
+				{"Invoice.Validate", "method", "func (i Invoice) Validate() error", 11, 17, 0},
+				{"", "window", "", 19, 26, 0},
+				{"Invoice.Format", "method", "func (i Invoice) Format() string", 28, 31, 0},
+				{"currency", "const", `const currency = "EUR"`, 33, 33, 0},
+			},
+		},
+		{
+			name: "python file with one broken function keeps the others", file: "partial_report.py", wantLang: "python",
+			wantFallback: "parse error",
+			want: []sym{
+				{"read_rows", "function", "def read_rows(path)", 4, 7, 0},
+				{"", "window", "", 10, 13, 0},
+				{"Report", "class", "class Report", 16, 21, 0},
+				{"Report.__init__", "method", "def __init__(self, rows)", 17, 18, 0},
+				{"Report.count", "method", "def count(self)", 20, 21, 0},
+			},
+		},
+		{
 			name: "python script with top-level code", file: "migrate_orders.py", wantLang: "python",
 			want: []sym{
 				{"", "window", "", 1, 6, 0},

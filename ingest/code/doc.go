@@ -7,10 +7,12 @@
 // tree for functions, methods, classes, interfaces, types and Go package-level
 // vars and consts, and turns each into a retrieval.Chunk whose lines run from
 // its doc comment or first decorator to its end. Symbols longer than
-// Options.MaxLines become windows that all repeat the signature. Files that do
-// not parse, have no grammar or hold no symbols become overlapping line windows,
-// and Result.Fallback says which of the three happened, so that the caller can
-// log it instead of dropping the file. The chunks carry only what the file
+// Options.MaxLines become windows that all repeat the signature. A top-level
+// declaration with a syntax error becomes overlapping line windows while the
+// rest of its file keeps its symbols; files with no grammar, no symbols or no
+// declaration that parses become line windows as a whole. Result.Fallback says
+// which of the three happened, so that the caller can log it instead of
+// dropping the file. The chunks carry only what the file
 // gives (path, lines, symbol, content); the caller adds source, commit, URL,
 // search text and hashes.
 package code

@@ -59,7 +59,7 @@ func (c *chunker) symbol(s symbol) {
 
 // window adds overlapping line windows over from..to, without symbol.
 func (c *chunker) window(from, to int) {
-	f, t, ok := c.lines.trim(from, to)
+	f, t, ok := c.lines.trim(max(from, 1), min(to, len(c.lines)))
 	if !ok {
 		return
 	}
@@ -68,15 +68,21 @@ func (c *chunker) window(from, to int) {
 	}
 }
 
-// topLevel adds windows over the code outside all symbols when it has more
-// than topLevelCodeMin non-blank lines; each uncovered run is windowed on its
-// own.
-func (c *chunker) topLevel(syms []symbol) {
+// topLevel adds windows over the code outside all symbols and broken spans
+// (which have windows of their own) when it has more than topLevelCodeMin
+// non-blank lines; each uncovered run is windowed on its own.
+func (c *chunker) topLevel(syms []symbol, broken []span) {
 	covered := make([]bool, len(c.lines)+2)
-	for _, s := range syms {
-		for l := s.start; l <= s.end && l <= len(c.lines); l++ {
+	cover := func(from, to int) {
+		for l := from; l <= to && l <= len(c.lines); l++ {
 			covered[l] = true
 		}
+	}
+	for _, s := range syms {
+		cover(s.start, s.end)
+	}
+	for _, b := range broken {
+		cover(b.from, b.to)
 	}
 	code := 0
 	for l := 1; l <= len(c.lines); l++ {
