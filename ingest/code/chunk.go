@@ -100,7 +100,9 @@ func Chunk(path string, src []byte, opt Options) Result {
 }
 
 // parse returns the symbols of src and the line spans of its top-level
-// declarations that did not parse, or why there are no symbols.
+// declarations that did not parse, or why there are no symbols. A file
+// that only parses once its grammar gaps are patched (see gapPatches) has no
+// broken spans.
 func parse(path string, src []byte) (syms []symbol, broken []span, fallback string) {
 	lang := grammar(path)
 	if lang == nil {
@@ -113,6 +115,7 @@ func parse(path string, src []byte) (syms []symbol, broken []span, fallback stri
 	if err != nil {
 		return nil, nil, FallbackParseError
 	}
+	tree, _ = patchGaps(p, tree, gapPatches[Language(path)], src)
 	defer tree.Close()
 	root := tree.RootNode()
 	if root.HasError() {

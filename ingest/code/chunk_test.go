@@ -164,6 +164,23 @@ func TestChunk(t *testing.T) {
 			},
 		},
 		{
+			// Go 1.26's new(expr) is outside tree-sitter-go's grammar; patchGoNewExpr.
+			name: "go new with an expression", file: "new_expr.go", wantLang: "go",
+			want: []sym{
+				{"Matcher", "type", "type Matcher struct", 5, 9, 0},
+				{"NewMatcher", "function", "func NewMatcher(name string, expired bool) Matcher", 11, 17, 0},
+				{"Names", "function", "func Names() *[]string", 19, 24, 0},
+			},
+		},
+		{
+			// A bare "&" in JSX text is outside the grammar; patchJSXAmpersand.
+			name: "tsx ampersand in jsx text", file: "AboutMenu.tsx", wantLang: "typescript",
+			want: []sym{
+				{"AboutMenu", "function", "export const AboutMenu = () =>", 3, 12, 0},
+				{"Footer", "function", "export function Footer({ year }: { year: number })", 14, 16, 0},
+			},
+		},
+		{
 			name: "python script with top-level code", file: "migrate_orders.py", wantLang: "python",
 			want: []sym{
 				{"", "window", "", 1, 6, 0},

@@ -1,0 +1,137 @@
+package code
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// A gapPatch works around valid syntax that a grammar does not know yet: it
+// returns a copy of src in which the bytes that the parser rejected under
+// root are replaced by bytes of the same length that it accepts, or nil when
+// it finds nothing to replace. Offsets, and so lines, stay the same: the
+// patched copy is only parsed, and every name, signature and line is read
+// from the original.
+type gapPatch func(root *sitter.Node, src []byte) []byte
+
+// gapPatches are the grammar gaps worked around per language, each until a
+// released grammar parses the syntax itself.
+var gapPatches = map[string]gapPatch{
+	"go":         patchGoNewExpr,
+	"javascript": patchJSXAmpersand,
+	"typescript": patchJSXAmpersand,
+}
+
+// maxGapRounds bounds how often a file with errors is patched and parsed
+// again: a patch can uncover a further gap behind the one it fixed.
+const maxGapRounds = 3
+
+// patchGaps parses src again with the grammar gaps that patch finds under
+// the errors of tree replaced, until the tree has no error, patch finds
+// nothing more, or maxGapRounds. It returns the last tree and the source it
+// parsed: tree and src when nothing was patched. A tree it replaces is
+// closed.
+func patchGaps(p *sitter.Parser, tree *sitter.Tree, patch gapPatch, src []byte) (*sitter.Tree, []byte) {
+	if patch == nil {
+		return tree, src
+	}
+	for range maxGapRounds {
+		if !tree.RootNode().HasError() {
+			break
+		}
+		fixed := patch(tree.RootNode(), src)
+		if fixed == nil {
+			break
+		}
+		next, err := p.ParseCtx(context.Background(), nil, fixed)
+		if err != nil {
+			break
+		}
+		tree.Close()
+		tree, src = next, fixed
+	}
+	return tree, src
+}
+
+// patchGoNewExpr renames a "new" whose call did not parse to "New". Since Go
+// 1.26 the operand of new may be an expression, as in new("x") or
+// new(!expired) (https://go.dev/doc/go1.26#language), but tree-sitter-go, in
+// the grammar bundled here as in v0.25.0, the newest release the Go module
+// proxy serves, only takes a type there (special_argument_list in its grammar.js;
+// see the open pull request "Add support for expressions provided directly to
+// builtin new", https://github.com/tree-sitter/tree-sitter-go/pull/193). As an
+// ordinary function the call takes any expression. A "new" whose call parsed,
+// as in new(T) or new([]int), is left alone.
+func patchGoNewExpr(root *sitter.Node, src []byte) []byte {
+	var out []byte
+	inErrors(root, func(n *sitter.Node) {
+		p := n.Parent()
+		if n.ChildCount() != 0 || p == nil || n.Content(src) != "new" {
+			return
+		}
+		if rest := bytes.TrimLeft(src[n.EndByte():], " \t"); len(rest) == 0 || rest[0] != '(' {
+			return
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		out[n.StartByte()] = 'N'
+	})
+	return out
+}
+
+// charRef is a JSX character reference, as html_character_reference in
+// tree-sitter-javascript's grammar.js.
+var charRef = regexp.MustCompile(`^&(#([xX][0-9a-fA-F]{1,6}|[0-9]{1,5})|[A-Za-z]{1,30});`)
+
+// patchJSXAmpersand replaces a bare "&" in JSX text, as in <p>Runtime &
+// Build</p>, by "+". JSX text may hold any character but "{", "<", ">" and
+// "}" (JSXTextCharacter, https://facebook.github.io/jsx/), but the JSX text
+// scanner of tree-sitter-javascript, which the TSX grammar of
+// tree-sitter-typescript shares, stops at every "&" and only accepts a
+// complete character reference such as "&amp;" after it: "Bug: Ampersand
+// breaks jsx_text", https://github.com/tree-sitter/tree-sitter-javascript/issues/366,
+// open and still so in tree-sitter-javascript v0.25.0 and
+// tree-sitter-typescript v0.23.1, the newest releases the Go module proxy
+// serves. Such an "&" follows JSX text or an opening tag, or is where an
+// error starts among an element's children.
+func patchJSXAmpersand(root *sitter.Node, src []byte) []byte {
+	var out []byte
+	inErrors(root, func(n *sitter.Node) {
+		var at int
+		switch p := n.Parent(); {
+		case n.Type() == "jsx_text" || n.Type() == "jsx_opening_element":
+			at = int(n.EndByte())
+			for at < len(src) && (src[at] == ' ' || src[at] == '\t' || src[at] == '\n' || src[at] == '\r') {
+				at++
+			}
+		case n.IsError() && p != nil && p.Type() == "jsx_element":
+			at = int(n.StartByte())
+		default:
+			return
+		}
+		if at >= len(src) || src[at] != '&' || charRef.Match(src[at:]) || bytes.HasPrefix(src[at:], []byte("&&")) {
+			return
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		out[at] = '+'
+	})
+	return out
+}
+
+// inErrors calls f on every child of n, and below, whose parent has an
+// error (an ERROR or MISSING node in its subtree), parents first.
+func inErrors(n *sitter.Node, f func(*sitter.Node)) {
+	if !n.HasError() {
+		return
+	}
+	for i := 0; i < int(n.ChildCount()); i++ {
+		c := n.Child(i)
+		f(c)
+		inErrors(c, f)
+	}
+}
