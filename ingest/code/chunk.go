@@ -54,8 +54,8 @@ type Result struct {
 	// Fallback is "" when symbols were found (or the file is blank), else why
 	// line windows were cut: FallbackParseError, FallbackNoGrammar or
 	// FallbackNoSymbols. With FallbackParseError the windows cover only the
-	// declarations that did not parse when others did, and those others keep
-	// their symbols; else the windows cover the whole file.
+	// symbols that did not parse when others did, and those others keep
+	// their chunks; else the windows cover the whole file.
 	Fallback string
 }
 
@@ -70,11 +70,10 @@ const topLevelCodeMin = 20
 // decorator to its end; a class longer than opt.MaxLines keeps only its
 // header (up to its first member), and any symbol longer than opt.MaxLines is
 // cut into consecutive opt.WindowLines windows: the first as it is, each
-// later one as the signature, a "..." line, then its lines. A top-level
-// declaration with a syntax error (and its comments) is cut into windows of
-// opt.WindowLines lines overlapping by opt.Overlap, with Symbol "" and
-// SymbolKind "window", and so is the whole file when it has no grammar or no
-// symbol parses. A blank file gives no chunks. Chunk never fails and is safe
+// later one as the signature, a "..." line, then its lines. A symbol with a
+// syntax error (see dropBroken) is cut into windows of opt.WindowLines lines
+// overlapping by opt.Overlap, with Symbol "" and SymbolKind "window", and so
+// is the whole file when it has no grammar or no symbol parses. A blank file gives no chunks. Chunk never fails and is safe
 // for concurrent use.
 func Chunk(path string, src []byte, opt Options) Result {
 	if len(bytes.TrimSpace(src)) == 0 {
@@ -99,8 +98,8 @@ func Chunk(path string, src []byte, opt Options) Result {
 	return Result{Chunks: c.finish(), Fallback: fallback}
 }
 
-// parse returns the symbols of src and the line spans of its top-level
-// declarations that did not parse, or why there are no symbols. A file
+// parse returns the symbols of src and the line spans that did not parse,
+// or why there are no symbols. A file
 // that only parses once its grammar gaps are patched (see gapPatches) has no
 // broken spans.
 func parse(path string, src []byte) (syms []symbol, broken []span, fallback string) {
@@ -118,10 +117,6 @@ func parse(path string, src []byte) (syms []symbol, broken []span, fallback stri
 	tree, _ = patchGaps(p, tree, gapPatches[Language(path)], src)
 	defer tree.Close()
 	root := tree.RootNode()
-	if root.HasError() {
-		broken = brokenSpans(root)
-		fallback = FallbackParseError
-	}
 	switch Language(path) {
 	case "go":
 		syms = goSymbols(root, src)
@@ -132,7 +127,10 @@ func parse(path string, src []byte) (syms []symbol, broken []span, fallback stri
 	case "java":
 		syms = javaSymbols(root, src)
 	}
-	syms = outside(syms, broken)
+	if root.HasError() {
+		syms, broken = dropBroken(root, syms)
+		fallback = FallbackParseError
+	}
 	if len(syms) == 0 && fallback == "" {
 		fallback = FallbackNoSymbols
 	}

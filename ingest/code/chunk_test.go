@@ -164,6 +164,32 @@ func TestChunk(t *testing.T) {
 			},
 		},
 		{
+			// Cart.add misses a ")": Cart keeps only its header, its other
+			// methods stay symbols.
+			name: "python class with one broken method", file: "partial_cart.py", wantLang: "python",
+			wantFallback: "parse error",
+			want: []sym{
+				{"Cart", "class", "class Cart", 1, 2, 0},
+				{"Cart.__init__", "method", "def __init__(self)", 4, 5, 0},
+				{"", "window", "", 7, 8, 0},
+				{"Cart.count", "method", "def count(self)", 10, 11, 0},
+				{"empty_cart", "function", "def empty_cart()", 14, 15, 0},
+			},
+		},
+		{
+			// total misses a ")": its for block closes the method and the
+			// class early, so isEmpty lands outside the class and is kept
+			// as lines in the window up to the error at the last "}".
+			name: "java class with one broken method", file: "PartialInvoiceService.java", wantLang: "java",
+			wantFallback: "parse error",
+			want: []sym{
+				{"PartialInvoiceService", "class", "public class PartialInvoiceService", 5, 7, 0},
+				{"PartialInvoiceService.PartialInvoiceService", "method", "public PartialInvoiceService(Mailer mailer)", 9, 11, 0},
+				{"PartialInvoiceService.sendAll", "method", "public void sendAll(List<Invoice> invoices)", 13, 18, 0},
+				{"", "window", "", 20, 32, 0},
+			},
+		},
+		{
 			// Go 1.26's new(expr) is outside tree-sitter-go's grammar; patchGoNewExpr.
 			name: "go new with an expression", file: "new_expr.go", wantLang: "go",
 			want: []sym{

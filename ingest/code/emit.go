@@ -33,11 +33,11 @@ func (c *chunker) add(name, kind, sig, content string, from, to int) {
 }
 
 // symbol adds the chunk(s) of one symbol: the whole symbol if it fits in
-// MaxLines; for a long class only its header, up to its first member; else
-// consecutive windows of WindowLines.
+// MaxLines; for a long class, or one marked header, only its header, up to
+// its first member; else consecutive windows of WindowLines.
 func (c *chunker) symbol(s symbol) {
 	from, to := s.start, s.end
-	if to-from+1 > c.opt.MaxLines && s.container && s.member > from {
+	if (to-from+1 > c.opt.MaxLines || s.header) && s.container && s.member > from {
 		var ok bool
 		if from, to, ok = c.lines.trim(from, s.member-1); !ok {
 			return
