@@ -190,7 +190,7 @@ func TestChunk(t *testing.T) {
 			},
 		},
 		{
-			// Go 1.26's new(expr) is outside tree-sitter-go's grammar; patchGoNewExpr.
+			// Go 1.26's new(expr) is outside tree-sitter-go's grammar; patchGoNewMake.
 			name: "go new with an expression", file: "new_expr.go", wantLang: "go",
 			want: []sym{
 				{"Matcher", "type", "type Matcher struct", 5, 9, 0},

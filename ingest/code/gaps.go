@@ -19,7 +19,7 @@ type gapPatch func(root *sitter.Node, src []byte) []byte
 // gapPatches are the grammar gaps worked around per language, each until a
 // released grammar parses the syntax itself.
 var gapPatches = map[string]gapPatch{
-	"go":         patchGoNewExpr,
+	"go":         patchGoNewMake,
 	"javascript": patchJSXAmpersand,
 	"typescript": patchJSXAmpersand,
 }
@@ -55,20 +55,24 @@ func patchGaps(p *sitter.Parser, tree *sitter.Tree, patch gapPatch, src []byte) 
 	return tree, src
 }
 
-// patchGoNewExpr renames a "new" whose call did not parse to "New". Since Go
-// 1.26 the operand of new may be an expression, as in new("x") or
-// new(!expired) (https://go.dev/doc/go1.26#language), but tree-sitter-go, in
+// patchGoNewMake renames a "new" or "make" whose call did not parse to "New"
+// or "Make". Since Go 1.26 the operand of new may be an expression, as in
+// new("x") or new(!expired) (https://go.dev/doc/go1.26#language), and a
+// function may shadow either builtin, as in make(n-1); but tree-sitter-go, in
 // the grammar bundled here as in v0.25.0, the newest release the Go module
-// proxy serves, only takes a type there (special_argument_list in its grammar.js;
-// see the open pull request "Add support for expressions provided directly to
-// builtin new", https://github.com/tree-sitter/tree-sitter-go/pull/193). As an
-// ordinary function the call takes any expression. A "new" whose call parsed,
-// as in new(T) or new([]int), is left alone.
-func patchGoNewExpr(root *sitter.Node, src []byte) []byte {
+// proxy serves, only takes a type as their first argument
+// (special_argument_list in its grammar.js; see the open pull requests "Add
+// support for expressions provided directly to builtin new",
+// https://github.com/tree-sitter/tree-sitter-go/pull/193, and "Fixed call
+// parsing for shadowed make/new",
+// https://github.com/tree-sitter/tree-sitter-go/pull/190). As an ordinary
+// function the call takes any expression. A call that parsed, as in new(T) or
+// make([]int, n), is left alone.
+func patchGoNewMake(root *sitter.Node, src []byte) []byte {
 	var out []byte
 	inErrors(root, func(n *sitter.Node) {
 		p := n.Parent()
-		if n.ChildCount() != 0 || p == nil || n.Content(src) != "new" {
+		if name := n.Content(src); n.ChildCount() != 0 || p == nil || name != "new" && name != "make" {
 			return
 		}
 		if rest := bytes.TrimLeft(src[n.EndByte():], " \t"); len(rest) == 0 || rest[0] != '(' {
@@ -77,7 +81,7 @@ func patchGoNewExpr(root *sitter.Node, src []byte) []byte {
 		if out == nil {
 			out = bytes.Clone(src)
 		}
-		out[n.StartByte()] = 'N'
+		out[n.StartByte()] -= 'a' - 'A'
 	})
 	return out
 }

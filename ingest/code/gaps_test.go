@@ -30,6 +30,11 @@ func TestGapPatches(t *testing.T) {
 			want: "package a\n\nvar p = new(map[string]int)\n",
 		},
 		{
+			name: "go shadowed make", path: "a.go",
+			src:  "package a\n\nfunc f(make func(int) int) int { return make(8) + make(1-1) }\n",
+			want: "package a\n\nfunc f(make func(int) int) int { return Make(8) + Make(1-1) }\n",
+		},
+		{
 			name: "go new beside a real error", path: "a.go",
 			src:       "package a\n\nfunc f() {\n\tx := new(\"x\")\n\ty :=\n}\n",
 			want:      "package a\n\nfunc f() {\n\tx := New(\"x\")\n\ty :=\n}\n",
