@@ -199,6 +199,17 @@ func TestChunk(t *testing.T) {
 			},
 		},
 		{
+			// Go 1.24's generic type aliases are outside the bundled grammar;
+			// patchGoGenericAlias.
+			name: "go generic type aliases", file: "generic_alias.go", wantLang: "go",
+			want: []sym{
+				{"Set", "type", "type Set[K comparable] = map[K]struct{}", 3, 4, 0},
+				{"Pairs", "type", "type Pairs[K comparable, V any] = map[K][]V", 7, 8, 0},
+				{"Count", "type", "type Count                      = int", 9, 9, 0},
+				{"Has", "function", "func Has[K comparable](s Set[K], k K) bool", 12, 16, 0},
+			},
+		},
+		{
 			// A bare "&" in JSX text is outside the grammar; patchJSXAmpersand.
 			name: "tsx ampersand in jsx text", file: "AboutMenu.tsx", wantLang: "typescript",
 			want: []sym{

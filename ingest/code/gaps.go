@@ -19,7 +19,7 @@ type gapPatch func(root *sitter.Node, src []byte) []byte
 // gapPatches are the grammar gaps worked around per language, each until a
 // released grammar parses the syntax itself.
 var gapPatches = map[string]gapPatch{
-	"go":         patchGoNewMake,
+	"go":         chain(patchGoNewMake, patchGoGenericAlias),
 	"javascript": patchJSXAmpersand,
 	"typescript": patchJSXAmpersand,
 }
@@ -84,6 +84,41 @@ func patchGoNewMake(root *sitter.Node, src []byte) []byte {
 		out[n.StartByte()] -= 'a' - 'A'
 	})
 	return out
+}
+
+// patchGoGenericAlias blanks the "=" of a generic type alias, as in
+// type Set[K comparable] = map[K]struct{}, which Go has since 1.24
+// (https://go.dev/doc/go1.24#language). The grammar bundled here has no type
+// parameters on type_alias, which tree-sitter-go v0.25.0 has (type_alias in its
+// grammar.js); without "=" the spec is a generic type definition, a symbol of
+// the same kind.
+func patchGoGenericAlias(root *sitter.Node, src []byte) []byte {
+	var out []byte
+	inErrors(root, func(n *sitter.Node) {
+		p := n.Parent()
+		if !n.IsError() || p == nil || p.Type() != "type_spec" || n.Content(src) != "=" {
+			return
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		out[n.StartByte()] = ' '
+	})
+	return out
+}
+
+// chain returns a gapPatch that applies each of ps in turn to the output of
+// the one before.
+func chain(ps ...gapPatch) gapPatch {
+	return func(root *sitter.Node, src []byte) []byte {
+		var out []byte
+		for _, p := range ps {
+			if b := p(root, src); b != nil {
+				out, src = b, b
+			}
+		}
+		return out
+	}
 }
 
 // charRef is a JSX character reference, as html_character_reference in

@@ -35,6 +35,11 @@ func TestGapPatches(t *testing.T) {
 			want: "package a\n\nfunc f(make func(int) int) int { return Make(8) + Make(1-1) }\n",
 		},
 		{
+			name: "go generic type aliases", path: "a.go",
+			src:  "package a\n\ntype A[P any] = G[P]\n\ntype (\n\tB[K comparable] = map[K]B\n\tC = int\n)\n",
+			want: "package a\n\ntype A[P any]   G[P]\n\ntype (\n\tB[K comparable]   map[K]B\n\tC = int\n)\n",
+		},
+		{
 			name: "go new beside a real error", path: "a.go",
 			src:       "package a\n\nfunc f() {\n\tx := new(\"x\")\n\ty :=\n}\n",
 			want:      "package a\n\nfunc f() {\n\tx := New(\"x\")\n\ty :=\n}\n",
