@@ -269,7 +269,7 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 					if fallback != "" {
 						st.Fallback[fallback]++
 						if fallback == "parse error" {
-							log.Warn("parse failed, indexed as line windows", "path", f.path)
+							log.Warn("syntax error, declarations that did not parse indexed as line windows", "path", f.path)
 						}
 					}
 				}

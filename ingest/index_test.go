@@ -257,8 +257,8 @@ func TestIndexGitUnchanged(t *testing.T) {
 
 func TestIndexGitFallbackAndCRLF(t *testing.T) {
 	ctx := context.Background()
-	// broken.py does not parse: it is cut into windows of 60 lines that
-	// overlap by 10, covering every line.
+	// broken.py does not parse from its second function on: ok keeps its
+	// symbol, the rest is cut into windows of 60 lines that overlap by 10.
 	var broken strings.Builder
 	broken.WriteString("def ok():\n    return 1\n\ndef broken(:\n")
 	for i := range 96 {
@@ -298,8 +298,9 @@ func B() int {
 		t.Errorf("Stats.Files = %d, want 3", st.Files)
 	}
 	want := []chunkRow{
-		{"broken.py", "", 1, 60},
-		{"broken.py", "", 51, 100},
+		{"broken.py", "ok", 1, 2},
+		{"broken.py", "", 4, 63},
+		{"broken.py", "", 54, 100},
 		{"crlf.go", "A", 3, 6},
 		{"crlf.go", "B", 8, 11},
 		{"lf.go", "A", 3, 6},
@@ -309,7 +310,8 @@ func B() int {
 	if diff := cmp.Diff(want, rows(got)); diff != "" {
 		t.Errorf("stored chunks (-want +got):\n%s", diff)
 	}
-	// Nothing of broken.py is dropped: its windows hold every line.
+	// Nothing of broken.py is dropped: ok and the windows hold every
+	// non-blank line.
 	lines := strings.Split(strings.TrimSuffix(broken.String(), "\n"), "\n")
 	covered := make([]bool, len(lines)+1)
 	content := map[string]string{}
@@ -318,8 +320,8 @@ func B() int {
 		if c.Path != "broken.py" {
 			continue
 		}
-		if c.SymbolKind != "window" {
-			t.Errorf("broken.py %d-%d: symbol_kind %q, want window", c.StartLine, c.EndLine, c.SymbolKind)
+		if want := map[string]string{"ok": "function", "": "window"}[c.Symbol]; c.SymbolKind != want {
+			t.Errorf("broken.py %d-%d: symbol_kind %q, want %q", c.StartLine, c.EndLine, c.SymbolKind, want)
 		}
 		if want := strings.Join(lines[c.StartLine-1:c.EndLine], "\n"); c.Content != want {
 			t.Errorf("broken.py %d-%d: content is not lines %d-%d of the file", c.StartLine, c.EndLine, c.StartLine, c.EndLine)
@@ -329,7 +331,7 @@ func B() int {
 		}
 	}
 	for l := 1; l <= len(lines); l++ {
-		if !covered[l] {
+		if !covered[l] && strings.TrimSpace(lines[l-1]) != "" {
 			t.Errorf("broken.py line %d is in no chunk", l)
 		}
 	}

@@ -52,8 +52,10 @@ type Result struct {
 	// are set; the caller fills the rest.
 	Chunks []retrieval.Chunk
 	// Fallback is "" when symbols were found (or the file is blank), else why
-	// the file was cut into line windows: FallbackParseError,
-	// FallbackNoGrammar or FallbackNoSymbols.
+	// line windows were cut: FallbackParseError, FallbackNoGrammar or
+	// FallbackNoSymbols. With FallbackParseError the windows cover only the
+	// symbols that did not parse when others did, and those others keep
+	// their chunks; else the windows cover the whole file.
 	Fallback string
 }
 
@@ -68,50 +70,53 @@ const topLevelCodeMin = 20
 // decorator to its end; a class longer than opt.MaxLines keeps only its
 // header (up to its first member), and any symbol longer than opt.MaxLines is
 // cut into consecutive opt.WindowLines windows: the first as it is, each
-// later one as the signature, a "..." line, then its lines. A file
-// that fails to parse, has no grammar or no symbols is cut into windows of
-// opt.WindowLines lines overlapping by opt.Overlap, with Symbol "" and
-// SymbolKind "window". A blank file gives no chunks. Chunk never fails and is
-// safe for concurrent use.
+// later one as the signature, a "..." line, then its lines. A symbol with a
+// syntax error (see dropBroken) is cut into windows of opt.WindowLines lines
+// overlapping by opt.Overlap, with Symbol "" and SymbolKind "window", and so
+// is the whole file when it has no grammar or no symbol parses. A blank file gives no chunks. Chunk never fails and is safe
+// for concurrent use.
 func Chunk(path string, src []byte, opt Options) Result {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return Result{}
 	}
 	lines := splitLines(src)
 	c := chunker{path: path, lang: Language(path), lines: lines, opt: opt.withDefaults()}
-	syms, fallback := parse(path, src)
-	if fallback != "" {
+	syms, broken, fallback := parse(path, src)
+	if len(syms) == 0 {
 		c.window(1, len(lines))
 		return Result{Chunks: c.finish(), Fallback: fallback}
 	}
 	for _, s := range syms {
 		c.symbol(s)
 	}
-	if c.lang == "python" || c.lang == "javascript" || c.lang == "typescript" {
-		c.topLevel(syms)
+	for _, b := range broken {
+		c.window(b.from, b.to)
 	}
-	return Result{Chunks: c.finish()}
+	if c.lang == "python" || c.lang == "javascript" || c.lang == "typescript" {
+		c.topLevel(syms, broken)
+	}
+	return Result{Chunks: c.finish(), Fallback: fallback}
 }
 
-// parse returns the symbols of src, or why there are none.
-func parse(path string, src []byte) ([]symbol, string) {
+// parse returns the symbols of src and the line spans that did not parse,
+// or why there are no symbols. A file
+// that only parses once its grammar gaps are patched (see gapPatches) has no
+// broken spans.
+func parse(path string, src []byte) (syms []symbol, broken []span, fallback string) {
 	lang := grammar(path)
 	if lang == nil {
-		return nil, FallbackNoGrammar
+		return nil, nil, FallbackNoGrammar
 	}
 	p := sitter.NewParser()
 	defer p.Close()
 	p.SetLanguage(lang)
 	tree, err := p.ParseCtx(context.Background(), nil, src)
 	if err != nil {
-		return nil, FallbackParseError
+		return nil, nil, FallbackParseError
 	}
+	tree, _ = patchGaps(p, tree, gapPatches[Language(path)], src)
 	defer tree.Close()
 	root := tree.RootNode()
-	if root.HasError() {
-		return nil, FallbackParseError
-	}
-	var syms []symbol
 	switch Language(path) {
 	case "go":
 		syms = goSymbols(root, src)
@@ -122,8 +127,12 @@ func parse(path string, src []byte) ([]symbol, string) {
 	case "java":
 		syms = javaSymbols(root, src)
 	}
-	if len(syms) == 0 {
-		return nil, FallbackNoSymbols
+	if root.HasError() {
+		syms, broken = dropBroken(root, syms)
+		fallback = FallbackParseError
 	}
-	return syms, ""
+	if len(syms) == 0 && fallback == "" {
+		fallback = FallbackNoSymbols
+	}
+	return syms, broken, fallback
 }

@@ -140,6 +140,84 @@ func TestChunk(t *testing.T) {
 			},
 		},
 		{
+			// Discount misses the value of an assignment: only it and its
+			// doc comment become windows.
+			name: "go file with one broken function keeps the others", file: "broken_func.go", wantLang: "go",
+			wantFallback: "parse error",
+			want: []sym{
+				{"Invoice", "type", "type Invoice struct", 5, 9, 0},
+				{"Invoice.Validate", "method", "func (i Invoice) Validate() error", 11, 17, 0},
+				{"", "window", "", 19, 26, 0},
+				{"Invoice.Format", "method", "func (i Invoice) Format() string", 28, 31, 0},
+				{"currency", "const", `const currency = "EUR"`, 33, 33, 0},
+			},
+		},
+		{
+			name: "python file with one broken function keeps the others", file: "partial_report.py", wantLang: "python",
+			wantFallback: "parse error",
+			want: []sym{
+				{"read_rows", "function", "def read_rows(path)", 4, 7, 0},
+				{"", "window", "", 10, 13, 0},
+				{"Report", "class", "class Report", 16, 21, 0},
+				{"Report.__init__", "method", "def __init__(self, rows)", 17, 18, 0},
+				{"Report.count", "method", "def count(self)", 20, 21, 0},
+			},
+		},
+		{
+			// Cart.add misses a ")": Cart keeps only its header, its other
+			// methods stay symbols.
+			name: "python class with one broken method", file: "partial_cart.py", wantLang: "python",
+			wantFallback: "parse error",
+			want: []sym{
+				{"Cart", "class", "class Cart", 1, 2, 0},
+				{"Cart.__init__", "method", "def __init__(self)", 4, 5, 0},
+				{"", "window", "", 7, 8, 0},
+				{"Cart.count", "method", "def count(self)", 10, 11, 0},
+				{"empty_cart", "function", "def empty_cart()", 14, 15, 0},
+			},
+		},
+		{
+			// total misses a ")": its for block closes the method and the
+			// class early, so isEmpty lands outside the class and is kept
+			// as lines in the window up to the error at the last "}".
+			name: "java class with one broken method", file: "PartialInvoiceService.java", wantLang: "java",
+			wantFallback: "parse error",
+			want: []sym{
+				{"PartialInvoiceService", "class", "public class PartialInvoiceService", 5, 7, 0},
+				{"PartialInvoiceService.PartialInvoiceService", "method", "public PartialInvoiceService(Mailer mailer)", 9, 11, 0},
+				{"PartialInvoiceService.sendAll", "method", "public void sendAll(List<Invoice> invoices)", 13, 18, 0},
+				{"", "window", "", 20, 32, 0},
+			},
+		},
+		{
+			// Go 1.26's new(expr) is outside tree-sitter-go's grammar; patchGoNewMake.
+			name: "go new with an expression", file: "new_expr.go", wantLang: "go",
+			want: []sym{
+				{"Matcher", "type", "type Matcher struct", 5, 9, 0},
+				{"NewMatcher", "function", "func NewMatcher(name string, expired bool) Matcher", 11, 17, 0},
+				{"Names", "function", "func Names() *[]string", 19, 24, 0},
+			},
+		},
+		{
+			// Go 1.24's generic type aliases are outside the bundled grammar;
+			// patchGoGenericAlias.
+			name: "go generic type aliases", file: "generic_alias.go", wantLang: "go",
+			want: []sym{
+				{"Set", "type", "type Set[K comparable] = map[K]struct{}", 3, 4, 0},
+				{"Pairs", "type", "type Pairs[K comparable, V any] = map[K][]V", 7, 8, 0},
+				{"Count", "type", "type Count                      = int", 9, 9, 0},
+				{"Has", "function", "func Has[K comparable](s Set[K], k K) bool", 12, 16, 0},
+			},
+		},
+		{
+			// A bare "&" in JSX text is outside the grammar; patchJSXAmpersand.
+			name: "tsx ampersand in jsx text", file: "AboutMenu.tsx", wantLang: "typescript",
+			want: []sym{
+				{"AboutMenu", "function", "export const AboutMenu = () =>", 3, 12, 0},
+				{"Footer", "function", "export function Footer({ year }: { year: number })", 14, 16, 0},
+			},
+		},
+		{
 			name: "python script with top-level code", file: "migrate_orders.py", wantLang: "python",
 			want: []sym{
 				{"", "window", "", 1, 6, 0},

@@ -33,11 +33,11 @@ func (c *chunker) add(name, kind, sig, content string, from, to int) {
 }
 
 // symbol adds the chunk(s) of one symbol: the whole symbol if it fits in
-// MaxLines; for a long class only its header, up to its first member; else
-// consecutive windows of WindowLines.
+// MaxLines; for a long class, or one marked header, only its header, up to
+// its first member; else consecutive windows of WindowLines.
 func (c *chunker) symbol(s symbol) {
 	from, to := s.start, s.end
-	if to-from+1 > c.opt.MaxLines && s.container && s.member > from {
+	if (to-from+1 > c.opt.MaxLines || s.header) && s.container && s.member > from {
 		var ok bool
 		if from, to, ok = c.lines.trim(from, s.member-1); !ok {
 			return
@@ -59,7 +59,7 @@ func (c *chunker) symbol(s symbol) {
 
 // window adds overlapping line windows over from..to, without symbol.
 func (c *chunker) window(from, to int) {
-	f, t, ok := c.lines.trim(from, to)
+	f, t, ok := c.lines.trim(max(from, 1), min(to, len(c.lines)))
 	if !ok {
 		return
 	}
@@ -68,15 +68,21 @@ func (c *chunker) window(from, to int) {
 	}
 }
 
-// topLevel adds windows over the code outside all symbols when it has more
-// than topLevelCodeMin non-blank lines; each uncovered run is windowed on its
-// own.
-func (c *chunker) topLevel(syms []symbol) {
+// topLevel adds windows over the code outside all symbols and broken spans
+// (which have windows of their own) when it has more than topLevelCodeMin
+// non-blank lines; each uncovered run is windowed on its own.
+func (c *chunker) topLevel(syms []symbol, broken []span) {
 	covered := make([]bool, len(c.lines)+2)
-	for _, s := range syms {
-		for l := s.start; l <= s.end && l <= len(c.lines); l++ {
+	cover := func(from, to int) {
+		for l := from; l <= to && l <= len(c.lines); l++ {
 			covered[l] = true
 		}
+	}
+	for _, s := range syms {
+		cover(s.start, s.end)
+	}
+	for _, b := range broken {
+		cover(b.from, b.to)
 	}
 	code := 0
 	for l := 1; l <= len(c.lines); l++ {

@@ -16,6 +16,7 @@ type symbol struct {
 	sig       string // declaration line(s) without body, at most maxSigLines lines
 	member    int    // classes: first line of the first member symbol, 0 if none
 	container bool   // classes, whose members are symbols of their own
+	header    bool   // classes: keep only the lines before member, however short
 }
 
 // maxSigLines caps a signature that spans many lines (long parameter lists).
