@@ -41,7 +41,10 @@ func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) er
 	var errs []error
 	for i := range ans.Snippets {
 		s := &ans.Snippets[i]
-		if s.CommitSHA == "" { // not from git: TTLs are markStale's business
+		// Not from a git source: TTLs are markStale's business. A markdown
+		// folder's file cited at the HEAD of its work tree has a commit but
+		// no branch; the folder is read from disk again on its next run.
+		if s.CommitSHA == "" || s.Branch == "" {
 			continue
 		}
 		src, ok := repos.Sources[s.Source]

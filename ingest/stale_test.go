@@ -121,11 +121,14 @@ func TestStaleCodeGuard(t *testing.T) {
 		{Citation: retrieval.Citation{Source: "repo:gone", Path: "a.go", CommitSHA: indexed, Branch: "main"}},
 		{Citation: retrieval.Citation{Source: src.ID, Path: "shop/store.go", CommitSHA: indexed, Branch: "no-such-branch"}},
 		{Citation: retrieval.Citation{Source: "docs:handbook", Path: "guide.md"}}, // not from git: not checked here
+		// A markdown folder's file cited at its work tree's HEAD: a commit,
+		// no branch; the folder is read from disk again, so not checked here.
+		{Citation: retrieval.Citation{Source: "docs:handbook", Path: "docs/README.md", CommitSHA: indexed}},
 	}}
 	err := (ingest.StaleCode{Repos: repos}).Guard(ctx, retrieval.Request{}, &odd)
-	if odd.Snippets[0].Stale == "" || odd.Snippets[1].Stale == "" || odd.Snippets[2].Stale != "" {
-		t.Errorf("stale marks %q, want the two git snippets marked and the doc left alone",
-			[]string{odd.Snippets[0].Stale, odd.Snippets[1].Stale, odd.Snippets[2].Stale})
+	if odd.Snippets[0].Stale == "" || odd.Snippets[1].Stale == "" || odd.Snippets[2].Stale != "" || odd.Snippets[3].Stale != "" {
+		t.Errorf("stale marks %q, want the two git snippets marked and the docs left alone",
+			[]string{odd.Snippets[0].Stale, odd.Snippets[1].Stale, odd.Snippets[2].Stale, odd.Snippets[3].Stale})
 	}
 	if err == nil || !strings.Contains(err.Error(), "no-such-branch") {
 		t.Errorf("StaleCode.Guard error %v, want one naming the missing branch", err)
