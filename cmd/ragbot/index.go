@@ -111,7 +111,8 @@ func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, sr
 		}
 		out = append(out, st)
 	case config.KindMarkdown:
-		st, err := ix.IndexDir(ctx, ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL, Prefix: citationPrefix(src.Path)})
+		st, err := ix.IndexDir(ctx, ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL,
+			Prefix: citationPrefix(src.Path), LinkTemplate: dirLinks(cfg, src)})
 		if err != nil {
 			*errs = append(*errs, err)
 			break
@@ -169,4 +170,30 @@ func citationPrefix(dir string) string {
 		return ""
 	}
 	return p
+}
+
+// dirLinks is the link template of a markdown source: its own (Links), or
+// else that of the local git source whose repository holds the folder (the
+// deepest, if several do), so that a docs folder of an indexed repository
+// links like its code; "" when neither has one.
+func dirLinks(cfg *config.Config, md config.Source) string {
+	if t := md.Links(); t != "" {
+		return t
+	}
+	dir := filepath.Clean(cfg.Resolve(md.Path))
+	best, depth := "", -1
+	for _, s := range cfg.Sources {
+		if s.Kind != config.KindGit || s.URL != "" || s.Links() == "" {
+			continue
+		}
+		root := filepath.Clean(cfg.Resolve(s.Path))
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if d := len(root); d > depth {
+			best, depth = s.Links(), d
+		}
+	}
+	return best
 }
