@@ -62,7 +62,8 @@ const focusMaxHeader = 6
 // FocusSnippet is NewSnippet for a chunk longer than MaxSnippetLines that
 // shows the lines around what the question matched instead of the first
 // ones: the window of MaxSnippetLines lines, less the header's, with the
-// highest sum of line scores (see focusExact), the earliest on a tie.
+// highest sum of line scores (see focusExact), the earliest on a tie,
+// centred on its matched lines (see bestWindow).
 //
 // When that window does not start at the top of the chunk, Text keeps a
 // header: the chunk's first lines up to the end of its signature (only the
@@ -193,7 +194,13 @@ func (f focusLines) scores(t FocusTerms) []float64 {
 }
 
 // bestWindow returns the start of the width-line window with the highest
-// sum of scores, the earliest among equals; windows stop at the last line.
+// sum of scores, the earliest among equals, then moved so that its matched
+// lines (from its first to its last line scoring above 0) sit in its
+// middle: they get context on both sides, and stay in view when a surface
+// cuts the snippet's end to fit its size limits. The move keeps every
+// matched line of the window in it, and adds none (a window holding more
+// would have won), so the sum stays the highest. Windows stop at the last
+// line.
 func bestWindow(scores []float64, width int) int {
 	if len(scores) <= width {
 		return 0
@@ -209,5 +216,17 @@ func bestWindow(scores []float64, width int) int {
 			best, bestSum = i, sum
 		}
 	}
-	return best
+	first, last := -1, -1
+	for i := best; i < best+width; i++ {
+		if scores[i] > 0 {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return best
+	}
+	return min(max(first-(width-(last-first+1))/2, 0), len(scores)-width)
 }

@@ -38,27 +38,27 @@ func TestFocusSnippetWindow(t *testing.T) {
 		wantOut   []string
 		wantMore  int
 	}{{
-		// The literal on line 90 (focusExact) outweighs everything else; the
-		// window is the first of the 29-line windows (30 less the signature)
-		// holding line 90, since each holding it scores the same: 62-90.
+		// The literal on line 90 (focusExact) outweighs everything else;
+		// every 29-line window (30 less the signature) holding it scores the
+		// same, and the chosen one is centred on it: 76-104.
 		name:      "literal at line 90 of 120",
 		chunk:     longFunc(120, map[int]string{90: `	return fmt.Errorf("lease expired for %s", id)`}),
 		question:  `where do we return "lease expired"?`,
-		wantShown: [2]int{62, 90},
-		wantLines: []string{"func Reconcile(ctx context.Context, state *State) error {", "... lines 2-61 not shown ...",
+		wantShown: [2]int{76, 104},
+		wantLines: []string{"func Reconcile(ctx context.Context, state *State) error {", "... lines 2-75 not shown ...",
 			`	return fmt.Errorf("lease expired for %s", id)`},
 		wantOut:  []string{"step2 "},
-		wantMore: 30,
+		wantMore: 16,
 	}, {
 		// Rare terms on lines 70 and 95 (each once: rarity 1) pull the window
-		// to the earliest one holding both: 67-95.
+		// to those holding both, centred on 70-95: 69-97.
 		name: "two rare terms",
 		chunk: longFunc(120, map[int]string{70: "\tquota := limits.Quota(tenant)",
 			95: "\tif quota.Exceeded() { return errThrottled }"}),
 		question:  "where is the tenant quota throttled?",
-		wantShown: [2]int{67, 95},
-		wantLines: []string{"func Reconcile(", "... lines 2-66 not shown ...", "limits.Quota(tenant)", "errThrottled"},
-		wantMore:  25,
+		wantShown: [2]int{69, 97},
+		wantLines: []string{"func Reconcile(", "... lines 2-68 not shown ...", "limits.Quota(tenant)", "errThrottled"},
+		wantMore:  23,
 	}, {
 		name:      "no match keeps the top",
 		chunk:     longFunc(120, nil),
@@ -81,16 +81,17 @@ func TestFocusSnippetWindow(t *testing.T) {
 		wantOut:   []string{"not shown"},
 	}, {
 		// Equal matches on lines 50 and 100, each window holding one scores
-		// the same: the earliest wins (22-50).
+		// the same: the earliest wins, centred on line 50 (36-64).
 		name:      "tie goes to the earliest",
 		chunk:     longFunc(120, map[int]string{50: "\tacquireLease(ctx)", 100: "\tacquireLease(ctx)"}),
 		question:  "acquireLease",
-		wantShown: [2]int{22, 50},
-		wantLines: []string{"... lines 2-21 not shown ...", "\tacquireLease(ctx)"},
-		wantMore:  70,
+		wantShown: [2]int{36, 64},
+		wantLines: []string{"... lines 2-35 not shown ...", "\tacquireLease(ctx)"},
+		wantOut:   []string{"step100 "},
+		wantMore:  56,
 	}, {
 		// A doc comment of 3 lines and a one-line signature fit in the
-		// header, leaving a 26-line window: 68-93 ends at the match.
+		// header, leaving a 26-line window centred on line 93: 81-106.
 		name: "doc comment kept with the signature",
 		chunk: func() Chunk {
 			c := longFunc(117, map[int]string{90: "\tacquireLease(ctx)"})
@@ -99,12 +100,13 @@ func TestFocusSnippetWindow(t *testing.T) {
 			return c
 		}(),
 		question:  "acquireLease",
-		wantShown: [2]int{68, 93},
-		wantLines: []string{"// Reconcile drives the state", "func Reconcile(", "... lines 5-67 not shown ...", "\tacquireLease(ctx)"},
-		wantMore:  27,
+		wantShown: [2]int{81, 106},
+		wantLines: []string{"// Reconcile drives the state", "func Reconcile(", "... lines 5-80 not shown ...", "\tacquireLease(ctx)"},
+		wantMore:  14,
 	}, {
 		// A later window of a split symbol: signature, "...", lines 61-120
-		// (ingest/code's emit.go). The header is the signature alone.
+		// (ingest/code's emit.go). The header is the signature alone; the
+		// window centred on line 110 would pass the end: 92-120.
 		name: "window of a split symbol",
 		chunk: func() Chunk {
 			c := longFunc(120, map[int]string{110: "\tacquireLease(ctx)"})
@@ -114,10 +116,10 @@ func TestFocusSnippetWindow(t *testing.T) {
 			return c
 		}(),
 		question:  "acquireLease",
-		wantShown: [2]int{82, 110},
-		wantLines: []string{"func Reconcile(ctx context.Context, state *State) error", "... lines 61-81 not shown ...", "\tacquireLease(ctx)"},
+		wantShown: [2]int{92, 120},
+		wantLines: []string{"func Reconcile(ctx context.Context, state *State) error", "... lines 61-91 not shown ...", "\tacquireLease(ctx)"},
 		wantOut:   []string{"\n...\n"},
-		wantMore:  10,
+		wantMore:  0,
 	}, {
 		name: "doc section keeps its heading",
 		chunk: func() Chunk {
@@ -134,9 +136,9 @@ func TestFocusSnippetWindow(t *testing.T) {
 				Content: b.String(), StartLine: 10, EndLine: 89}
 		}(),
 		question:  "how do I set LEASE_TTL?",
-		wantShown: [2]int{41, 69},
-		wantLines: []string{"## Leases", "... lines 11-40 not shown ...", "Set LEASE_TTL"},
-		wantMore:  20,
+		wantShown: [2]int{55, 83},
+		wantLines: []string{"## Leases", "... lines 11-54 not shown ...", "Set LEASE_TTL"},
+		wantMore:  6,
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -70,7 +70,7 @@ func handbookSnippet() retrieval.Snippet {
 }
 
 // focusedSnippet is a 120-line function whose match is at line 90, as
-// retrieval.FocusSnippet shows it: the signature, a gap, lines 62-90.
+// retrieval.FocusSnippet shows it: the signature, a gap, lines 76-104.
 func focusedSnippet() retrieval.Snippet {
 	lines := []string{"func Reconcile(ctx context.Context, state *State) error {"}
 	for l := 2; l < 120; l++ {
