@@ -49,9 +49,11 @@ func NewFocusTerms(question string) FocusTerms {
 // it contains, plus for each content term it contains that term's rarity
 // among the chunk's lines, log(1+N/df)/log(1+N) in (0, 1] (N lines, df of
 // them with the term: an inverse document frequency over lines, as in
-// BM25's idf, scaled so that the rarest term weighs 1). A name is worth
-// three of the rarest terms because it is what the asker wrote to be
-// found, the same order as the rerank's exact-name features (rerank.go).
+// BM25's idf, scaled so that the rarest term weighs 1). A name or literal
+// is worth three of the rarest terms: the asker wrote it to be found
+// verbatim, so the line holding it should beat a few lines that each share
+// one word with the question. This is a judgement, not a measured weight:
+// ragbot eval scores hits, not the lines shown of them.
 const focusExact = 3.0
 
 // focusMaxHeader caps the header kept above a focused window, in lines:
@@ -67,7 +69,7 @@ const focusMaxHeader = 6
 //
 // When that window does not start at the top of the chunk, Text keeps a
 // header: the chunk's first lines up to the end of its signature (only the
-// signature when that is more than focusMaxHeader lines), a doc section's
+// signature when those are more than focusMaxHeader lines), a doc section's
 // heading line, nothing for a line window without symbol; a split symbol's
 // later window keeps the signature it repeats. Each run of lines left out
 // between what is shown becomes one line "... lines X-Y not shown ...",
@@ -128,7 +130,7 @@ type focusLines struct {
 // emit.go): the signature is the header. Otherwise the kept lines run from
 // the top to the end of the signature (the first line that starts with the
 // signature's first line, and the signature's other lines), or are only
-// the signature when that is more than focusMaxHeader lines; for a doc
+// the signature when those are more than focusMaxHeader lines; for a doc
 // chunk without signature, its heading line.
 func newFocusLines(c Chunk) focusLines {
 	all := strings.Split(strings.TrimRight(c.Content, "\n"), "\n")
