@@ -304,3 +304,49 @@ func TestAskGroups(t *testing.T) {
 		t.Errorf("ask --groups with a typo: exit %d, %s; want 2 naming the group", code, errOut)
 	}
 }
+
+// TestIndexMarkdownInGit: a markdown source inside an indexed repository is
+// cited by its source name, at HEAD, with the git source's link.
+func TestIndexMarkdownInGit(t *testing.T) {
+	repo, head := gitRepo(t, map[string]string{
+		"README.md":      "# httpx\n\nA small HTTP client.\n",
+		"docs/README.md": "# Handbook\n\n## Escalation\n\nPage the on-call engineer through the escalation rota when the checkout queue stalls.\n",
+	})
+	cfg := filepath.Join(repo, "ragbot.yaml") // untracked, beside the docs: paths relative to it
+	body := fmt.Sprintf(`weaviate:
+  url: %s
+  collection: %s
+sources:
+  - name: httpx
+    kind: git
+    path: .
+    exclude: [docs]
+    link_template: "https://git.example.com/httpx/blob/{commit}/{path}#L{start}-L{end}"
+  - name: handbook
+    kind: markdown
+    path: docs
+`, weaviatetest.URL(t), weaviatetest.ClassName())
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dropCollection(t, cfg) })
+	code, out, errOut := ragbot(t, "index", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, errOut)
+	}
+	if want := "handbook (" + head[:7] + "): "; !strings.Contains(out, want) {
+		t.Errorf("index summary:\n%s\nwant a line starting %q", out, want)
+	}
+	code, out, errOut = ragbot(t, "ask", "--config", cfg, "who do we page when the checkout queue stalls?")
+	if code != 0 {
+		t.Fatalf("ask: exit %d\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"handbook: docs/README.md:3-5  Handbook > Escalation  (commit " + head[:7] + ", by Ann Lee, ",
+		"https://git.example.com/httpx/blob/" + head + "/docs/README.md#L3-L5",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ask output lacks %q:\n%s", want, out)
+		}
+	}
+}
