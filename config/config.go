@@ -139,7 +139,10 @@ type Source struct {
 	Exclude []string `yaml:"exclude"`
 	// LinkTemplate builds deep links: {commit}, {path}, {start}, {end} are
 	// replaced, e.g. "https://github.com/org/repo/blob/{commit}/{path}#L{start}-L{end}".
-	// Empty means no link.
+	// Empty means no link. A markdown source inside a git work tree links
+	// its files that are unchanged at HEAD, {path} being the path in the
+	// repository; without its own link_template or link_preset it takes
+	// those of the git source whose path holds the folder.
 	LinkTemplate string `yaml:"link_template"`
 	// ACL lists the groups allowed to see this source; empty means everyone.
 	ACL []string `yaml:"acl"`

@@ -36,7 +36,8 @@ type Git struct {
 	// this source.
 	WebhookSecretEnv string `yaml:"webhook_secret_env"`
 	// LinkPreset makes the deep-link template of a forge from WebURL: one of
-	// LinkPresets. Use it or link_template, not both.
+	// LinkPresets. Use it or link_template, not both. A markdown source may
+	// set it and WebURL too (see Source.LinkTemplate).
 	LinkPreset string `yaml:"link_preset"`
 	// WebURL is the repository's web page, e.g. "https://github.com/org/repo",
 	// for LinkPreset and for matching organisation-wide webhooks; default
@@ -120,19 +121,25 @@ func (s Source) RepoWebURL() string {
 }
 
 // gitSource checks the git fields of sources[i] (p is "sources[i]"), and
-// that other kinds leave them unset.
+// that other kinds leave them unset; a markdown source may have the link
+// fields (link_preset, web_url), for a folder inside a git work tree.
 func (v *validator) gitSource(p string, s Source) {
 	if s.Kind != KindGit {
+		links := s.Kind == KindMarkdown
 		for _, f := range []struct {
 			key string
 			set bool
 		}{
 			{"token_user", s.TokenUser != ""}, {"poll_interval", s.PollInterval != 0},
-			{"webhook_secret_env", s.WebhookSecretEnv != ""}, {"link_preset", s.LinkPreset != ""}, {"web_url", s.WebURL != ""},
+			{"webhook_secret_env", s.WebhookSecretEnv != ""},
+			{"link_preset", s.LinkPreset != "" && !links}, {"web_url", s.WebURL != "" && !links},
 		} {
 			if f.set {
 				v.bad(p+"."+f.key, "only git sources have %s", f.key)
 			}
+		}
+		if links {
+			v.links(p, s)
 		}
 		return
 	}
@@ -147,6 +154,11 @@ func (v *validator) gitSource(p string, s Source) {
 	if env := s.WebhookSecretEnv; env != "" {
 		v.envSet(p+".webhook_secret_env", env)
 	}
+	v.links(p, s)
+}
+
+// links checks web_url and link_preset.
+func (v *validator) links(p string, s Source) {
 	if s.WebURL != "" {
 		if u, err := url.Parse(s.WebURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			v.bad(p+".web_url", "must be an absolute http(s) URL, got %q", redactURL(s.WebURL))
@@ -158,6 +170,8 @@ func (v *validator) gitSource(p string, s Source) {
 		v.bad(p+".link_preset", "got %q, want one of %s", s.LinkPreset, strings.Join(LinkPresets(), ", "))
 	case s.LinkTemplate != "":
 		v.bad(p+".link_preset", "set link_template or link_preset, not both")
+	case s.RepoWebURL() == "" && s.Kind == KindMarkdown:
+		v.bad(p+".link_preset", "needs web_url (the web page of the repository holding the folder)")
 	case s.RepoWebURL() == "":
 		v.bad(p+".link_preset", "needs web_url (or an https or ssh url to derive it from)")
 	}

@@ -28,6 +28,7 @@ func TestBadGitConfigs(t *testing.T) {
 		{"bad-git-link-preset.yaml", `sources[0].link_preset: got "sourcehut", want one of bitbucket, bitbucket-server, gitea, github, gitlab`},
 		{"bad-git-link-preset-and-template.yaml", `sources[0].link_preset: set link_template or link_preset, not both`},
 		{"bad-git-link-preset-no-web-url.yaml", `sources[0].link_preset: needs web_url (or an https or ssh url to derive it from)`},
+		{"bad-git-link-preset-on-markdown-no-web-url.yaml", `sources[0].link_preset: needs web_url (the web page of the repository holding the folder)`},
 		{"bad-git-fields-on-markdown.yaml", "sources[0].poll_interval: only git sources have poll_interval\nsources[0].webhook_secret_env: only git sources have webhook_secret_env"},
 	}
 	for _, tt := range tests {
@@ -105,5 +106,34 @@ func TestLinkPresets(t *testing.T) {
 				t.Errorf("link = %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestMarkdownLinks checks that a markdown folder, which may lie in a git
+// work tree, takes link_preset with web_url, or link_template.
+func TestMarkdownLinks(t *testing.T) {
+	data := []byte(`sources:
+  - name: handbook
+    kind: markdown
+    path: docs
+    link_preset: github
+    web_url: https://github.com/acme/handbook/
+  - name: guides
+    kind: markdown
+    path: docs
+    link_template: "https://git.acme.example/guides/{commit}/{path}#{start}"
+`)
+	cfg, err := config.Parse(data, dir, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range cfg.Sources {
+		got = append(got, s.Links())
+	}
+	want := []string{"https://github.com/acme/handbook/blob/{commit}/{path}#L{start}-L{end}",
+		"https://git.acme.example/guides/{commit}/{path}#{start}"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Links (-want +got):\n%s", diff)
 	}
 }

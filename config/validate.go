@@ -158,8 +158,8 @@ func (v *validator) sources() {
 		if s.Kind != KindGit && len(s.Include) > 0 {
 			v.bad(p+".include", "only git sources have include; use exclude")
 		}
-		if s.Kind != KindGit && s.LinkTemplate != "" {
-			v.bad(p+".link_template", "only git sources have links (a markdown folder has no web address)")
+		if s.Kind != KindGit && s.Kind != KindMarkdown && s.LinkTemplate != "" {
+			v.bad(p+".link_template", "only git and markdown sources have links")
 		}
 		for j, b := range s.Branches {
 			if b == "" || strings.HasPrefix(b, "-") || strings.ContainsAny(b, " ~^:?*[\\") {

@@ -94,6 +94,10 @@ type fileInput struct {
 	modified time.Time // commit time of the file's last commit: the fallback
 	// blame, when set, dates each chunk by the newest commit among its lines.
 	blame func(context.Context) (*blameLines, error)
+	// commit, for a markdown folder's file unchanged at HEAD of the work
+	// tree holding it, is that commit (the run's has none); repoPath is then
+	// the file's path in the repository, for links.
+	commit, repoPath string
 }
 
 // runMeta is what every chunk of a run shares.
@@ -129,7 +133,12 @@ func (ix *Indexer) settings(extra string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// IndexDir indexes the markdown files (.md, .markdown) under src.Dir.
+// IndexDir indexes the markdown files (.md, .markdown) under src.Dir. When
+// the folder lies in a git work tree, each file unchanged at HEAD (tracked,
+// no staged or unstaged edits) is cited at HEAD: its chunks get the commit,
+// the author and time of the newest commit among their lines (git blame),
+// and a link from src.LinkTemplate; other files, and folders outside git,
+// get none of these, and are dated by the file's modification time.
 func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 	start := time.Now()
 	st := Stats{Source: src.ID, Skipped: map[string]int{}}
@@ -138,7 +147,15 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}
-	meta := runMeta{source: src.ID, acl: src.ACL}
+	sort.Strings(files)
+	meta := runMeta{source: src.ID, acl: src.ACL, link: src.LinkTemplate}
+	g, err := openDirGit(ctx, src.Dir, files)
+	if err != nil {
+		log.Warn("git failed on the folder's work tree, indexed without commits", "err", err)
+	}
+	if g != nil {
+		st.Commit = g.head
+	}
 	produce := func(ctx context.Context, out chan<- fileInput) error {
 		for _, rel := range files {
 			full := filepath.Join(src.Dir, filepath.FromSlash(rel))
@@ -150,15 +167,17 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 			if err != nil {
 				return fmt.Errorf("%s: %w", rel, err)
 			}
+			f := fileInput{path: path.Join(src.Prefix, rel), data: data, modified: fi.ModTime().UTC()}
+			g.fill(rel, &f)
 			select {
-			case out <- fileInput{path: path.Join(src.Prefix, rel), data: data, modified: fi.ModTime().UTC()}:
+			case out <- f:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 		}
 		return nil
 	}
-	settings := ix.settings(fmt.Sprint(src.Exclude, src.ACL))
+	settings := ix.settings(fmt.Sprint(src.Exclude, src.ACL, src.LinkTemplate))
 	prev, ok, err := ix.Store.State(ctx, src.ID, "")
 	if err != nil {
 		return st, err
@@ -480,6 +499,10 @@ func fileSkipReason(path string, data []byte) string {
 // commit among its lines; without, those of the file's last commit.
 func finishChunk(c *retrieval.Chunk, f fileInput, lines *blameLines, m runMeta, indexedAt time.Time) {
 	c.Source, c.Branch, c.CommitSHA = m.source, m.branch, m.commit
+	linkPath := c.Path
+	if f.commit != "" {
+		c.CommitSHA, linkPath = f.commit, f.repoPath
+	}
 	c.Author, c.ModifiedAt, c.IndexedAt = f.author, f.modified, indexedAt
 	if lines != nil {
 		if lc, ok := lines.span(c.StartLine, c.EndLine); ok {
@@ -489,7 +512,9 @@ func finishChunk(c *retrieval.Chunk, f fileInput, lines *blameLines, m runMeta, 
 	c.ACL = m.acl
 	c.ContentHash = retrieval.HashContent(c.Content)
 	c.SearchText = retrieval.SearchText(*c)
-	c.URL = link(m.link, m.commit, c.Path, c.StartLine, c.EndLine)
+	if c.CommitSHA != "" { // a link points at lines of a commit
+		c.URL = link(m.link, c.CommitSHA, linkPath, c.StartLine, c.EndLine)
+	}
 }
 
 func isMarkdown(p string) bool {

@@ -945,22 +945,75 @@ func (c *cancelingEmbedder) Embed(ctx context.Context, texts []string) ([][]floa
 }
 
 // TestIndexDirPrefix checks that a folder's prefix leads every chunk path,
-// so a citation names the file as it is found from the repository root.
+// so a citation names the file as it is found from the repository root, and
+// that a folder outside git gets no commit, author or link.
 func TestIndexDirPrefix(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"setup.md": "## Tokens\n\nSet RAGBOT_TOKEN.\n", "ops/deploy.md": "# Deploy\n"}, t0)
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
-	src := ingest.DirSource{ID: "docs:handbook", Dir: dir, Prefix: "docs"}
+	src := ingest.DirSource{ID: "docs:handbook", Dir: dir, Prefix: "docs", LinkTemplate: "https://git.example.com/{commit}/{path}"}
 	if _, err := newIndexer(t, store, emb, t0).IndexDir(ctx, src); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, c := range storedChunks(t, store, src.ID) {
 		got = append(got, c.Path)
+		if c.CommitSHA != "" || c.Author != "" || c.URL != "" { // a folder outside git
+			t.Errorf("%s: commit %q, author %q, url %q, want none", c.Path, c.CommitSHA, c.Author, c.URL)
+		}
 	}
 	if diff := cmp.Diff([]string{"docs/ops/deploy.md", "docs/setup.md"}, got); diff != "" {
 		t.Errorf("chunk paths (-want +got):\n%s", diff)
+	}
+}
+
+// TestIndexDirInGit indexes a markdown folder that lies in a git work tree:
+// a file unchanged at HEAD is cited at HEAD, each section by the author of
+// its newest line and linked with the file's path in the repository; a
+// file with uncommitted edits, and an untracked one, are cited as any
+// folder's files are, without commit, author or link.
+func TestIndexDirInGit(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	const readme = "# Handbook\n\nHow we work.\n\n## Retries\n\nRetry 503 twice.\n"
+	repo.write(t, map[string]string{"README.md": "# Root\n", "docs/README.md": readme, "docs/guide.md": "# Guide\n\nStart here.\n"})
+	repo.commit(t, "docs") // t0+1h by Ann
+	repo.author = "Dora Dev"
+	repo.write(t, map[string]string{"docs/README.md": strings.Replace(readme, "twice", "three times", 1)})
+	head := repo.commit(t, "more retries") // t0+2h by Dora
+	writeFiles(t, repo.dir, map[string]string{"docs/guide.md": "# Guide\n\nStart here, edited.\n", "docs/new.md": "# New\n"}, t0)
+
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.DirSource{ID: "docs:handbook", Dir: filepath.Join(repo.dir, "docs"),
+		LinkTemplate: "https://git.example.com/h/blob/{commit}/{path}#L{start}-L{end}"}
+	st, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexDir(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Commit != head {
+		t.Errorf("Stats.Commit = %q, want HEAD %s", st.Commit, head)
+	}
+	type cited struct {
+		Commit, Author, URL string
+		When                time.Time
+	}
+	link := func(start, end int) string {
+		return fmt.Sprintf("https://git.example.com/h/blob/%s/docs/README.md#L%d-L%d", head, start, end)
+	}
+	want := map[string]cited{
+		"README.md:Handbook":           {head, authorName, link(1, 4), t0.Add(1 * time.Hour)},
+		"README.md:Handbook > Retries": {head, "Dora Dev", link(5, 7), t0.Add(2 * time.Hour)},
+		"guide.md:Guide":               {When: t0},
+		"new.md:New":                   {When: t0},
+	}
+	got := map[string]cited{}
+	for _, c := range storedChunks(t, store, src.ID) {
+		got[c.Path+":"+c.Symbol] = cited{c.CommitSHA, c.Author, c.URL, c.ModifiedAt.UTC()}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("chunk commit, author, link and modified_at (-want +got):\n%s", diff)
 	}
 }

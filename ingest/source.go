@@ -19,7 +19,8 @@ type GitSource struct {
 	ACL          []string // groups allowed to see the chunks; empty means everyone
 }
 
-// DirSource is a folder of markdown files read from the file system (no git).
+// DirSource is a folder of markdown files read from the file system, which
+// may lie in a git work tree (see Indexer.IndexDir).
 type DirSource struct {
 	ID      string   // chunk source id, "docs:<name>"
 	Dir     string   // folder root
@@ -29,6 +30,10 @@ type DirSource struct {
 	// that a citation names the file as people find it from the repository
 	// or config folder; "" keeps paths relative to Dir.
 	Prefix string
+	// LinkTemplate builds Chunk.URL as GitSource's does, for the files
+	// cited at a commit (see Indexer.IndexDir), with {path} the file's path
+	// in its repository; "" leaves URL empty.
+	LinkTemplate string
 }
 
 // included reports whether path passes the include and exclude prefixes.

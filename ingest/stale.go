@@ -41,7 +41,10 @@ func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) er
 	var errs []error
 	for i := range ans.Snippets {
 		s := &ans.Snippets[i]
-		if s.CommitSHA == "" { // not from git: TTLs are markStale's business
+		// Not from a git source: TTLs are markStale's business. A markdown
+		// folder's file cited at the HEAD of its work tree has a commit but
+		// no branch; the folder is read from disk again on its next run.
+		if s.CommitSHA == "" || s.Branch == "" {
 			continue
 		}
 		src, ok := repos.Sources[s.Source]
@@ -56,7 +59,7 @@ func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) er
 		}
 		head, err := heads[k], headErr[k]
 		if err == nil && head != s.CommitSHA {
-			err = guardSnippet(ctx, s, repo, src, repos.Code, head)
+			err = guardSnippet(ctx, s, repo, src, repos.Code, head, ans.Question)
 		}
 		if err != nil {
 			s.Stale = "could not check whether this changed since indexed"
@@ -66,8 +69,11 @@ func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) er
 	return errors.Join(errs...)
 }
 
-// guardSnippet handles a snippet whose commit is not the branch head.
-func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src GitSource, opt code.Options, head string) error {
+// guardSnippet handles a snippet whose commit is not the branch head. A
+// snippet focused on what question matched (Snippet.ShownStart set, see
+// retrieval.FocusSnippet) is compared, and its current lines are shown,
+// focused the same way.
+func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src GitSource, opt code.Options, head, question string) error {
 	at, now := s.CommitSHA+":"+s.Path, head+":"+s.Path
 	blobs, err := repo.blobIDs(ctx, []string{at, now})
 	if err != nil {
@@ -94,12 +100,21 @@ func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src G
 			short(s.CommitSHA), what, s.Path, short(head))
 		return nil
 	}
-	shown := retrieval.NewSnippet(cur)
-	if shown.Text == s.Text && shown.MoreLines == s.MoreLines {
+	snippet := retrieval.NewSnippet
+	if s.ShownStart > 0 {
+		terms := retrieval.NewFocusTerms(question)
+		snippet = func(c retrieval.Chunk) retrieval.Snippet { return retrieval.FocusSnippet(c, terms) }
+	}
+	// At its old first line, so that a focused snippet's "lines X-Y not
+	// shown" compares equal when the symbol only moved.
+	moved := cur
+	moved.StartLine, moved.EndLine = s.StartLine, s.StartLine+cur.EndLine-cur.StartLine
+	if same := snippet(moved); same.Text == s.Text && same.MoreLines == s.MoreLines {
 		return nil // the file changed elsewhere; this symbol reads the same
 	}
+	shown := snippet(cur)
 	old := s.CommitSHA
-	s.Text, s.MoreLines = shown.Text, shown.MoreLines
+	s.Text, s.MoreLines, s.ShownStart, s.ShownEnd = shown.Text, shown.MoreLines, shown.ShownStart, shown.ShownEnd
 	s.StartLine, s.EndLine, s.CommitSHA = cur.StartLine, cur.EndLine, head
 	s.URL = link(src.LinkTemplate, head, s.Path, cur.StartLine, cur.EndLine)
 	if lines, err := repo.blame(ctx, head, s.Path); err == nil {

@@ -121,13 +121,82 @@ func TestStaleCodeGuard(t *testing.T) {
 		{Citation: retrieval.Citation{Source: "repo:gone", Path: "a.go", CommitSHA: indexed, Branch: "main"}},
 		{Citation: retrieval.Citation{Source: src.ID, Path: "shop/store.go", CommitSHA: indexed, Branch: "no-such-branch"}},
 		{Citation: retrieval.Citation{Source: "docs:handbook", Path: "guide.md"}}, // not from git: not checked here
+		// A markdown folder's file cited at its work tree's HEAD: a commit,
+		// no branch; the folder is read from disk again, so not checked here.
+		{Citation: retrieval.Citation{Source: "docs:handbook", Path: "docs/README.md", CommitSHA: indexed}},
 	}}
 	err := (ingest.StaleCode{Repos: repos}).Guard(ctx, retrieval.Request{}, &odd)
-	if odd.Snippets[0].Stale == "" || odd.Snippets[1].Stale == "" || odd.Snippets[2].Stale != "" {
-		t.Errorf("stale marks %q, want the two git snippets marked and the doc left alone",
-			[]string{odd.Snippets[0].Stale, odd.Snippets[1].Stale, odd.Snippets[2].Stale})
+	if odd.Snippets[0].Stale == "" || odd.Snippets[1].Stale == "" || odd.Snippets[2].Stale != "" || odd.Snippets[3].Stale != "" {
+		t.Errorf("stale marks %q, want the two git snippets marked and the docs left alone",
+			[]string{odd.Snippets[0].Stale, odd.Snippets[1].Stale, odd.Snippets[2].Stale, odd.Snippets[3].Stale})
 	}
 	if err == nil || !strings.Contains(err.Error(), "no-such-branch") {
 		t.Errorf("StaleCode.Guard error %v, want one naming the missing branch", err)
+	}
+}
+
+// TestStaleCodeGuardFocused: a snippet focused on what the question matched
+// (retrieval.FocusSnippet) is left alone when its symbol only moved, and
+// when its lines changed shows the current lines focused the same way.
+func TestStaleCodeGuardFocused(t *testing.T) {
+	ctx := context.Background()
+	var body strings.Builder
+	body.WriteString("package shop\n\n// Settle settles the day.\nfunc Settle(day int) error {\n")
+	for l := 5; l < 84; l++ {
+		if l == 75 {
+			body.WriteString("\treturn fmt.Errorf(\"ledger closed for %d\", day)\n")
+			continue
+		}
+		fmt.Fprintf(&body, "\tstep%d(day)\n", l)
+	}
+	body.WriteString("}\n")
+	settle := body.String()
+	repo := newRepo(t)
+	repo.write(t, map[string]string{"shop/settle.go": settle})
+	repo.commit(t, "settle")
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir, LinkTemplate: linkTemplate}
+	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
+		t.Fatal(err)
+	}
+	const q = `where is "ledger closed" returned?`
+	var chunk retrieval.Chunk
+	for _, c := range storedChunks(t, store, src.ID) {
+		if c.Symbol == "Settle" {
+			chunk = c.Chunk
+		}
+	}
+	focused := retrieval.FocusSnippet(chunk, retrieval.NewFocusTerms(q))
+	if focused.ShownStart == 0 {
+		t.Fatalf("Settle's snippet is not focused:\n%s", focused.Text)
+	}
+	repos := ingest.StaleRepos{Sources: map[string]ingest.GitSource{src.ID: src}}
+	guard := func() retrieval.Snippet {
+		t.Helper()
+		ans := retrieval.Answer{Question: q, Coverage: retrieval.Covered, Snippets: []retrieval.Snippet{focused}}
+		if err := (ingest.StaleCode{Repos: repos}).Guard(ctx, retrieval.Request{}, &ans); err != nil {
+			t.Fatal(err)
+		}
+		return ans.Snippets[0]
+	}
+
+	// Moved down two lines, unchanged: left as it is.
+	moved := strings.Replace(settle, "package shop\n", "package shop\n\n// Ledger code.\n", 1)
+	repo.write(t, map[string]string{"shop/settle.go": moved})
+	repo.commit(t, "comment")
+	if got := guard(); got.Stale != "" || got.Text != focused.Text {
+		t.Errorf("moved symbol: stale %q, text changed %v; want it left alone", got.Stale, got.Text != focused.Text)
+	}
+
+	// The matched line changes: the current lines, focused on it.
+	changed := strings.Replace(moved, "ledger closed for %d", "ledger closed on day %d", 1)
+	repo.write(t, map[string]string{"shop/settle.go": changed})
+	repo.commit(t, "wording")
+	got := guard()
+	if got.Stale == "" || !strings.Contains(got.Text, "ledger closed on day") || got.ShownStart == 0 ||
+		got.ShownStart > 77 || got.ShownEnd < 77 {
+		t.Errorf("changed symbol: stale %q, shown %d-%d, text:\n%s\nwant the current line 77 in a focused window",
+			got.Stale, got.ShownStart, got.ShownEnd, got.Text)
 	}
 }

@@ -47,6 +47,13 @@ type Snippet struct {
 	MoreLines int    `json:"more_lines"`      // lines cut from Text ("... N more lines")
 	Stale     string `json:"stale,omitempty"` // non-empty: why the snippet may be out of date
 	Debug     string `json:"debug,omitempty"` // score parts, for `ragbot ask -explain`
+
+	// ShownStart and ShownEnd, set by FocusSnippet (focus.go), are the file
+	// lines (1-based, inclusive, within StartLine..EndLine) of the window
+	// that Text shows below the chunk's header when it does not start at the
+	// chunk's top; both 0 when Text is the chunk from its first line.
+	ShownStart int `json:"shown_start,omitempty"`
+	ShownEnd   int `json:"shown_end,omitempty"`
 }
 
 // An Answer is surface-neutral: surfaces render it, never change it.

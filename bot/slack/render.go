@@ -109,7 +109,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		if s.Stale != "" {
 			blocks = append(blocks, mrkdwnContext(":warning: May be stale: "+escape(cutBytes(s.Stale, 500))))
 		}
-		fallback = append(fallback, fmt.Sprintf("%s:%d-%d", s.Path, s.StartLine, s.EndLine))
+		fallback = append(fallback, s.Label())
 	}
 	if b.cfg.Feedback != nil {
 		blocks = append(blocks, voteButtons(ans.Question, snips))
@@ -120,8 +120,11 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 
 // citationLine is the context line under a snippet:
 // <url|path:start-end> · `Symbol` · source@commit7 · author · indexed 5 minutes ago.
+// The head is retrieval's Snippet.Label: a doc snippet's names its source
+// ("handbook: docs/README.md:3-5 · `Retries` · commit 3f1c2d4 · …"), so
+// the source is not repeated; a focused one says "62-90 of 1-120".
 func citationLine(s retrieval.Snippet, now time.Time) string {
-	parts := []string{link(s.URL, fmt.Sprintf("%s:%d-%d", s.Path, s.StartLine, s.EndLine))}
+	parts := []string{link(s.URL, s.Label())}
 	if s.Symbol != "" {
 		parts = append(parts, inlineCode(cutBytes(s.Symbol, 200)))
 	}
@@ -129,7 +132,12 @@ func citationLine(s retrieval.Snippet, now time.Time) string {
 	if c := s.ShortCommit(); c != "" {
 		src += "@" + c
 	}
-	parts = append(parts, escape(src))
+	switch c := s.ShortCommit(); {
+	case s.Where() == s.Path:
+		parts = append(parts, escape(src))
+	case c != "":
+		parts = append(parts, "commit "+c)
+	}
 	if s.Author != "" {
 		parts = append(parts, escape(cutBytes(s.Author, 100)))
 	}

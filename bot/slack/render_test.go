@@ -55,6 +55,39 @@ func docSnippet() retrieval.Snippet {
 	}
 }
 
+// handbookSnippet is a section of a markdown folder source inside a git
+// work tree: named by its source, with the commit, author and link that
+// ingest finds for it.
+func handbookSnippet() retrieval.Snippet {
+	return retrieval.Snippet{
+		Citation: retrieval.Citation{Source: "docs:handbook", Path: "docs/README.md", StartLine: 10, EndLine: 24,
+			Symbol: "Handbook > Retries", CommitSHA: sha, Author: "Ann Lee",
+			URL:       "https://git.example.com/handbook/blob/" + sha + "/docs/README.md#L10-L24",
+			IndexedAt: now.Add(-3 * time.Hour)},
+		Language: "markdown", Kind: retrieval.KindDoc,
+		Text: "## Retries\n\nRequests that fail with 503 are retried with exponential backoff.",
+	}
+}
+
+// focusedSnippet is a 120-line function whose match is at line 90, as
+// retrieval.FocusSnippet shows it: the signature, a gap, lines 76-104.
+func focusedSnippet() retrieval.Snippet {
+	lines := []string{"func Reconcile(ctx context.Context, state *State) error {"}
+	for l := 2; l < 120; l++ {
+		if l == 90 {
+			lines = append(lines, "\treturn fmt.Errorf(\"lease expired for %s\", id)")
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("\tstep%d := state.next(ctx)", l))
+	}
+	lines = append(lines, "}")
+	c := retrieval.Chunk{Source: "repo:svc", Kind: retrieval.KindCode, Path: "svc/reconcile.go", Symbol: "Reconcile",
+		Language: "go", Signature: "func Reconcile(ctx context.Context, state *State) error",
+		Content: strings.Join(lines, "\n"), StartLine: 1, EndLine: 120, CommitSHA: sha, Branch: "main", Author: "Ann Lee",
+		URL: "https://git.example.com/svc/blob/" + sha + "/svc/reconcile.go#L1-L120", IndexedAt: now.Add(-40 * time.Minute)}
+	return retrieval.FocusSnippet(c, retrieval.NewFocusTerms(`where do we return "lease expired"?`))
+}
+
 func TestGoldens(t *testing.T) {
 	b := renderBot()
 	hostile := retrieval.Snippet{
@@ -82,6 +115,11 @@ func TestGoldens(t *testing.T) {
 		{"escaped", func() ([]slackgo.Block, string) {
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "who pings <!channel>?", Answer: retrieval.Answer{
 				Question: "who pings <!channel>?", Coverage: retrieval.Covered, Snippets: []retrieval.Snippet{hostile}}})
+		}},
+		{"citations", func() ([]slackgo.Block, string) {
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: `where do we return "lease expired"?`, Answer: retrieval.Answer{
+				Question: `where do we return "lease expired"?`, Coverage: retrieval.Covered,
+				Snippets: []retrieval.Snippet{focusedSnippet(), handbookSnippet()}}})
 		}},
 		{"no_coverage", func() ([]slackgo.Block, string) {
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "kubernetes helm chart <ingress>", Answer: retrieval.Answer{

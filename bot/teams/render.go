@@ -150,10 +150,10 @@ func warnings(ws []string) []element {
 	return out
 }
 
-// citationLabel is "path:start-end".
-func citationLabel(s retrieval.Snippet) string {
-	return fmt.Sprintf("%s:%d-%d", s.Path, s.StartLine, s.EndLine)
-}
+// citationLabel is retrieval's Snippet.Label: "path:start-end", with the
+// source name first for a doc snippet ("handbook: docs/README.md:10-24")
+// and the shown window for a focused one ("62-90 of 1-120").
+func citationLabel(s retrieval.Snippet) string { return s.Label() }
 
 // citationLink is the snippet's label as a markdown link to its lines at its
 // commit, or as plain text when it has no safe http(s) URL. The label is
@@ -167,7 +167,9 @@ func citationLink(s retrieval.Snippet) element {
 	return textBlock("**[" + escapeMarkdown(label) + "](" + u + ")**")
 }
 
-// citationMeta is "Symbol · source@commit7 · author · indexed 5 minutes ago".
+// citationMeta is "Symbol · source@commit7 · author · indexed 5 minutes
+// ago"; when the label names the source already (a doc snippet), "commit
+// 3f1c2d4" or nothing takes source@commit7's place.
 func citationMeta(s retrieval.Snippet, now time.Time) string {
 	var parts []string
 	if s.Symbol != "" {
@@ -177,7 +179,12 @@ func citationMeta(s retrieval.Snippet, now time.Time) string {
 	if c := s.ShortCommit(); c != "" {
 		src += "@" + c
 	}
-	parts = append(parts, src)
+	switch c := s.ShortCommit(); {
+	case s.Where() == s.Path:
+		parts = append(parts, src)
+	case c != "":
+		parts = append(parts, "commit "+c)
+	}
 	if s.Author != "" {
 		parts = append(parts, cut(s.Author, 100))
 	}

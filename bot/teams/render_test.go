@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +41,29 @@ func TestRenderGolden(t *testing.T) {
 				Text: "## Retries [v2]\nSee **retry.go** and [the runbook](https://evil.example).", Stale: "the file changed after 3f1c2d4"},
 		},
 	}
+	// citations: a focused 120-line function (match at line 90) and a
+	// section of a markdown folder source inside a git work tree.
+	lines := []string{"func Reconcile(ctx context.Context, state *State) error {"}
+	for l := 2; l < 120; l++ {
+		if l == 90 {
+			lines = append(lines, "\treturn fmt.Errorf(\"lease expired for %s\", id)")
+			continue
+		}
+		lines = append(lines, "\tstep"+strconv.Itoa(l)+" := state.next(ctx)")
+	}
+	lines = append(lines, "}")
+	long := retrieval.Chunk{Source: "repo:svc", Kind: retrieval.KindCode, Path: "svc/reconcile.go", Symbol: "Reconcile",
+		Language: "go", Signature: "func Reconcile(ctx context.Context, state *State) error",
+		Content: strings.Join(lines, "\n"), StartLine: 1, EndLine: 120, CommitSHA: "3f1c2d4e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d",
+		Branch: "main", Author: "Ann Lee", URL: "https://git.example.com/svc/blob/3f1c2d4/svc/reconcile.go#L1-L120",
+		IndexedAt: now.Add(-40 * time.Minute)}
+	handbook := retrieval.Snippet{Citation: retrieval.Citation{Source: "docs:handbook", Path: "docs/README.md",
+		StartLine: 10, EndLine: 24, Symbol: "Handbook > Retries", CommitSHA: "3f1c2d4e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d",
+		Author: "Ann Lee", URL: "https://git.example.com/handbook/blob/3f1c2d4/docs/README.md#L10-L24", IndexedAt: now.Add(-3 * time.Hour)},
+		Language: "markdown", Kind: retrieval.KindDoc,
+		Text: "## Retries\n\nRequests that fail with 503 are retried with exponential backoff."}
+	citations := retrieval.Answer{Question: `where do we return "lease expired"?`, Coverage: retrieval.Covered,
+		Snippets: []retrieval.Snippet{retrieval.FocusSnippet(long, retrieval.NewFocusTerms(`where do we return "lease expired"?`)), handbook}}
 	b := &Bot{cfg: Config{Now: func() time.Time { return now }}}
 	withVotes := &Bot{cfg: Config{Now: func() time.Time { return now }, Feedback: feedbackStub{}}}
 	to := bot.Thread{Channel: "19:pay@thread.tacv2", TS: "1712345678901"}
@@ -50,6 +74,7 @@ func TestRenderGolden(t *testing.T) {
 	}{
 		{"searching", b, bot.Reply{Kind: bot.Searching, Asked: "where is the retry for 503 errors?"}},
 		{"answer", withVotes, bot.Reply{Kind: bot.Answered, Asked: "where is the retry for 503 errors?", Answer: answer}},
+		{"citations", b, bot.Reply{Kind: bot.Answered, Asked: citations.Question, Answer: citations}},
 		{"no-coverage", b, bot.Reply{Kind: bot.Answered, Asked: "where is RedisStore.Flush?", Answer: retrieval.Answer{
 			Question: "where is RedisStore.Flush?", Coverage: retrieval.NoCoverage, Missing: "RedisStore.Flush"}}},
 		{"no-sources", b, bot.Reply{Kind: bot.NoSources, Asked: "where?"}},

@@ -83,8 +83,10 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // renderText prints an answer for a terminal: one header line per snippet,
-// `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)`, then the
-// snippet indented.
+// `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)` (the
+// head is retrieval's Snippet.Label: "handbook: docs/README.md:10-24" for a
+// doc snippet, "svc/reconcile.go:62-90 of 1-120" for a focused one), then
+// the snippet indented.
 func renderText(w io.Writer, ans retrieval.Answer, now time.Time, explain bool) {
 	if ans.Coverage == retrieval.NoCoverage {
 		fmt.Fprintf(w, "No coverage in the indexed sources for %q.\n", ans.Question)
@@ -112,7 +114,7 @@ func renderText(w io.Writer, ans retrieval.Answer, now time.Time, explain bool) 
 		if sym == "" {
 			sym = "(lines)"
 		}
-		fmt.Fprintf(w, "[%d] %s:%d-%d  %s  (%s)\n", i+1, s.Path, s.StartLine, s.EndLine, sym, strings.Join(meta, ", "))
+		fmt.Fprintf(w, "[%d] %s  %s  (%s)\n", i+1, s.Label(), sym, strings.Join(meta, ", "))
 		if s.URL != "" {
 			fmt.Fprintf(w, "    %s\n", s.URL)
 		}

@@ -172,7 +172,8 @@ func isTerminal(w io.Writer) bool {
 
 // dirSourceOf is the markdown folder source src as ingest reads it.
 func dirSourceOf(cfg *config.Config, src config.Source) ingest.DirSource {
-	return ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL, Prefix: citationPrefix(src.Path)}
+	return ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL,
+		Prefix: citationPrefix(src.Path), LinkTemplate: dirLinks(cfg, src)}
 }
 
 // citationPrefix is what a markdown folder's chunk paths start with: the
@@ -184,4 +185,30 @@ func citationPrefix(dir string) string {
 		return ""
 	}
 	return p
+}
+
+// dirLinks is the link template of a markdown source: its own (Links), or
+// else that of the local git source whose repository holds the folder (the
+// deepest, if several do), so that a docs folder of an indexed repository
+// links like its code; "" when neither has one.
+func dirLinks(cfg *config.Config, md config.Source) string {
+	if t := md.Links(); t != "" {
+		return t
+	}
+	dir := filepath.Clean(cfg.Resolve(md.Path))
+	best, depth := "", -1
+	for _, s := range cfg.Sources {
+		if s.Kind != config.KindGit || s.URL != "" || s.Links() == "" {
+			continue
+		}
+		root := filepath.Clean(cfg.Resolve(s.Path))
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if d := len(root); d > depth {
+			best, depth = s.Links(), d
+		}
+	}
+	return best
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
@@ -237,6 +238,33 @@ func TestCitationPrefix(t *testing.T) {
 	}
 }
 
+// TestDirLinks: a markdown source links with its own template, else with
+// that of the local git source whose folder holds it.
+func TestDirLinks(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"repo/docs", "other"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := config.Parse([]byte(`sources:
+  - {name: repo, kind: git, path: repo, link_template: "https://git.example.com/repo/{commit}/{path}"}
+  - {name: handbook, kind: markdown, path: repo/docs}
+  - {name: other, kind: markdown, path: other}
+  - {name: own, kind: markdown, path: repo/docs, link_preset: gitea, web_url: "https://gitea.example.com/h"}
+`), root, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"handbook": "https://git.example.com/repo/{commit}/{path}", "other": "",
+		"own": "https://gitea.example.com/h/src/commit/{commit}/{path}#L{start}-L{end}"}
+	for _, s := range cfg.Sources[1:] {
+		if got := dirLinks(cfg, s); got != want[s.Name] {
+			t.Errorf("dirLinks(%s) = %q, want %q", s.Name, got, want[s.Name])
+		}
+	}
+}
+
 // TestAskGroups: chunks of a source with an acl are found only when ask
 // names one of its groups.
 func TestAskGroups(t *testing.T) {
@@ -274,5 +302,51 @@ func TestAskGroups(t *testing.T) {
 	}
 	if code, _, errOut := ragbot(t, "ask", "--config", cfg, "--groups", "payroll, finanse", q); code != 2 || !strings.Contains(errOut, `--groups "finanse" is in no source's acl`) {
 		t.Errorf("ask --groups with a typo: exit %d, %s; want 2 naming the group", code, errOut)
+	}
+}
+
+// TestIndexMarkdownInGit: a markdown source inside an indexed repository is
+// cited by its source name, at HEAD, with the git source's link.
+func TestIndexMarkdownInGit(t *testing.T) {
+	repo, head := gitRepo(t, map[string]string{
+		"README.md":      "# httpx\n\nA small HTTP client.\n",
+		"docs/README.md": "# Handbook\n\n## Escalation\n\nPage the on-call engineer through the escalation rota when the checkout queue stalls.\n",
+	})
+	cfg := filepath.Join(repo, "ragbot.yaml") // untracked, beside the docs: paths relative to it
+	body := fmt.Sprintf(`weaviate:
+  url: %s
+  collection: %s
+sources:
+  - name: httpx
+    kind: git
+    path: .
+    exclude: [docs]
+    link_template: "https://git.example.com/httpx/blob/{commit}/{path}#L{start}-L{end}"
+  - name: handbook
+    kind: markdown
+    path: docs
+`, weaviatetest.URL(t), weaviatetest.ClassName())
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dropCollection(t, cfg) })
+	code, out, errOut := ragbot(t, "index", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, errOut)
+	}
+	if want := "handbook (" + head[:7] + "): "; !strings.Contains(out, want) {
+		t.Errorf("index summary:\n%s\nwant a line starting %q", out, want)
+	}
+	code, out, errOut = ragbot(t, "ask", "--config", cfg, "who do we page when the checkout queue stalls?")
+	if code != 0 {
+		t.Fatalf("ask: exit %d\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"handbook: docs/README.md:3-5  Handbook > Escalation  (commit " + head[:7] + ", by Ann Lee, ",
+		"https://git.example.com/httpx/blob/" + head + "/docs/README.md#L3-L5",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ask output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// updateAsk rewrites testdata/ask/*.txt; its own name, as updateRank's.
+var updateAsk = flag.Bool("update-ask", false, "rewrite testdata/ask/*.txt")
+
+// TestRenderTextGolden prints answers as `ragbot ask` does and compares
+// them with testdata/ask/<name>.txt: a focused snippet (a 120-line function
+// whose match is at line 90) and a section of a markdown folder source in
+// a git work tree, named by its source.
+func TestRenderTextGolden(t *testing.T) {
+	now := time.Date(2026, 11, 2, 9, 30, 0, 0, time.UTC)
+	const sha = "3f1c2d4e5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d"
+	lines := []string{"func Reconcile(ctx context.Context, state *State) error {"}
+	for l := 2; l < 120; l++ {
+		if l == 90 {
+			lines = append(lines, "\treturn fmt.Errorf(\"lease expired for %s\", id)")
+			continue
+		}
+		lines = append(lines, "\tstep"+strconv.Itoa(l)+" := state.next(ctx)")
+	}
+	lines = append(lines, "}")
+	long := retrieval.Chunk{Source: "repo:svc", Kind: retrieval.KindCode, Path: "svc/reconcile.go", Symbol: "Reconcile",
+		Language: "go", Signature: "func Reconcile(ctx context.Context, state *State) error",
+		Content: strings.Join(lines, "\n"), StartLine: 1, EndLine: 120, CommitSHA: sha, Branch: "main", Author: "Ann Lee",
+		URL: "https://git.example.com/svc/blob/3f1c2d4/svc/reconcile.go#L1-L120", IndexedAt: now.Add(-40 * time.Minute)}
+	const q = `where do we return "lease expired"?`
+	handbook := retrieval.Snippet{Citation: retrieval.Citation{Source: "docs:handbook", Path: "docs/README.md",
+		StartLine: 10, EndLine: 24, Symbol: "Handbook > Retries", CommitSHA: sha, Author: "Ann Lee",
+		URL: "https://git.example.com/handbook/blob/3f1c2d4/docs/README.md#L10-L24", IndexedAt: now.Add(-3 * time.Hour)},
+		Language: "markdown", Kind: retrieval.KindDoc,
+		Text: "## Retries\n\nRequests that fail with 503 are retried with exponential backoff."}
+	plain := handbook
+	plain.Path, plain.CommitSHA, plain.Author, plain.URL = "README.md", "", "", ""
+	tests := []struct {
+		name string
+		ans  retrieval.Answer
+	}{
+		{"citations", retrieval.Answer{Question: q, Coverage: retrieval.Covered,
+			Snippets: []retrieval.Snippet{retrieval.FocusSnippet(long, retrieval.NewFocusTerms(q)), handbook, plain}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got bytes.Buffer
+			renderText(&got, tt.ans, now, false)
+			path := filepath.Join("..", "..", "testdata", "ask", tt.name+".txt")
+			if *updateAsk {
+				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/ragbot -run TestRenderTextGolden -update-ask)", err)
+			}
+			if diff := cmp.Diff(string(want), got.String()); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", path, diff)
+			}
+		})
+	}
+}
