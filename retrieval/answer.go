@@ -43,7 +43,7 @@ type Snippet struct {
 	Citation
 	Language  string `json:"language"`        // for syntax highlighting, "" when unknown
 	Kind      string `json:"kind"`            // KindCode, KindDoc or KindAPI
-	Text      string `json:"text"`            // the first lines of the chunk's content
+	Text      string `json:"text"`            // at most MaxSnippetLines of the chunk's content: its top, or the lines around what matched (FocusSnippet)
 	MoreLines int    `json:"more_lines"`      // lines cut from Text ("... N more lines")
 	Stale     string `json:"stale,omitempty"` // non-empty: why the snippet may be out of date
 	Debug     string `json:"debug,omitempty"` // score parts, for `ragbot ask -explain`
@@ -189,6 +189,7 @@ func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	if !ev.Covered(a.Thresholds) {
 		return ans, nil
 	}
+	focus := q.focus()
 	for i, h := range hits[:min(len(hits), a.TopK)] {
 		lex, cov := lexicalMatch(q.Analysis, h.Chunk), h.TermCoverage
 		// The best-ranked hit of a covered question is always shown: the
@@ -196,7 +197,7 @@ func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 		if i > 0 && !relevant(a.Thresholds, lex, h.Similarity, cov) {
 			continue
 		}
-		s := NewSnippet(h.Chunk)
+		s := FocusSnippet(h.Chunk, focus)
 		s.Debug = fmt.Sprintf("%s sim(%.3f) terms(%.2f)", h.Debug, h.Similarity, cov)
 		ans.Snippets = append(ans.Snippets, s)
 	}

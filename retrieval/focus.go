@@ -22,7 +22,12 @@ type FocusTerms struct {
 
 // NewFocusTerms analyses question for FocusSnippet.
 func NewFocusTerms(question string) FocusTerms {
-	a := Analyze(question)
+	return focusTerms(Analyze(question), QueryTerms(question))
+}
+
+// focusTerms makes the FocusTerms of a question already analysed (a) with
+// its content terms.
+func focusTerms(a Analysis, content []string) FocusTerms {
 	var ft FocusTerms
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -41,7 +46,7 @@ func NewFocusTerms(question string) FocusTerms {
 	for _, l := range a.Literals {
 		add(l)
 	}
-	ft.Terms = QueryTerms(question)
+	ft.Terms = content
 	return ft
 }
 

@@ -54,3 +54,6 @@ func (q *question) coverage(h Hit) float64 {
 	}
 	return float64(n) / float64(len(q.content))
 }
+
+// focus is what FocusSnippet looks for in the question's hits.
+func (q *question) focus() FocusTerms { return focusTerms(q.Analysis, q.content) }

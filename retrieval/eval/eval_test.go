@@ -318,6 +318,13 @@ func TestScore(t *testing.T) {
 			// rank 0 (no corpus)
 			"docs": {Questions: 1},
 		},
+		// The same ranks by corpus: the two openapi questions are corpus
+		// "api" (as the openapi kind above); the other seven are corpus "c":
+		// recall@1 1/7 (I1), recall@5 3/7 (I1, I2, S3), MRR (1 + 1/3 + 1/7 + 1/2) / 7.
+		ByCorpus: map[string]eval.Metrics{
+			"api": {Questions: 2, RecallAt1: 0.5, RecallAt5: 1, MRRAt10: 0.6},
+			"c":   {Questions: 7, RecallAt1: 1.0 / 7, RecallAt5: 3.0 / 7, MRRAt10: (1 + 1.0/3 + 1.0/7 + 1.0/2) / 7},
+		},
 		Ranks:    map[string]int{"I1": 1, "I2": 3, "I3": 7, "S1": 12, "S2": 0, "S3": 2, "O1": 1, "O2": 5, "N1": 0},
 		NoCorpus: []string{"N1"},
 		// R2 of R1, R2 refused; S2 of the 8 answerable with a corpus refused.
@@ -394,7 +401,7 @@ func TestScoreMisses(t *testing.T) {
 
 func TestScoreEmpty(t *testing.T) {
 	got := eval.Score(nil)
-	want := eval.Report{ByKind: map[string]eval.Metrics{}, Ranks: map[string]int{}, Top5: map[string][]string{}}
+	want := eval.Report{ByKind: map[string]eval.Metrics{}, ByCorpus: map[string]eval.Metrics{}, Ranks: map[string]int{}, Top5: map[string][]string{}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Score(nil) mismatch (-want +got):\n%s", diff)
 	}
