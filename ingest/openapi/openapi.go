@@ -31,6 +31,9 @@ const MaxDescription = 1500
 type Spec struct {
 	Doc     *openapi3.T
 	Version string // info.version
+	// BasePath is a Swagger 2.0 document's basePath without a trailing
+	// slash ("" for "/" and for OpenAPI 3), prefixed to every symbol.
+	BasePath string
 }
 
 // Load parses spec bytes (JSON or YAML; OpenAPI 3.x or Swagger 2.0) and
@@ -49,21 +52,28 @@ func Load(name string, data []byte) (*Spec, error) {
 	}
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
+	location := &url.URL{Path: name}
 	var doc *openapi3.T
+	basePath := ""
 	if strings.HasPrefix(probe.Swagger, "2") {
+		// openapi2's types decode through their UnmarshalJSON methods, so a
+		// plain yaml.Unmarshal skips them (basePath and responses were
+		// lost, and a body schema's $ref read as a non-object);
+		// UnmarshalFromData goes through JSON for YAML input too.
 		var doc2 openapi2.T
-		if err := yaml.Unmarshal(data, &doc2); err != nil {
-			if jerr := json.Unmarshal(data, &doc2); jerr != nil {
-				return nil, fmt.Errorf("openapi %s: swagger 2.0: %w", name, jerr)
-			}
+		if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
+			return nil, fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
 		}
-		d, err := openapi2conv.ToV3(&doc2)
+		// ToV3WithLoader resolves the converted document's $refs (now
+		// #/components/...) with our loader; ToV3 alone leaves them for
+		// the caller.
+		d, err := openapi2conv.ToV3WithLoader(&doc2, loader, location)
 		if err != nil {
 			return nil, fmt.Errorf("openapi %s: convert swagger 2.0: %w", name, err)
 		}
-		doc = d
+		doc, basePath = d, strings.TrimRight(doc2.BasePath, "/")
 	} else {
-		d, err := loader.LoadFromDataWithPath(data, &url.URL{Path: name})
+		d, err := loader.LoadFromDataWithPath(data, location)
 		if err != nil {
 			return nil, fmt.Errorf("openapi %s: %w", name, err)
 		}
@@ -72,7 +82,7 @@ func Load(name string, data []byte) (*Spec, error) {
 	if doc.Paths == nil || doc.Paths.Len() == 0 {
 		return nil, fmt.Errorf("openapi %s: no paths", name)
 	}
-	s := &Spec{Doc: doc}
+	s := &Spec{Doc: doc, BasePath: basePath}
 	if doc.Info != nil {
 		s.Version = doc.Info.Version
 	}
@@ -83,6 +93,14 @@ func Load(name string, data []byte) (*Spec, error) {
 // is the spec file's path (Chunk.Path); lines come from the document (the
 // operation's block) when known, else the path item's, else line 1. Chunks
 // have Kind api, SymbolKind endpoint, Language openapi and Version set.
+//
+// The symbol is "METHOD /path" with the path as a client calls it. In
+// Swagger 2.0 that is basePath + path ("The path is appended to the
+// basePath in order to construct the full URL", Swagger 2.0 Paths Object),
+// so /ping under basePath /v1 is "GET /v1/ping". OpenAPI 3 moves the prefix
+// into servers[].url, which may list several servers with different paths
+// or templated variables (OpenAPI 3.0 Server Object), so there the path key
+// is used as written.
 func (s *Spec) Chunks(file string) []retrieval.Chunk {
 	var out []retrieval.Chunk
 	paths := s.Doc.Paths.Keys()
@@ -101,7 +119,7 @@ func (s *Spec) Chunks(file string) []retrieval.Chunk {
 		for _, m := range methods {
 			op := ops[m]
 			start, end := lines(op.Origin, item.Origin)
-			symbol := strings.ToUpper(m) + " " + p
+			symbol := strings.ToUpper(m) + " " + s.BasePath + p
 			out = append(out, retrieval.Chunk{
 				Kind: retrieval.KindAPI, Path: file, Symbol: symbol, SymbolKind: "endpoint",
 				Language: "openapi", Signature: signature(symbol, op), Version: s.Version,

@@ -60,15 +60,59 @@ func TestChunksOpenAPI3(t *testing.T) {
 	}
 }
 
+// TestChunksSwagger2 loads Swagger 2.0 documents, which are converted to
+// OpenAPI 3: body parameters with a $ref load, responses are kept, and the
+// symbol is basePath + path.
 func TestChunksSwagger2(t *testing.T) {
-	cs := load(t, "../../testdata/openapi/petstore-swagger2.json").Chunks("petstore.json")
-	if len(cs) != 1 || cs[0].Symbol != "DELETE /pets/{petId}" {
-		t.Fatalf("got %d chunks, first %+v", len(cs), cs)
-	}
-	for _, sub := range []string{"operationId: deletePet", "- petId (path, integer int64, required): Pet id to delete", "- api_key (header, string)", "400 Invalid ID supplied"} {
-		if !strings.Contains(cs[0].Content, sub) {
-			t.Errorf("content lacks %q:\n%s", sub, cs[0].Content)
-		}
+	for _, tc := range []struct {
+		file        string
+		wantSymbols []string
+		wantContent []string // substrings of the first chunk
+	}{
+		{
+			file:        "petstore-swagger2.json",
+			wantSymbols: []string{"DELETE /v2/pets/{petId}"},
+			wantContent: []string{"operationId: deletePet", "- petId (path, integer int64, required): Pet id to delete", "- api_key (header, string)", "400 Invalid ID supplied"},
+		},
+		{
+			file:        "swagger2-ping.json",
+			wantSymbols: []string{"GET /v1/ping"},
+			wantContent: []string{"operationId: ping", "responses: 200 The service is up. (object); 503 The service is degraded."},
+		},
+		{
+			file:        "swagger2-ref.yaml",
+			wantSymbols: []string{"POST /v1/orders"},
+			wantContent: []string{"request body (*/*): object {customer string required — The customer id.}", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
+		},
+		{
+			file:        "swagger2-ref.json",
+			wantSymbols: []string{"POST /v1/orders"},
+			wantContent: []string{"request body (*/*): object {customer string required — The customer id.}", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
+		},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile("../../testdata/openapi/" + tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Load(tc.file, data)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			cs := s.Chunks(tc.file)
+			var got []string
+			for _, c := range cs {
+				got = append(got, c.Symbol)
+			}
+			if diff := cmp.Diff(tc.wantSymbols, got); diff != "" {
+				t.Fatalf("symbols (-want +got):\n%s", diff)
+			}
+			for _, sub := range tc.wantContent {
+				if !strings.Contains(cs[0].Content, sub) {
+					t.Errorf("content lacks %q:\n%s", sub, cs[0].Content)
+				}
+			}
+		})
 	}
 }
 
