@@ -55,6 +55,10 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 		if err != nil {
 			return err
 		}
+		for _, u := range spec.Unresolved() {
+			log.Warn("unresolved $ref, operation indexed without it",
+				"file", src.File, "symbol", u.Symbol, "where", u.Where, "ref", u.Ref)
+		}
 		chunks := spec.Chunks(filepath.Base(src.File))
 		now := ix.now().UTC()
 		for i := range chunks {

@@ -34,11 +34,19 @@ type Spec struct {
 	// BasePath is a Swagger 2.0 document's basePath without a trailing
 	// slash ("" for "/" and for OpenAPI 3), prefixed to every symbol.
 	BasePath string
+	// Dangling lists the $refs, as written, that point nowhere in the
+	// document, in document order; empty when all resolve.
+	Dangling []string
 }
 
 // Load parses spec bytes (JSON or YAML; OpenAPI 3.x or Swagger 2.0) and
 // resolves its local $refs. name is the file path, used in errors and for
 // relative $refs. Errors name the file and what failed.
+//
+// A $ref that points nowhere does not fail the spec: when loading fails,
+// each such ref is marked (see markDangling) and the spec is loaded again,
+// so every operation is indexed and the broken parts are named in their
+// chunks; Spec.Dangling lists the refs and Unresolved says where they are.
 func Load(name string, data []byte) (*Spec, error) {
 	var probe struct {
 		Swagger string `json:"swagger" yaml:"swagger"`
@@ -50,43 +58,59 @@ func Load(name string, data []byte) (*Spec, error) {
 			return nil, fmt.Errorf("openapi %s: not JSON or YAML: %w", name, err)
 		}
 	}
-	loader := openapi3.NewLoader()
-	loader.IncludeOrigin = true
-	location := &url.URL{Path: name}
-	var doc *openapi3.T
-	basePath := ""
-	if strings.HasPrefix(probe.Swagger, "2") {
-		// openapi2's types decode through their UnmarshalJSON methods, so a
-		// plain yaml.Unmarshal skips them (basePath and responses were
-		// lost, and a body schema's $ref read as a non-object);
-		// UnmarshalFromData goes through JSON for YAML input too.
-		var doc2 openapi2.T
-		if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
-			return nil, fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
+	swagger2 := strings.HasPrefix(probe.Swagger, "2")
+	doc, basePath, err := parse(name, data, swagger2)
+	var dangling []string
+	if err != nil {
+		// The happy path never builds the node tree markDangling needs.
+		marked, refs, ok := markDangling(data)
+		if !ok || len(refs) == 0 {
+			return nil, err
 		}
-		// ToV3WithLoader resolves the converted document's $refs (now
-		// #/components/...) with our loader; ToV3 alone leaves them for
-		// the caller.
-		d, err := openapi2conv.ToV3WithLoader(&doc2, loader, location)
-		if err != nil {
-			return nil, fmt.Errorf("openapi %s: convert swagger 2.0: %w", name, err)
+		d, bp, err2 := parse(name, marked, swagger2)
+		if err2 != nil {
+			return nil, err
 		}
-		doc, basePath = d, strings.TrimRight(doc2.BasePath, "/")
-	} else {
-		d, err := loader.LoadFromDataWithPath(data, location)
-		if err != nil {
-			return nil, fmt.Errorf("openapi %s: %w", name, err)
-		}
-		doc = d
+		doc, basePath, dangling = d, bp, refs
 	}
 	if doc.Paths == nil || doc.Paths.Len() == 0 {
 		return nil, fmt.Errorf("openapi %s: no paths", name)
 	}
-	s := &Spec{Doc: doc, BasePath: basePath}
+	s := &Spec{Doc: doc, BasePath: basePath, Dangling: dangling}
 	if doc.Info != nil {
 		s.Version = doc.Info.Version
 	}
 	return s, nil
+}
+
+// parse loads an OpenAPI 3 document, or converts a Swagger 2.0 one and
+// returns its basePath without a trailing slash.
+func parse(name string, data []byte, swagger2 bool) (*openapi3.T, string, error) {
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	location := &url.URL{Path: name}
+	if !swagger2 {
+		doc, err := loader.LoadFromDataWithPath(data, location)
+		if err != nil {
+			return nil, "", fmt.Errorf("openapi %s: %w", name, err)
+		}
+		return doc, "", nil
+	}
+	// openapi2's types decode through their UnmarshalJSON methods, so a
+	// plain yaml.Unmarshal skips them (basePath and responses were lost,
+	// and a body schema's $ref read as a non-object); UnmarshalFromData
+	// goes through JSON for YAML input too.
+	var doc2 openapi2.T
+	if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
+		return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
+	}
+	// ToV3WithLoader resolves the converted document's $refs (now
+	// #/components/...) with our loader.
+	doc, err := openapi2conv.ToV3WithLoader(&doc2, loader, location)
+	if err != nil {
+		return nil, "", fmt.Errorf("openapi %s: convert swagger 2.0: %w", name, err)
+	}
+	return doc, strings.TrimRight(doc2.BasePath, "/"), nil
 }
 
 // Chunks returns one chunk per operation, ordered by path then method. path
@@ -103,6 +127,20 @@ func Load(name string, data []byte) (*Spec, error) {
 // is used as written.
 func (s *Spec) Chunks(file string) []retrieval.Chunk {
 	var out []retrieval.Chunk
+	s.eachOperation(func(symbol string, item *openapi3.PathItem, op *openapi3.Operation) {
+		start, end := lines(op.Origin, item.Origin)
+		out = append(out, retrieval.Chunk{
+			Kind: retrieval.KindAPI, Path: file, Symbol: symbol, SymbolKind: "endpoint",
+			Language: "openapi", Signature: signature(symbol, op), Version: s.Version,
+			Content: describe(symbol, item, op), StartLine: start, EndLine: end,
+		})
+	})
+	return out
+}
+
+// eachOperation calls fn for every operation, ordered by path then method,
+// with its symbol.
+func (s *Spec) eachOperation(fn func(symbol string, item *openapi3.PathItem, op *openapi3.Operation)) {
 	paths := s.Doc.Paths.Keys()
 	sort.Strings(paths)
 	for _, p := range paths {
@@ -117,17 +155,9 @@ func (s *Spec) Chunks(file string) []retrieval.Chunk {
 		}
 		sort.Strings(methods)
 		for _, m := range methods {
-			op := ops[m]
-			start, end := lines(op.Origin, item.Origin)
-			symbol := strings.ToUpper(m) + " " + s.BasePath + p
-			out = append(out, retrieval.Chunk{
-				Kind: retrieval.KindAPI, Path: file, Symbol: symbol, SymbolKind: "endpoint",
-				Language: "openapi", Signature: signature(symbol, op), Version: s.Version,
-				Content: describe(symbol, item, op), StartLine: start, EndLine: end,
-			})
+			fn(strings.ToUpper(m)+" "+s.BasePath+p, item, ops[m])
 		}
 	}
-	return out
 }
 
 func lines(origins ...*openapi3.Origin) (int, int) {
@@ -179,6 +209,10 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 				continue
 			}
 			p := pr.Value
+			if ref := unresolved(p.Extensions); ref != "" {
+				line("- unresolved $ref '%s'", ref)
+				continue
+			}
 			req := ""
 			if p.Required {
 				req = ", required"
@@ -191,6 +225,9 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 		}
 	}
 	if rb := op.RequestBody; rb != nil && rb.Value != nil {
+		if ref := unresolved(rb.Value.Extensions); ref != "" {
+			line("request body: unresolved $ref '%s'", ref)
+		}
 		for _, ct := range sortedKeys(rb.Value.Content) {
 			mt := rb.Value.Content[ct]
 			line("request body (%s): %s", ct, schemaSummary(mt.Schema))
@@ -203,6 +240,9 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 			r := op.Responses.Map()[code]
 			part := code
 			if r != nil && r.Value != nil {
+				if ref := unresolved(r.Value.Extensions); ref != "" {
+					part += " unresolved $ref '" + ref + "'"
+				}
 				if r.Value.Description != nil && *r.Value.Description != "" {
 					part += " " + firstLine(*r.Value.Description)
 				}
@@ -277,6 +317,9 @@ func schemaType(ref *openapi3.SchemaRef, depth int) string {
 		name = path.Base(ref.Ref)
 	}
 	s := ref.Value
+	if u := unresolved(s.Extensions); u != "" {
+		return "unresolved $ref '" + u + "'"
+	}
 	t := ""
 	if s.Type != nil && len(s.Type.Slice()) > 0 {
 		t = strings.Join(s.Type.Slice(), "|")

@@ -126,3 +126,65 @@ func TestLoadErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDanglingRefs loads documents where some $refs point nowhere: every
+// operation is indexed, and the broken part is named in the chunk.
+func TestDanglingRefs(t *testing.T) {
+	for _, tc := range []struct {
+		file           string
+		wantContent    map[string][]string // symbol -> substrings of its chunk
+		wantUnresolved []Unresolved
+	}{
+		{
+			file: "dangling-ref.yaml",
+			wantContent: map[string][]string{
+				"GET /orders":      {"- unresolved $ref '#/components/parameters/PageSize'", "responses: 200 A page of orders."},
+				"POST /orders":     {"request body (application/json): unresolved $ref '#/components/schemas/Missing'", "responses: 201 unresolved $ref '#/components/responses/Created'"},
+				"GET /orders/{id}": {"- id (path, string, required)", "responses: 200 The order. (Order (object))"},
+			},
+			wantUnresolved: []Unresolved{
+				{"GET /orders", "parameter", "#/components/parameters/PageSize"},
+				{"GET /orders", "response 200 (application/json) [].customer", "#/components/schemas/Customer"},
+				{"POST /orders", "request body (application/json)", "#/components/schemas/Missing"},
+				{"POST /orders", "response 201", "#/components/responses/Created"},
+				{"GET /orders/{id}", "response 200 (application/json) customer", "#/components/schemas/Customer"},
+			},
+		},
+		{
+			file: "swagger2-dangling.yaml",
+			wantContent: map[string][]string{
+				"POST /v1/orders":     {"request body (*/*): unresolved $ref '#/definitions/Missing'", "responses: 201 Created."},
+				"GET /v1/orders/{id}": {"- id (path, string, required)", "responses: 200 The order. (Order (object))"},
+			},
+			wantUnresolved: []Unresolved{{"POST /v1/orders", "request body (*/*)", "#/definitions/Missing"}},
+		},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile("../../testdata/openapi/" + tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Load(tc.file, data)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			got := map[string]string{}
+			for _, c := range s.Chunks(tc.file) {
+				got[c.Symbol] = c.Content
+			}
+			if len(got) != len(tc.wantContent) {
+				t.Errorf("got %d chunks, want %d", len(got), len(tc.wantContent))
+			}
+			for sym, subs := range tc.wantContent {
+				for _, sub := range subs {
+					if !strings.Contains(got[sym], sub) {
+						t.Errorf("%s lacks %q:\n%s", sym, sub, got[sym])
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.wantUnresolved, s.Unresolved()); diff != "" {
+				t.Errorf("Unresolved (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
