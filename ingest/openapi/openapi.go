@@ -1,9 +1,11 @@
 // Package openapi chunks an API description (OpenAPI 3.x, or Swagger 2.0
 // converted to 3) into one chunk per operation, symbol "METHOD /path", with
 // everything a support engineer searches for: operationId, summary,
-// description, parameters with their types and where they go, request body and
-// response schemas summarised, security requirements and tags. Parsing and
-// $ref resolution are kin-openapi's (github.com/getkin/kin-openapi).
+// description, parameters with their types and where they go, the request
+// body's and the first success response's fields as paths with types
+// ("items[].bundle.sku (string)", bounded: see MaxBodyFields), security
+// requirements and tags. Parsing and $ref resolution are kin-openapi's
+// (github.com/getkin/kin-openapi).
 package openapi
 
 import (
@@ -200,6 +202,7 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 	if d := clip(op.Description); d != "" {
 		line("description: %s", d)
 	}
+	var body *openapi3.Schema // the request body schema whose fields are listed
 	params := append(openapi3.Parameters{}, item.Parameters...)
 	params = append(params, op.Parameters...)
 	if len(params) > 0 {
@@ -229,8 +232,14 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 			line("request body: unresolved $ref '%s'", ref)
 		}
 		for _, ct := range sortedKeys(rb.Value.Content) {
-			mt := rb.Value.Content[ct]
-			line("request body (%s): %s", ct, schemaSummary(mt.Schema))
+			schema := rb.Value.Content[ct].Schema
+			line("request body (%s): %s", ct, headerType(schema))
+			if body == nil && schema != nil {
+				if fields := fieldLines(schema, MaxBodyFields, true); len(fields) > 0 {
+					body = schema.Value
+					line("%s", strings.Join(fields, "\n"))
+				}
+			}
 		}
 	}
 	if op.Responses != nil {
@@ -254,6 +263,20 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 			parts = append(parts, part)
 		}
 		line("responses: %s", strings.Join(parts, "; "))
+		if code := firstSuccess(codes, op.Responses.Map()); code != "" {
+			content := op.Responses.Map()[code].Value.Content
+			ct := sortedKeys(content)[0]
+			schema := content[ct].Schema
+			header := fmt.Sprintf("response %s (%s): %s", code, ct, headerType(schema))
+			if schema != nil && schema.Value != nil && schema.Value == body {
+				line("%s, fields as in the request body", header)
+			} else {
+				line("%s", header)
+				if fields := fieldLines(schema, MaxResponseFields, false); len(fields) > 0 {
+					line("%s", strings.Join(fields, "\n"))
+				}
+			}
+		}
 	}
 	if op.Security != nil && len(*op.Security) > 0 {
 		var req []string
@@ -267,43 +290,22 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// schemaSummary lists an object schema's properties with types, one level deep.
-func schemaSummary(ref *openapi3.SchemaRef) string {
+// headerType names a body's schema as schemaType does, adding the
+// alternatives of a oneOf or anyOf: "oneOf: Card (object) | BankAccount (object)".
+func headerType(ref *openapi3.SchemaRef) string {
+	t := schemaType(ref, 0)
 	if ref == nil || ref.Value == nil {
-		return "any"
+		return t
 	}
-	s := ref.Value
-	if len(s.Properties) == 0 {
-		alts := append(append(openapi3.SchemaRefs{}, s.OneOf...), s.AnyOf...)
-		if len(alts) == 0 {
-			return schemaType(ref, 0)
-		}
-		parts := make([]string, 0, len(alts))
-		for _, a := range alts {
-			if a != nil && a.Value != nil && len(a.Value.Properties) > 0 {
-				parts = append(parts, schemaSummary(a))
-			} else {
-				parts = append(parts, schemaType(a, 1))
-			}
-		}
-		return "one of: " + strings.Join(parts, " | ")
+	alts := append(append(openapi3.SchemaRefs{}, ref.Value.OneOf...), ref.Value.AnyOf...)
+	if len(alts) == 0 {
+		return t
 	}
-	var parts []string
-	req := map[string]bool{}
-	for _, r := range s.Required {
-		req[r] = true
+	parts := make([]string, 0, len(alts))
+	for _, a := range alts {
+		parts = append(parts, schemaType(a, 1))
 	}
-	for _, name := range sortedKeys(s.Properties) {
-		p := name + " " + schemaType(s.Properties[name], 1)
-		if req[name] {
-			p += " required"
-		}
-		if d := s.Properties[name].Value; d != nil && d.Description != "" {
-			p += " — " + clipTo(firstLine(d.Description), 160)
-		}
-		parts = append(parts, p)
-	}
-	return "object {" + strings.Join(parts, "; ") + "}"
+	return t + ": " + strings.Join(parts, " | ")
 }
 
 // schemaType names a schema's type: "string", "integer", "array of string",

@@ -43,6 +43,7 @@ func TestChunksOpenAPI3(t *testing.T) {
 		"- id (path, string, required): The order id.", // path-level parameter
 		"- expand (query, array of string): Related objects to include inline",
 		"responses: 200 The order. (Order (object))",
+		"response 200 (application/json): Order (object)\n  - id (string)",
 		"security: apiKey",
 	} {
 		if !strings.Contains(cs[0].Content, sub) {
@@ -51,7 +52,7 @@ func TestChunksOpenAPI3(t *testing.T) {
 	}
 	for _, sub := range []string{
 		"description: Cancels an order that has not shipped yet.",
-		"request body (application/json): object {reason string enum[duplicate,fraudulent,requested_by_customer] required — Why the order is cancelled.}",
+		"request body (application/json): object\n  - reason (string enum[duplicate,fraudulent,requested_by_customer], required): Why the order is cancelled.",
 		"409 The order has already shipped.",
 	} {
 		if !strings.Contains(cs[1].Content, sub) {
@@ -82,12 +83,12 @@ func TestChunksSwagger2(t *testing.T) {
 		{
 			file:        "swagger2-ref.yaml",
 			wantSymbols: []string{"POST /v1/orders"},
-			wantContent: []string{"request body (*/*): object {customer string required — The customer id.}", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
+			wantContent: []string{"request body (*/*): NewOrder (object)\n  - customer (string, required): The customer id.", "response 201 (application/json): Order (object)\n  - id (string)\n  - status (string enum[pending,shipped])", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
 		},
 		{
 			file:        "swagger2-ref.json",
 			wantSymbols: []string{"POST /v1/orders"},
-			wantContent: []string{"request body (*/*): object {customer string required — The customer id.}", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
+			wantContent: []string{"request body (*/*): NewOrder (object)\n  - customer (string, required): The customer id.", "response 201 (application/json): Order (object)\n  - id (string)\n  - status (string enum[pending,shipped])", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
 		},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
@@ -186,5 +187,78 @@ func TestDanglingRefs(t *testing.T) {
 				t.Errorf("Unresolved (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestSchemaFields checks that request and response schemas are expanded
+// into field paths: through $refs, arrays and allOf, stopping at a schema
+// that contains itself.
+func TestSchemaFields(t *testing.T) {
+	got := map[string]string{}
+	for _, c := range load(t, "../../testdata/openapi/orders-nested.yaml").Chunks("orders-nested.yaml") {
+		got[c.Symbol] = c.Content
+	}
+	for _, tc := range []struct {
+		symbol, want string
+	}{
+		{"POST /orders", `POST /orders
+operationId: createOrder
+summary: Place an order
+request body (application/json): Order (object)
+  - customer (string, required): The customer id.
+  - items (array of LineItem (object), required)
+  - items[].bundle (Bundle (object)): Products sold together under one SKU.
+  - items[].bundle.products (array of Product (object))
+  - items[].bundle.products[].name (string)
+  - items[].bundle.products[].sku (string)
+  - items[].bundle.sku (string): The bundle's stock keeping unit.
+  - items[].quantity (integer)
+  - shipping (allOf)
+  - shipping.city (string)
+  - shipping.instructions (string)
+  - shipping.postcode (string)
+responses: 201 The order was placed. (Order (object)); 422 The order is invalid.
+response 201 (application/json): Order (object), fields as in the request body`},
+		{"GET /categories/{id}", `GET /categories/{id}
+operationId: getCategory
+summary: Retrieve a category
+parameters:
+- id (path, string, required)
+responses: 200 The category. (Category (object))
+response 200 (application/json): Category (object)
+  - children (array of Category (object), recursive)
+  - name (string)
+  - parent (Category (object), recursive)`},
+	} {
+		t.Run(tc.symbol, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, got[tc.symbol]); diff != "" {
+				t.Errorf("content (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSchemaFieldsBounded checks that a schema of 200 properties, each an
+// object of 40, stays within the documented caps.
+func TestSchemaFieldsBounded(t *testing.T) {
+	cs := load(t, "../../testdata/openapi/huge-schema.yaml").Chunks("huge-schema.yaml")
+	if len(cs) != 1 {
+		t.Fatalf("got %d chunks, want 1", len(cs))
+	}
+	content := cs[0].Content
+	fields := 0
+	for _, l := range strings.Split(content, "\n") {
+		if strings.HasPrefix(l, "  - ") {
+			fields++
+		}
+	}
+	if fields > MaxBodyFields+1 { // +1: the "more fields" line
+		t.Errorf("got %d field lines, want at most %d", fields, MaxBodyFields+1)
+	}
+	if !strings.Contains(content, "more fields not shown") {
+		t.Errorf("content does not say fields were left out:\n%s", content)
+	}
+	if len(content) > 8<<10 {
+		t.Errorf("content is %d bytes, want at most 8 KiB", len(content))
 	}
 }
