@@ -114,12 +114,7 @@ func resolve(doc *yaml.Node, ref string) *yaml.Node {
 		var next *yaml.Node
 		switch n.Kind {
 		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == tok {
-					next = n.Content[i+1]
-					break
-				}
-			}
+			next = mapValue(n, tok)
 		case yaml.SequenceNode:
 			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
 				next = n.Content[i]

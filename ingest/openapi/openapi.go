@@ -112,6 +112,7 @@ func parse(name string, data []byte, swagger2 bool) (*openapi3.T, string, error)
 	if err != nil {
 		return nil, "", fmt.Errorf("openapi %s: convert swagger 2.0: %w", name, err)
 	}
+	setSwagger2Origins(doc, data, name)
 	return doc, strings.TrimRight(doc2.BasePath, "/"), nil
 }
 

@@ -68,26 +68,31 @@ func TestChunksSwagger2(t *testing.T) {
 	for _, tc := range []struct {
 		file        string
 		wantSymbols []string
+		wantLines   [2]int   // the first chunk's: operation key to its last value
 		wantContent []string // substrings of the first chunk
 	}{
 		{
 			file:        "petstore-swagger2.json",
 			wantSymbols: []string{"DELETE /v2/pets/{petId}"},
+			wantLines:   [2]int{7, 14},
 			wantContent: []string{"operationId: deletePet", "- petId (path, integer int64, required): Pet id to delete", "- api_key (header, string)", "400 Invalid ID supplied"},
 		},
 		{
 			file:        "swagger2-ping.json",
 			wantSymbols: []string{"GET /v1/ping"},
+			wantLines:   [2]int{8, 13},
 			wantContent: []string{"operationId: ping", "responses: 200 The service is up. (object); 503 The service is degraded."},
 		},
 		{
 			file:        "swagger2-ref.yaml",
 			wantSymbols: []string{"POST /v1/orders"},
+			wantLines:   [2]int{9, 24},
 			wantContent: []string{"request body (*/*): NewOrder (object)\n  - customer (string, required): The customer id.", "response 201 (application/json): Order (object)\n  - id (string)\n  - status (string enum[pending,shipped])", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
 		},
 		{
 			file:        "swagger2-ref.json",
 			wantSymbols: []string{"POST /v1/orders"},
+			wantLines:   [2]int{11, 32}, // JSON: the closing braces are not nodes
 			wantContent: []string{"request body (*/*): NewOrder (object)\n  - customer (string, required): The customer id.", "response 201 (application/json): Order (object)\n  - id (string)\n  - status (string enum[pending,shipped])", "responses: 201 The order was placed. (Order (object)); 422 The order is invalid."},
 		},
 	} {
@@ -107,6 +112,9 @@ func TestChunksSwagger2(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.wantSymbols, got); diff != "" {
 				t.Fatalf("symbols (-want +got):\n%s", diff)
+			}
+			if got := [2]int{cs[0].StartLine, cs[0].EndLine}; got != tc.wantLines {
+				t.Errorf("lines %v, want %v", got, tc.wantLines)
 			}
 			for _, sub := range tc.wantContent {
 				if !strings.Contains(cs[0].Content, sub) {
