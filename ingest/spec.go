@@ -56,6 +56,10 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 			return err
 		}
 		for _, u := range spec.Unresolved() {
+			if u.Symbol == "" {
+				log.Warn("unresolved $ref outside the operations", "file", src.File, "ref", u.Ref)
+				continue
+			}
 			log.Warn("unresolved $ref, operation indexed without it",
 				"file", src.File, "symbol", u.Symbol, "where", u.Where, "ref", u.Ref)
 		}

@@ -149,14 +149,16 @@ func TestDanglingRefs(t *testing.T) {
 			wantContent: map[string][]string{
 				"GET /orders":      {"- unresolved $ref '#/components/parameters/PageSize'", "responses: 200 A page of orders."},
 				"POST /orders":     {"request body (application/json): unresolved $ref '#/components/schemas/Missing'", "responses: 201 unresolved $ref '#/components/responses/Created'"},
-				"GET /orders/{id}": {"- id (path, string, required)", "responses: 200 The order. (Order (object))"},
+				"GET /orders/{id}": {"- id (path, unresolved $ref 'common.yaml#/components/schemas/Id', required)", "responses: 200 The order. (Order (object))"},
 			},
 			wantUnresolved: []Unresolved{
 				{"GET /orders", "parameter", "#/components/parameters/PageSize"},
 				{"GET /orders", "response 200 (application/json) [].customer", "#/components/schemas/Customer"},
 				{"POST /orders", "request body (application/json)", "#/components/schemas/Missing"},
 				{"POST /orders", "response 201", "#/components/responses/Created"},
+				{"GET /orders/{id}", "parameter id", "common.yaml#/components/schemas/Id"}, // external refs are not followed
 				{"GET /orders/{id}", "response 200 (application/json) customer", "#/components/schemas/Customer"},
+				{"", "outside the operations", "#/components/schemas/Gone"}, // components.schemas.Unused
 			},
 		},
 		{

@@ -9,14 +9,17 @@ import (
 // An Unresolved is a $ref in an operation that points nowhere in the
 // document (see Load).
 type Unresolved struct {
-	Symbol string // the operation, "POST /orders"
+	Symbol string // the operation, "POST /orders"; "" for a ref no operation reaches
 	Where  string // "parameter", "request body (application/json) items[]", "response 201"
 	Ref    string // the $ref as written, "#/components/schemas/Missing"
 }
 
-// Unresolved lists the operations' unresolved $refs, in chunk order; nil
-// when the document has none. A schema is followed into properties, items,
-// additionalProperties and allOf/oneOf/anyOf, each schema once per place.
+// Unresolved lists the operations' unresolved $refs, in chunk order, then
+// those of Dangling that no operation reaches (an unused component, a
+// header or a callback), with Symbol "" and Where "outside the operations";
+// nil when the document has none. A schema is followed into properties,
+// items, additionalProperties and allOf/oneOf/anyOf, each schema once per
+// place.
 func (s *Spec) Unresolved() []Unresolved {
 	if len(s.Dangling) == 0 {
 		return nil
@@ -59,6 +62,16 @@ func (s *Spec) Unresolved() []Unresolved {
 			}
 		}
 	})
+	met := map[string]bool{}
+	for _, u := range out {
+		met[u.Ref] = true
+	}
+	for _, ref := range s.Dangling {
+		if !met[ref] {
+			met[ref] = true
+			out = append(out, Unresolved{Where: "outside the operations", Ref: ref})
+		}
+	}
 	return out
 }
 
