@@ -1,11 +1,13 @@
 // Package openapi chunks an API description (OpenAPI 3.x, or Swagger 2.0
-// converted to 3) into one chunk per operation, symbol "METHOD /path", with
+// converted to 3) into one chunk per operation, symbol "METHOD /path" (with
+// a Swagger 2.0 basePath in front, see Spec.Chunks), with
 // everything a support engineer searches for: operationId, summary,
 // description, parameters with their types and where they go, the request
 // body's and the first success response's fields as paths with types
 // ("items[].bundle.sku (string)", bounded: see MaxBodyFields), security
 // requirements and tags. Parsing and $ref resolution are kin-openapi's
-// (github.com/getkin/kin-openapi).
+// (github.com/getkin/kin-openapi); a $ref that points nowhere is named in
+// its operation's chunk instead of failing the spec (see Load).
 package openapi
 
 import (
