@@ -105,7 +105,14 @@ func parse(name string, data []byte, swagger2 bool) (*openapi3.T, string, error)
 	// goes through JSON for YAML input too.
 	var doc2 openapi2.T
 	if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
-		return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
+		fixed, ok := quoteSwaggerVersion(data)
+		if !ok {
+			return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
+		}
+		doc2 = openapi2.T{}
+		if err := openapi2.UnmarshalFromData(fixed, &doc2); err != nil {
+			return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
+		}
 	}
 	// ToV3WithLoader resolves the converted document's $refs (now
 	// #/components/...) with our loader.

@@ -84,6 +84,13 @@ func TestChunksSwagger2(t *testing.T) {
 			wantContent: []string{"operationId: ping", "responses: 200 The service is up. (object); 503 The service is degraded."},
 		},
 		{
+			// swagger: 2.0 unquoted is a YAML number; basePath ends in "/".
+			file:        "swagger2-version-number.yaml",
+			wantSymbols: []string{"GET /v1/ping"},
+			wantLines:   [2]int{8, 12},
+			wantContent: []string{"operationId: ping", "responses: 200 The service is up."},
+		},
+		{
 			file:        "swagger2-ref.yaml",
 			wantSymbols: []string{"POST /v1/orders"},
 			wantLines:   [2]int{9, 24},
