@@ -68,26 +68,32 @@ func markDangling(data []byte) (out []byte, refs []string, ok bool) {
 	return out, refs, true
 }
 
-// keyOffset returns the byte offset of the "$ref" text of key k. yaml.v3
-// gives 1-based lines and columns counted in characters, pointing at the
-// opening quote of a quoted key.
+// keyOffset returns the byte offset of the "$ref" text of key k.
 func keyOffset(data []byte, k *yaml.Node) (int, bool) {
+	off, ok := nodeOffset(data, k)
+	if ok && (data[off] == '"' || data[off] == '\'') {
+		off++
+	}
+	return off, ok && bytes.HasPrefix(data[off:], []byte("$ref"))
+}
+
+// nodeOffset returns the byte offset of node n in data. yaml.v3 gives
+// 1-based lines and columns counted in characters, pointing at the opening
+// quote of a quoted scalar.
+func nodeOffset(data []byte, n *yaml.Node) (int, bool) {
 	off := 0
-	for line := 1; line < k.Line; line++ {
+	for line := 1; line < n.Line; line++ {
 		i := bytes.IndexByte(data[off:], '\n')
 		if i < 0 {
 			return 0, false
 		}
 		off += i + 1
 	}
-	for col := 1; col < k.Column && off < len(data); col++ {
+	for col := 1; col < n.Column && off < len(data); col++ {
 		_, size := utf8.DecodeRune(data[off:])
 		off += size
 	}
-	if off < len(data) && (data[off] == '"' || data[off] == '\'') {
-		off++
-	}
-	return off, bytes.HasPrefix(data[off:], []byte("$ref"))
+	return off, off < len(data)
 }
 
 // resolve returns the node a local $ref points at, or nil.

@@ -65,16 +65,9 @@ func Load(name string, data []byte) (*Spec, error) {
 	doc, basePath, err := parse(name, data, swagger2)
 	var dangling []string
 	if err != nil {
-		// The happy path never builds the node tree markDangling needs.
-		marked, refs, ok := markDangling(data)
-		if !ok || len(refs) == 0 {
+		if doc, basePath, dangling, err = reparse(name, data, swagger2, err); err != nil {
 			return nil, err
 		}
-		d, bp, err2 := parse(name, marked, swagger2)
-		if err2 != nil {
-			return nil, err
-		}
-		doc, basePath, dangling = d, bp, refs
 	}
 	if doc.Paths == nil || doc.Paths.Len() == 0 {
 		return nil, fmt.Errorf("openapi %s: no paths", name)
@@ -84,6 +77,29 @@ func Load(name string, data []byte) (*Spec, error) {
 		s.Version = doc.Info.Version
 	}
 	return s, nil
+}
+
+// reparse retries a load that failed with first after the repairs that keep
+// every line where it was: version numbers quoted (quoteVersions), then
+// dangling $refs marked (markDangling). It returns first when they do not
+// help. Only failed loads get here, so the happy path never builds the
+// yaml.v3 node tree these need.
+func reparse(name string, data []byte, swagger2 bool, first error) (*openapi3.T, string, []string, error) {
+	if quoted, ok := quoteVersions(data); ok {
+		data = quoted
+		if doc, basePath, err := parse(name, data, swagger2); err == nil {
+			return doc, basePath, nil, nil
+		}
+	}
+	marked, refs, ok := markDangling(data)
+	if !ok || len(refs) == 0 {
+		return nil, "", nil, first
+	}
+	doc, basePath, err := parse(name, marked, swagger2)
+	if err != nil {
+		return nil, "", nil, first
+	}
+	return doc, basePath, refs, nil
 }
 
 // parse loads an OpenAPI 3 document, or converts a Swagger 2.0 one and
@@ -105,14 +121,7 @@ func parse(name string, data []byte, swagger2 bool) (*openapi3.T, string, error)
 	// goes through JSON for YAML input too.
 	var doc2 openapi2.T
 	if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
-		fixed, ok := quoteSwaggerVersion(data)
-		if !ok {
-			return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
-		}
-		doc2 = openapi2.T{}
-		if err := openapi2.UnmarshalFromData(fixed, &doc2); err != nil {
-			return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
-		}
+		return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
 	}
 	// ToV3WithLoader resolves the converted document's $refs (now
 	// #/components/...) with our loader.

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -84,7 +85,8 @@ func TestChunksSwagger2(t *testing.T) {
 			wantContent: []string{"operationId: ping", "responses: 200 The service is up. (object); 503 The service is degraded."},
 		},
 		{
-			// swagger: 2.0 unquoted is a YAML number; basePath ends in "/".
+			// swagger: 2.0 and info.version: 1.0 unquoted are YAML numbers;
+			// basePath ends in "/".
 			file:        "swagger2-version-number.yaml",
 			wantSymbols: []string{"GET /v1/ping"},
 			wantLines:   [2]int{8, 12},
@@ -277,5 +279,30 @@ func TestSchemaFieldsBounded(t *testing.T) {
 	}
 	if len(content) > 8<<10 {
 		t.Errorf("content is %d bytes, want at most 8 KiB", len(content))
+	}
+}
+
+// TestVersionNumbers loads documents whose version strings are written as
+// YAML numbers: the versions are read as written and lines are kept.
+func TestVersionNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		file, wantVersion, wantSymbol string
+		wantLines                     [2]int
+	}{
+		{"version-number.yaml", "2.0", "GET /ping", [2]int{7, 11}},
+		{"swagger2-version-number.yaml", "1.0", "GET /v1/ping", [2]int{8, 12}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			s := load(t, "../../testdata/openapi/"+tc.file)
+			cs := s.Chunks(tc.file)
+			if len(cs) != 1 {
+				t.Fatalf("got %d chunks, want 1", len(cs))
+			}
+			got := fmt.Sprintf("%s %s %d-%d", s.Version, cs[0].Symbol, cs[0].StartLine, cs[0].EndLine)
+			want := fmt.Sprintf("%s %s %d-%d", tc.wantVersion, tc.wantSymbol, tc.wantLines[0], tc.wantLines[1])
+			if got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
 	}
 }

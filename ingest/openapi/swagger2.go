@@ -45,7 +45,7 @@ func setSwagger2Origins(doc *openapi3.T, data []byte, file string) {
 
 // mapValue returns the value of key in a mapping node, or nil.
 func mapValue(n *yaml.Node, key string) *yaml.Node {
-	if n.Kind != yaml.MappingNode {
+	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -63,24 +63,4 @@ func lastLine(n *yaml.Node) int {
 		last = max(last, lastLine(c))
 	}
 	return last
-}
-
-// quoteSwaggerVersion returns data with a top-level "swagger: 2.0" written
-// as a string, and whether it changed anything. The field is a string
-// (Swagger 2.0, Swagger Object: "The value MUST be "2.0""), but unquoted in
-// YAML it is a number, which openapi2 does not decode. The result is
-// re-encoded YAML, so its lines differ: origins come from the original data
-// (setSwagger2Origins).
-func quoteSwaggerVersion(data []byte) ([]byte, bool) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) == 0 {
-		return nil, false
-	}
-	v := mapValue(root.Content[0], "swagger")
-	if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!str" {
-		return nil, false
-	}
-	v.Tag, v.Style = "!!str", yaml.DoubleQuotedStyle
-	out, err := yaml.Marshal(&root)
-	return out, err == nil
 }
