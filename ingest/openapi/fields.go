@@ -8,10 +8,11 @@ import (
 )
 
 // Limits on how much of a request or response schema is expanded into a
-// chunk, so that a huge schema (GitHub's repository object has over 80
-// properties, most of them objects) cannot blow one up: fields are chosen
-// level by level (every top-level field before any nested one) until a
-// limit is hit, and a last line says how many were left out.
+// chunk, so that a huge schema cannot blow one up (GitHub's full-repository
+// object has 105 properties, ten of them objects or refs): fields are
+// chosen level by level (every top-level field before any nested one)
+// until a limit is hit, and a last line says how many were left out. A
+// chunk thus holds at most MaxBodyFields+MaxResponseFields+2 field lines.
 const (
 	MaxFieldDepth       = 4   // path segments: items[].bundle.products[].sku is 4
 	MaxFieldsPerObject  = 25  // properties listed for one object, alphabetically
@@ -30,22 +31,41 @@ type field struct {
 }
 
 // fieldLines expands an object schema (or an array of them) into lines
-// "  - path (type[, required][, recursive]): description", at most max of
-// them plus one saying how many more fields exist; descriptions only when
-// withDesc. $refs, allOf, oneOf and
-// anyOf are followed (OpenAPI 3.0 Schema Object); a schema met again below
-// itself stops there, marked recursive.
+// "  - path (type[, required][, recursive]): description", depth first, at
+// most max of them plus one saying how many more fields exist; descriptions
+// only when withDesc. $refs, allOf, oneOf and anyOf are followed (OpenAPI
+// 3.0 Schema Object); a schema met again below itself stops there, marked
+// recursive.
 func fieldLines(ref *openapi3.SchemaRef, max int, withDesc bool) []string {
 	obj, prefix := unwrap(ref, "")
 	if obj == nil {
 		return nil
 	}
+	fields, omitted := expand(obj, prefix, max)
+	var out []string
+	var print func(fs []*field)
+	print = func(fs []*field) {
+		for _, f := range fs {
+			out = append(out, fieldLine(f, withDesc))
+			print(f.children)
+		}
+	}
+	print(fields)
+	if omitted > 0 {
+		out = append(out, fmt.Sprintf("  - … %d more fields not shown", omitted))
+	}
+	return out
+}
+
+// expand chooses up to max fields of obj breadth first and returns them as
+// a tree, with the number of properties left out at the levels it reached.
+func expand(obj *openapi3.Schema, prefix string, max int) ([]*field, int) {
 	type job struct {
 		parent    *field
 		obj       *openapi3.Schema
 		prefix    string
-		depth     int
-		ancestors []*openapi3.Schema
+		depth     int                // of the fields this job adds, 1 at the top
+		ancestors []*openapi3.Schema // objects from the top down to obj
 	}
 	root := &field{}
 	queue := []job{{root, obj, prefix, 1, []*openapi3.Schema{obj}}}
@@ -63,36 +83,17 @@ func fieldLines(ref *openapi3.SchemaRef, max int, withDesc bool) []string {
 			f := &field{path: joinField(j.prefix, name), schema: props[name], required: required[name]}
 			j.parent.children = append(j.parent.children, f)
 			child, p := unwrap(props[name], f.path)
-			if child == nil {
-				continue
-			}
-			if contains(j.ancestors, child) {
+			switch {
+			case child == nil:
+			case contains(j.ancestors, child):
 				f.recursive = true
-				continue
-			}
-			if j.depth < MaxFieldDepth {
+			case j.depth < MaxFieldDepth:
 				anc := append(append([]*openapi3.Schema{}, j.ancestors...), child)
 				queue = append(queue, job{f, child, p, j.depth + 1, anc})
 			}
 		}
 	}
-	for _, j := range queue { // expansion stopped at max
-		props, _ := properties(j.obj)
-		omitted += len(props)
-	}
-	var out []string
-	var print func(fs []*field)
-	print = func(fs []*field) {
-		for _, f := range fs {
-			out = append(out, fieldLine(f, withDesc))
-			print(f.children)
-		}
-	}
-	print(root.children)
-	if omitted > 0 {
-		out = append(out, fmt.Sprintf("  - … %d more fields not shown", omitted))
-	}
-	return out
+	return root.children, omitted
 }
 
 func fieldLine(f *field, withDesc bool) string {
