@@ -18,8 +18,7 @@ type Unresolved struct {
 // those of Dangling that no operation reaches (an unused component, a
 // header or a callback), with Symbol "" and Where "outside the operations";
 // nil when the document has none. A schema is followed into properties,
-// items, additionalProperties and allOf/oneOf/anyOf, each schema once per
-// place.
+// items, additionalProperties and allOf/oneOf/anyOf.
 func (s *Spec) Unresolved() []Unresolved {
 	if len(s.Dangling) == 0 {
 		return nil
@@ -76,7 +75,10 @@ func (s *Spec) Unresolved() []Unresolved {
 }
 
 // walkUnresolved reports marked schemas under ref as where plus the field
-// path ("request body (application/json) items[].bundle"); seen stops cycles.
+// path ("request body (application/json) items[].bundle"). seen holds the
+// schemas already walked in this section of the operation: each is walked
+// once, by the first path that reaches it, which stops cycles and keeps a
+// schema shared by many properties from being walked once per path.
 func walkUnresolved(ref *openapi3.SchemaRef, where, path string, seen map[*openapi3.Schema]bool, add func(where, ref string)) {
 	if ref == nil || ref.Value == nil || seen[ref.Value] {
 		return
@@ -87,7 +89,6 @@ func walkUnresolved(ref *openapi3.SchemaRef, where, path string, seen map[*opena
 		return
 	}
 	seen[s] = true
-	defer delete(seen, s)
 	for _, name := range sortedKeys(s.Properties) {
 		walkUnresolved(s.Properties[name], where, joinField(path, name), seen, add)
 	}
