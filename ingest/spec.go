@@ -55,6 +55,14 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 		if err != nil {
 			return err
 		}
+		for _, u := range spec.Unresolved() {
+			if u.Symbol == "" {
+				log.Warn("unresolved $ref outside the operations", "file", src.File, "ref", u.Ref)
+				continue
+			}
+			log.Warn("unresolved $ref, operation indexed without it",
+				"file", src.File, "symbol", u.Symbol, "where", u.Where, "ref", u.Ref)
+		}
 		chunks := spec.Chunks(filepath.Base(src.File))
 		now := ix.now().UTC()
 		for i := range chunks {

@@ -1,16 +1,19 @@
 // Package openapi chunks an API description (OpenAPI 3.x, or Swagger 2.0
-// converted to 3) into one chunk per operation, symbol "METHOD /path", with
+// converted to 3) into one chunk per operation, symbol "METHOD /path" (with
+// a Swagger 2.0 basePath in front, see Spec.Chunks), with
 // everything a support engineer searches for: operationId, summary,
-// description, parameters with their types and where they go, request body and
-// response schemas summarised, security requirements and tags. Parsing and
-// $ref resolution are kin-openapi's (github.com/getkin/kin-openapi).
+// description, parameters with their types and where they go, the request
+// body's and the first success response's fields as paths with types
+// ("items[].bundle.sku (string)", bounded: see MaxBodyFields), security
+// requirements and tags. Parsing and $ref resolution are kin-openapi's
+// (github.com/getkin/kin-openapi); a $ref that points nowhere is named in
+// its operation's chunk instead of failing the spec (see Load).
 package openapi
 
 import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"path"
 	"sort"
 	"strings"
 
@@ -31,11 +34,22 @@ const MaxDescription = 1500
 type Spec struct {
 	Doc     *openapi3.T
 	Version string // info.version
+	// BasePath is a Swagger 2.0 document's basePath without a trailing
+	// slash ("" for "/" and for OpenAPI 3), prefixed to every symbol.
+	BasePath string
+	// Dangling lists the $refs, as written, that point nowhere in the
+	// document, in document order; empty when all resolve.
+	Dangling []string
 }
 
 // Load parses spec bytes (JSON or YAML; OpenAPI 3.x or Swagger 2.0) and
 // resolves its local $refs. name is the file path, used in errors and for
 // relative $refs. Errors name the file and what failed.
+//
+// A $ref that points nowhere does not fail the spec: when loading fails,
+// each such ref is marked (see markDangling) and the spec is loaded again,
+// so every operation is indexed and the broken parts are named in their
+// chunks; Spec.Dangling lists the refs and Unresolved says where they are.
 func Load(name string, data []byte) (*Spec, error) {
 	var probe struct {
 		Swagger string `json:"swagger" yaml:"swagger"`
@@ -47,44 +61,106 @@ func Load(name string, data []byte) (*Spec, error) {
 			return nil, fmt.Errorf("openapi %s: not JSON or YAML: %w", name, err)
 		}
 	}
-	loader := openapi3.NewLoader()
-	loader.IncludeOrigin = true
-	var doc *openapi3.T
-	if strings.HasPrefix(probe.Swagger, "2") {
-		var doc2 openapi2.T
-		if err := yaml.Unmarshal(data, &doc2); err != nil {
-			if jerr := json.Unmarshal(data, &doc2); jerr != nil {
-				return nil, fmt.Errorf("openapi %s: swagger 2.0: %w", name, jerr)
-			}
+	swagger2 := strings.HasPrefix(probe.Swagger, "2")
+	doc, basePath, err := parse(name, data, swagger2)
+	var dangling []string
+	if err != nil {
+		if doc, basePath, dangling, err = reparse(name, data, swagger2, err); err != nil {
+			return nil, err
 		}
-		d, err := openapi2conv.ToV3(&doc2)
-		if err != nil {
-			return nil, fmt.Errorf("openapi %s: convert swagger 2.0: %w", name, err)
-		}
-		doc = d
-	} else {
-		d, err := loader.LoadFromDataWithPath(data, &url.URL{Path: name})
-		if err != nil {
-			return nil, fmt.Errorf("openapi %s: %w", name, err)
-		}
-		doc = d
 	}
 	if doc.Paths == nil || doc.Paths.Len() == 0 {
 		return nil, fmt.Errorf("openapi %s: no paths", name)
 	}
-	s := &Spec{Doc: doc}
+	s := &Spec{Doc: doc, BasePath: basePath, Dangling: dangling}
 	if doc.Info != nil {
 		s.Version = doc.Info.Version
 	}
 	return s, nil
 }
 
+// reparse retries a load that failed with first after the repairs that keep
+// every line where it was: version numbers quoted (quoteVersions), then
+// dangling $refs marked (markDangling). It returns first when they do not
+// help. Only failed loads get here, so the happy path never builds the
+// yaml.v3 node tree these need.
+func reparse(name string, data []byte, swagger2 bool, first error) (*openapi3.T, string, []string, error) {
+	if quoted, ok := quoteVersions(data); ok {
+		data = quoted
+		if doc, basePath, err := parse(name, data, swagger2); err == nil {
+			return doc, basePath, nil, nil
+		}
+	}
+	marked, refs, ok := markDangling(data)
+	if !ok || len(refs) == 0 {
+		return nil, "", nil, first
+	}
+	doc, basePath, err := parse(name, marked, swagger2)
+	if err != nil {
+		return nil, "", nil, first
+	}
+	return doc, basePath, refs, nil
+}
+
+// parse loads an OpenAPI 3 document, or converts a Swagger 2.0 one and
+// returns its basePath without a trailing slash.
+func parse(name string, data []byte, swagger2 bool) (*openapi3.T, string, error) {
+	loader := openapi3.NewLoader()
+	loader.IncludeOrigin = true
+	location := &url.URL{Path: name}
+	if !swagger2 {
+		doc, err := loader.LoadFromDataWithPath(data, location)
+		if err != nil {
+			return nil, "", fmt.Errorf("openapi %s: %w", name, err)
+		}
+		return doc, "", nil
+	}
+	// openapi2's types decode through their UnmarshalJSON methods, so a
+	// plain yaml.Unmarshal skips them (basePath and responses were lost,
+	// and a body schema's $ref read as a non-object); UnmarshalFromData
+	// goes through JSON for YAML input too.
+	var doc2 openapi2.T
+	if err := openapi2.UnmarshalFromData(data, &doc2); err != nil {
+		return nil, "", fmt.Errorf("openapi %s: swagger 2.0: %w", name, err)
+	}
+	// ToV3WithLoader resolves the converted document's $refs (now
+	// #/components/...) with our loader.
+	doc, err := openapi2conv.ToV3WithLoader(&doc2, loader, location)
+	if err != nil {
+		return nil, "", fmt.Errorf("openapi %s: convert swagger 2.0: %w", name, err)
+	}
+	setSwagger2Origins(doc, data, name)
+	return doc, strings.TrimRight(doc2.BasePath, "/"), nil
+}
+
 // Chunks returns one chunk per operation, ordered by path then method. path
 // is the spec file's path (Chunk.Path); lines come from the document (the
 // operation's block) when known, else the path item's, else line 1. Chunks
 // have Kind api, SymbolKind endpoint, Language openapi and Version set.
+//
+// The symbol is "METHOD /path" with the path as a client calls it. In
+// Swagger 2.0 that is basePath + path ("The path is appended to the
+// basePath in order to construct the full URL", Swagger 2.0 Paths Object),
+// so /ping under basePath /v1 is "GET /v1/ping". OpenAPI 3 moves the prefix
+// into servers[].url, which may list several servers with different paths
+// or templated variables (OpenAPI 3.0 Server Object), so there the path key
+// is used as written.
 func (s *Spec) Chunks(file string) []retrieval.Chunk {
 	var out []retrieval.Chunk
+	s.eachOperation(func(symbol string, item *openapi3.PathItem, op *openapi3.Operation) {
+		start, end := lines(op.Origin, item.Origin)
+		out = append(out, retrieval.Chunk{
+			Kind: retrieval.KindAPI, Path: file, Symbol: symbol, SymbolKind: "endpoint",
+			Language: "openapi", Signature: signature(symbol, op), Version: s.Version,
+			Content: describe(symbol, item, op), StartLine: start, EndLine: end,
+		})
+	})
+	return out
+}
+
+// eachOperation calls fn for every operation, ordered by path then method,
+// with its symbol.
+func (s *Spec) eachOperation(fn func(symbol string, item *openapi3.PathItem, op *openapi3.Operation)) {
 	paths := s.Doc.Paths.Keys()
 	sort.Strings(paths)
 	for _, p := range paths {
@@ -99,17 +175,9 @@ func (s *Spec) Chunks(file string) []retrieval.Chunk {
 		}
 		sort.Strings(methods)
 		for _, m := range methods {
-			op := ops[m]
-			start, end := lines(op.Origin, item.Origin)
-			symbol := strings.ToUpper(m) + " " + p
-			out = append(out, retrieval.Chunk{
-				Kind: retrieval.KindAPI, Path: file, Symbol: symbol, SymbolKind: "endpoint",
-				Language: "openapi", Signature: signature(symbol, op), Version: s.Version,
-				Content: describe(symbol, item, op), StartLine: start, EndLine: end,
-			})
+			fn(strings.ToUpper(m)+" "+s.BasePath+p, item, ops[m])
 		}
 	}
-	return out
 }
 
 func lines(origins ...*openapi3.Origin) (int, int) {
@@ -130,165 +198,6 @@ func signature(symbol string, op *openapi3.Operation) string {
 		return symbol + "  (" + op.OperationID + ")"
 	}
 	return symbol
-}
-
-// describe renders an operation as the text shown and searched.
-func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) string {
-	var b strings.Builder
-	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	line("%s", symbol)
-	if op.OperationID != "" {
-		line("operationId: %s", op.OperationID)
-	}
-	if op.Summary != "" {
-		line("summary: %s", op.Summary)
-	}
-	if op.Deprecated {
-		line("deprecated: true")
-	}
-	if len(op.Tags) > 0 {
-		line("tags: %s", strings.Join(op.Tags, ", "))
-	}
-	if d := clip(op.Description); d != "" {
-		line("description: %s", d)
-	}
-	params := append(openapi3.Parameters{}, item.Parameters...)
-	params = append(params, op.Parameters...)
-	if len(params) > 0 {
-		line("parameters:")
-		for _, pr := range params {
-			if pr == nil || pr.Value == nil {
-				continue
-			}
-			p := pr.Value
-			req := ""
-			if p.Required {
-				req = ", required"
-			}
-			desc := clip(p.Description)
-			if desc != "" {
-				desc = ": " + desc
-			}
-			line("- %s (%s, %s%s)%s", p.Name, p.In, schemaType(p.Schema, 0), req, desc)
-		}
-	}
-	if rb := op.RequestBody; rb != nil && rb.Value != nil {
-		for _, ct := range sortedKeys(rb.Value.Content) {
-			mt := rb.Value.Content[ct]
-			line("request body (%s): %s", ct, schemaSummary(mt.Schema))
-		}
-	}
-	if op.Responses != nil {
-		codes := sortedKeys(op.Responses.Map())
-		var parts []string
-		for _, code := range codes {
-			r := op.Responses.Map()[code]
-			part := code
-			if r != nil && r.Value != nil {
-				if r.Value.Description != nil && *r.Value.Description != "" {
-					part += " " + firstLine(*r.Value.Description)
-				}
-				for _, ct := range sortedKeys(r.Value.Content) {
-					part += " (" + schemaType(r.Value.Content[ct].Schema, 0) + ")"
-					break
-				}
-			}
-			parts = append(parts, part)
-		}
-		line("responses: %s", strings.Join(parts, "; "))
-	}
-	if op.Security != nil && len(*op.Security) > 0 {
-		var req []string
-		for _, sr := range *op.Security {
-			for _, name := range sortedKeys(sr) {
-				req = append(req, name)
-			}
-		}
-		line("security: %s", strings.Join(req, ", "))
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// schemaSummary lists an object schema's properties with types, one level deep.
-func schemaSummary(ref *openapi3.SchemaRef) string {
-	if ref == nil || ref.Value == nil {
-		return "any"
-	}
-	s := ref.Value
-	if len(s.Properties) == 0 {
-		alts := append(append(openapi3.SchemaRefs{}, s.OneOf...), s.AnyOf...)
-		if len(alts) == 0 {
-			return schemaType(ref, 0)
-		}
-		parts := make([]string, 0, len(alts))
-		for _, a := range alts {
-			if a != nil && a.Value != nil && len(a.Value.Properties) > 0 {
-				parts = append(parts, schemaSummary(a))
-			} else {
-				parts = append(parts, schemaType(a, 1))
-			}
-		}
-		return "one of: " + strings.Join(parts, " | ")
-	}
-	var parts []string
-	req := map[string]bool{}
-	for _, r := range s.Required {
-		req[r] = true
-	}
-	for _, name := range sortedKeys(s.Properties) {
-		p := name + " " + schemaType(s.Properties[name], 1)
-		if req[name] {
-			p += " required"
-		}
-		if d := s.Properties[name].Value; d != nil && d.Description != "" {
-			p += " — " + clipTo(firstLine(d.Description), 160)
-		}
-		parts = append(parts, p)
-	}
-	return "object {" + strings.Join(parts, "; ") + "}"
-}
-
-// schemaType names a schema's type: "string", "integer", "array of string",
-// "object", or the $ref's component name.
-func schemaType(ref *openapi3.SchemaRef, depth int) string {
-	if ref == nil || ref.Value == nil {
-		return "any"
-	}
-	name := ""
-	if ref.Ref != "" {
-		name = path.Base(ref.Ref)
-	}
-	s := ref.Value
-	t := ""
-	if s.Type != nil && len(s.Type.Slice()) > 0 {
-		t = strings.Join(s.Type.Slice(), "|")
-	}
-	switch {
-	case t == "array" && depth < 3:
-		t = "array of " + schemaType(s.Items, depth+1)
-	case t == "" && len(s.OneOf) > 0:
-		t = "oneOf"
-	case t == "" && len(s.AnyOf) > 0:
-		t = "anyOf"
-	case t == "" && len(s.AllOf) > 0:
-		t = "allOf"
-	case t == "":
-		t = "any"
-	}
-	if s.Format != "" {
-		t += " " + s.Format
-	}
-	if len(s.Enum) > 0 && len(s.Enum) <= 12 {
-		vals := make([]string, len(s.Enum))
-		for i, e := range s.Enum {
-			vals[i] = fmt.Sprint(e)
-		}
-		t += " enum[" + strings.Join(vals, ",") + "]"
-	}
-	if name != "" {
-		return name + " (" + t + ")"
-	}
-	return t
 }
 
 func sortedKeys[V any](m map[string]V) []string {
