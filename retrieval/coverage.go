@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 )
 
 // Thresholds decide "no coverage" for questions that name nothing the top
@@ -169,7 +167,7 @@ func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []
 	}
 	for _, n := range an.Names {
 		term := strings.ToLower(n)
-		if weaviateStopwords[term] || slices.ContainsFunc(hits, func(h Hit) bool { return q.chunkTerms(h)[term] }) {
+		if EnglishStopwords[term] || slices.ContainsFunc(hits, func(h Hit) bool { return q.chunkTerms(h)[term] }) {
 			continue
 		}
 		ok, err := a.termIndexed(ctx, r, term)
@@ -213,18 +211,6 @@ var fillerWords = map[string]bool{
 	"thing": true, "things": true, "incl": true, "e": true, "g": true, "etc": true,
 }
 
-// weaviateStopwords is Weaviate's "en" stopword preset, which the chunk
-// collection uses (schema.go): Weaviate drops these words from BM25 queries,
-// so a probe for one finds nothing even where it occurs. It is read from
-// Weaviate's own package, so it cannot drift from the server's list.
-var weaviateStopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range stopwords.Presets[stopwords.EnglishPreset] {
-		m[w] = true
-	}
-	return m
-}()
-
 // termWeights are a question's content terms with their inverse document
 // frequencies in the asker's scope.
 type termWeights struct {
@@ -250,7 +236,7 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 	var w termWeights
 	var kept []string
 	for _, t := range terms {
-		if !weaviateStopwords[t] && !fillerWords[t] {
+		if !EnglishStopwords[t] && !fillerWords[t] {
 			kept = append(kept, t)
 			w.forms = append(w.forms, inflections(t))
 		}

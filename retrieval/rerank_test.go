@@ -233,7 +233,7 @@ func rerankUniform(query string, hits []Hit) []Hit {
 	q := newQuestion(query)
 	var w termWeights
 	for _, t := range q.content {
-		if weaviateStopwords[t] || fillerWords[t] {
+		if EnglishStopwords[t] || fillerWords[t] {
 			continue
 		}
 		w.forms = append(w.forms, inflections(t))

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/ragbot/ragbot/retrieval"
-	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 )
 
 // Parameters of the offline embedder. Changing any of them changes the
@@ -205,7 +204,7 @@ func hashBytes[T string | []byte](prefix byte, b T) uint64 {
 // stopWeight, since a query may be nothing but them.
 var offlineStopwords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range stopwords.Presets[stopwords.EnglishPreset] {
+	for w := range retrieval.EnglishStopwords {
 		m[w] = true
 	}
 	for _, w := range []string{

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
@@ -376,5 +377,18 @@ func TestAskRunsGuardsInOrder(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"a@main", "b@main", "a@release-1.2", "b@release-1.2"}, seen); diff != "" {
 		t.Errorf("guard calls (-want +got):\n%s", diff)
+	}
+}
+
+// TestEnglishStopwordsArePreset checks retrieval's copy of Weaviate's "en"
+// stopword preset, which the Chunk collection is created with, against the
+// preset in Weaviate's own package.
+func TestEnglishStopwordsArePreset(t *testing.T) {
+	want := map[string]bool{}
+	for _, w := range stopwords.Presets[stopwords.EnglishPreset] {
+		want[w] = true
+	}
+	if diff := cmp.Diff(want, retrieval.EnglishStopwords); diff != "" {
+		t.Errorf("retrieval.EnglishStopwords differs from Weaviate's %q preset (-want +got):\n%s", stopwords.EnglishPreset, diff)
 	}
 }
