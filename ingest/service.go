@@ -64,7 +64,7 @@ func (s *GitService) Webhooks() http.Handler {
 	for _, n := range s.order {
 		repos = append(repos, s.repos[n])
 	}
-	return &WebhookHandler{Repos: repos, Trigger: s.queue.Trigger, Log: s.log}
+	return &WebhookHandler{Repos: repos, Trigger: s.queue.Push, Log: s.log}
 }
 
 // Status reports the queue's state of the source called name.

@@ -52,6 +52,15 @@ func newPushedOrigin(t testing.TB, fill func(*testRepo)) (string, *testRepo) {
 func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *serviceWorld {
 	t.Helper()
 	origin, work := newPushedOrigin(t, fill)
+	w := startService(t, settle, origin, work)
+	w.waitIndexed(t, w.work.head(t), 10*time.Minute)
+	return w
+}
+
+// startService starts the service on origin, tracking main, and returns at
+// once; work is the clone that pushes to origin.
+func startService(t testing.TB, settle time.Duration, origin string, work *testRepo) *serviceWorld {
+	t.Helper()
 	w := &serviceWorld{work: work, ran: make(chan struct{}, 1)}
 	emb := embed.NewOffline()
 	w.store = weaviatetest.NewStore(t, emb.Name())
@@ -86,7 +95,6 @@ func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *
 		Thresholds: retrieval.DefaultThresholds(emb.Name()),
 		Guards:     []retrieval.Guard{ingest.StaleCode{Repos: ingest.StaleRepos{Sources: map[string]ingest.GitSource{repo.Source.ID: repo.Source}}}}}
 	w.push = fixture(t, "github-push-main.json")
-	w.waitIndexed(t, w.work.head(t), 10*time.Minute)
 	return w
 }
 
@@ -174,6 +182,33 @@ func TestGitServiceWebhookToAsk(t *testing.T) {
 	}
 	if st := w.svc.Status("shop"); st.Runs != 2 || st.Failures != 0 {
 		t.Errorf("queue status %+v, want 2 runs (startup, webhook) and no failures", st)
+	}
+}
+
+// TestGitServiceFirstPushToEmptyRepository starts the service on an empty
+// repository, then pushes its first commit: the push is indexed at once,
+// not after the 30 s backoff of a failed startup run.
+func TestGitServiceFirstPushToEmptyRepository(t *testing.T) {
+	root := t.TempDir()
+	origin := filepath.Join(root, "origin.git")
+	runGit(t, root, gitTestEnv(authorName, committerName, t0), "init", "-q", "--bare", "-b", "main", origin)
+	work := newRepo(t)
+	work.git(t, "remote", "add", "origin", origin)
+	w := startService(t, 50*time.Millisecond, origin, work)
+	select {
+	case <-w.ran: // the startup run
+	case <-time.After(time.Minute):
+		t.Fatal("no startup run within a minute")
+	}
+	w.work.write(t, shopFiles)
+	head := w.work.commit(t, "shop")
+	w.work.git(t, "push", "-q", "origin", "main")
+	start := time.Now()
+	w.postPush(t)
+	w.waitIndexed(t, head, 10*time.Second)
+	t.Logf("first push to indexed: %v", time.Since(start))
+	if !w.askFinds(t, "Put") {
+		t.Error("Store.Put not found after the first push")
 	}
 }
 
