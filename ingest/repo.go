@@ -51,8 +51,10 @@ func (r Repo) tracks(branch, def string) bool {
 // IndexRepo runs one index run of r: it takes the source's lock (see
 // Indexer.LockDir), fetches a remote source, then indexes each of branches
 // (nil: every tracked branch) with IndexGit. A failing branch does not stop
-// the others; the errors are joined. Asking for a branch that r does not
-// track is an error.
+// the others; the errors are joined. A branch that does not exist (deleted
+// on the remote, or never pushed) and an empty repository are skipped with
+// a warning, not failed: there is nothing to index. Asking for a branch that
+// r does not track is an error.
 func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, full bool) ([]Stats, error) {
 	for _, b := range branches {
 		if len(r.Branches) > 0 && !slices.Contains(r.Branches, b) {
@@ -62,6 +64,7 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 	if len(branches) == 0 {
 		branches = r.Branches
 	}
+	log := ix.log().With("source", r.Source.ID)
 	unlock, err := lockSource(ctx, ix.LockDir, r.Name, ix.after)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
@@ -71,6 +74,17 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 		fetched, err := r.Remote.Sync(ctx, r.Source.Dir, branches)
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
+		}
+		for _, b := range branches {
+			if !slices.Contains(fetched, b) {
+				log.Warn("branch not found on the remote, skipped", "branch", b, "url", r.Remote.URL)
+			}
+		}
+		if len(fetched) == 0 {
+			if len(branches) == 0 {
+				log.Warn("the remote repository is empty, nothing to index", "url", r.Remote.URL)
+			}
+			return nil, nil
 		}
 		branches = fetched
 	}
@@ -85,16 +99,42 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 		src := r.Source
 		src.Branch = b
 		st, err := ix.IndexGit(ctx, src, full)
-		if err != nil {
+		switch {
+		case errors.Is(err, errBranchNotFound) || errors.Is(err, errEmptyRepository):
+			log.Warn("nothing to index, skipped", "branch", b, "err", err)
+		case err != nil:
 			errs = append(errs, err)
 			if ctx.Err() != nil {
-				break
+				return out, errors.Join(errs...)
 			}
-			continue
+		default:
+			out = append(out, st)
 		}
-		out = append(out, st)
 	}
 	return out, errors.Join(errs...)
+}
+
+// DeleteBranch removes a deleted branch of r from the index: its chunks and
+// its SourceState, under the source's lock (see IndexRepo), and the branch
+// from ragbot's clone of a remote source (a local repository is never
+// changed). It returns how many chunks it deleted.
+func (ix *Indexer) DeleteBranch(ctx context.Context, r Repo, branch string) (int, error) {
+	unlock, err := lockSource(ctx, ix.LockDir, r.Name, ix.after)
+	if err != nil {
+		return 0, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
+	}
+	defer unlock()
+	n, err := ix.Store.DeleteBranch(ctx, r.Source.ID, branch)
+	if err != nil {
+		return n, fmt.Errorf("ingest: %s@%s: %w", r.Source.ID, branch, err)
+	}
+	if r.Remote != nil {
+		if err := r.Remote.dropBranch(ctx, r.Source.Dir, branch); err != nil {
+			ix.log().Warn("could not remove the deleted branch from the clone", "source", r.Source.ID, "branch", branch, "err", err)
+		}
+	}
+	ix.log().Info("deleted branch removed from the index", "source", r.Source.ID, "branch", branch, "chunks", n)
+	return n, nil
 }
 
 // lockSource takes an exclusive advisory lock (flock) on dir/<name>.lock so

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 )
@@ -110,4 +111,32 @@ func (s *Store) filtered(ctx context.Context, vals []string, fields []graphql.Fi
 		return nil, err
 	}
 	return append(a, b...), nil
+}
+
+// DeleteBranch deletes every chunk of source's branch and the branch's
+// SourceState, looping until no chunk matches (each batch delete matches at
+// most QUERY_MAXIMUM_RESULTS objects; Weaviate docs, 'Delete objects'). It
+// returns how many chunks it deleted. The other branches are untouched.
+func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, error) {
+	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
+		filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source),
+		filters.Where().WithPath([]string{"branch"}).WithOperator(filters.Equal).WithValueText(branch),
+	})
+	total := 0
+	for {
+		n, err := s.deleteWhere(ctx, where)
+		if err != nil {
+			return total, fmt.Errorf("weaviate: delete chunks of %s@%s: %w", source, branch, err)
+		}
+		if n == 0 {
+			break
+		}
+		total += int(n)
+	}
+	id := retrieval.SourceState{Source: source, Branch: branch}.ID()
+	err := s.client.Data().Deleter().WithClassName(s.state).WithID(id).Do(ctx)
+	if err != nil && !isNotFound(err) {
+		return total, fmt.Errorf("weaviate: delete state of %s@%s: %w", source, branch, describe(err))
+	}
+	return total, nil
 }
