@@ -272,7 +272,10 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 	for range workers {
 		g.Go(func() error { // worker: exits when files is closed
 			for f := range files {
-				cs, skip, fallback := chunkFile(f, ix.Code)
+				cs, skip, fallback, enc := chunkFile(f, ix.Code)
+				if enc != "" {
+					log.Warn("file is not valid UTF-8, "+enc, "path", f.path)
+				}
 				lines := ix.blameFile(gctx, log, f, len(cs))
 				for i := range cs {
 					finishChunk(&cs[i], f, lines, meta, indexedAt)
@@ -461,19 +464,22 @@ func EmbedText(c retrieval.Chunk) string {
 }
 
 // chunkFile chunks one file: markdown by heading, everything else by symbol
-// (line windows when there is no grammar or the parse fails).
-func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, fallback string) {
+// (line windows when there is no grammar or the parse fails). Content that
+// is not UTF-8 is converted first (see toUTF8); enc says how, "" when it
+// was UTF-8.
+func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, fallback, enc string) {
 	if f.skip != "" {
-		return nil, f.skip, ""
+		return nil, f.skip, "", ""
 	}
 	if r := fileSkipReason(f.path, f.data); r != "" {
-		return nil, r, ""
+		return nil, r, "", ""
 	}
+	data, enc := toUTF8(f.data)
 	if isMarkdown(f.path) {
-		return markdown.Chunk(f.path, f.data), "", ""
+		return markdown.Chunk(f.path, data), "", "", enc
 	}
-	res := code.Chunk(f.path, f.data, opt)
-	return res.Chunks, "", res.Fallback
+	res := code.Chunk(f.path, data, opt)
+	return res.Chunks, "", res.Fallback, enc
 }
 
 // fileSkipReason says why a file's content is not indexed, or "": markdown
