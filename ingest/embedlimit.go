@@ -152,7 +152,6 @@ func (ix *Indexer) embedBatch(ctx context.Context, log *slog.Logger, batch []ret
 			}
 			stored += n
 		case inputRefused(err):
-			log.Warn("embedder refused the file, left out until the next run", "path", file[0].Path, "err", err)
 			out.add(file[0].Path, "embed: "+err.Error())
 		default:
 			return stored, fmt.Errorf("embed: %w", err)

@@ -235,7 +235,8 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 		return fmt.Errorf("ingest: %s: %w", where, err)
 	}
 	if partial != nil {
-		log.Warn("index run done, some files left out", "left_out", partial.paths(), "files", st.Files,
+		// The summary line; the caller logs the error that names the files.
+		log.Info("index run done but for some files", "left_out", len(partial.Files), "files", st.Files,
 			"chunks", st.Chunks, "embedded", st.Embedded, "seconds", st.Duration.Seconds())
 		return fmt.Errorf("ingest: %s: %w", where, runErr)
 	}

@@ -107,6 +107,9 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 			if ctx.Err() != nil {
 				return out, errors.Join(errs...)
 			}
+			if _, partial := errors.AsType[*UnembeddedError](err); partial {
+				out = append(out, st) // stored but for the files named in err
+			}
 		default:
 			out = append(out, st)
 		}
