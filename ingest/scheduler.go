@@ -263,7 +263,7 @@ func (s *Scheduler) run() {
 				go s.runTask(t) // exits when the task's run returns
 				at = t.tick
 			}
-			if earliest.IsZero() || at.Before(earliest) {
+			if !at.IsZero() && (earliest.IsZero() || at.Before(earliest)) {
 				earliest = at
 			}
 		}
