@@ -209,6 +209,37 @@ func TestIndexRepoRemote(t *testing.T) {
 	}
 }
 
+// TestIndexRepoMissingBranch tracks main and old-topic of a local
+// repository after old-topic was deleted, and an empty remote repository:
+// the missing branch and the empty repository are skipped (with a warning),
+// not failed, and main is indexed.
+func TestIndexRepoMissingBranch(t *testing.T) {
+	ctx := context.Background()
+	work := newRepo(t)
+	work.write(t, shopFiles)
+	head := work.commit(t, "shop")
+	work.git(t, "branch", "old-topic")
+	work.git(t, "branch", "-D", "old-topic")
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	ix := newIndexer(t, store, emb, t0.Add(100*time.Hour))
+	local := ingest.Repo{Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: work.dir}, Branches: []string{"main", "old-topic"}}
+	stats, err := ix.IndexRepo(ctx, local, nil, false)
+	if err != nil || len(stats) != 1 || stats[0].Branch != "main" || stats[0].Commit != head {
+		t.Errorf("IndexRepo with old-topic gone: %+v, %v; want main at %s and no error", stats, err, head[:7])
+	}
+
+	origin := filepath.Join(t.TempDir(), "empty.git")
+	runGit(t, filepath.Dir(origin), gitTestEnv(authorName, committerName, t0), "init", "-q", "--bare", "-b", "main", origin)
+	for _, branches := range [][]string{nil, {"main"}} {
+		empty := ingest.Repo{Name: "empty", Source: ingest.GitSource{ID: "repo:empty", Dir: ingest.CloneDir(t.TempDir(), "empty")},
+			Branches: branches, Remote: &ingest.Remote{URL: "file://" + origin}}
+		if stats, err := ix.IndexRepo(ctx, empty, nil, false); err != nil || len(stats) != 0 {
+			t.Errorf("IndexRepo of an empty repository (branches %v): %+v, %v; want nothing and no error", branches, stats, err)
+		}
+	}
+}
+
 // TestIndexRepoLock runs two IndexRepo calls of one source with a LockDir
 // (as serve and a `ragbot index` would): the second, started while the
 // first embeds, waits for the lock until the first returns, so their
