@@ -240,6 +240,45 @@ func TestIndexRepoMissingBranch(t *testing.T) {
 	}
 }
 
+// TestIndexRepoDropsGoneBranches indexes main, old-topic and feature of a
+// local repository, then deletes old-topic and stops tracking feature (as
+// when serve was down during the delete push and the config changed): a run
+// of every tracked branch removes both from the index, chunks and state,
+// and keeps main.
+func TestIndexRepoDropsGoneBranches(t *testing.T) {
+	ctx := context.Background()
+	work := newRepo(t)
+	work.write(t, shopFiles)
+	work.commit(t, "shop")
+	work.git(t, "branch", "old-topic")
+	work.git(t, "branch", "feature")
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	ix := newIndexer(t, store, emb, t0.Add(100*time.Hour))
+	repo := ingest.Repo{Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: work.dir}, Branches: []string{"main", "old-topic", "feature"}}
+	if _, err := ix.IndexRepo(ctx, repo, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	work.git(t, "branch", "-D", "old-topic")
+	repo.Branches = []string{"main", "old-topic"}
+	if _, err := ix.IndexRepo(ctx, repo, nil, false); err != nil {
+		t.Fatalf("IndexRepo: %v", err)
+	}
+	for branch, want := range map[string]bool{"main": true, "old-topic": false, "feature": false} {
+		stored, err := store.ListStored(ctx, "repo:shop", branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok, err := store.State(ctx, "repo:shop", branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(stored) > 0; got != want || ok != want {
+			t.Errorf("%s: chunks %v, state %v; want %v", branch, got, ok, want)
+		}
+	}
+}
+
 // TestIndexRepoLock runs two IndexRepo calls of one source with a LockDir
 // (as serve and a `ragbot index` would): the second, started while the
 // first embeds, waits for the lock until the first returns, so their

@@ -3,6 +3,7 @@ package weaviate
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
@@ -139,4 +140,29 @@ func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, e
 		return total, fmt.Errorf("weaviate: delete state of %s@%s: %w", source, branch, describe(err))
 	}
 	return total, nil
+}
+
+// StateBranches returns the branches of source that have a SourceState:
+// those indexed at least once and not deleted since. A source has few
+// branches; at most maxFiltered are returned.
+func (s *Store) StateBranches(ctx context.Context, source string) ([]string, error) {
+	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
+	resp, err := s.client.GraphQL().Get().WithClassName(s.state).WithWhere(where).
+		WithLimit(maxFiltered).WithFields(graphql.Field{Name: "branch"}).Do(ctx)
+	if err == nil {
+		err = gqlErrors(resp)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list branches of %s: %w", source, describe(err))
+	}
+	rows, err := decodeRows(resp, s.state)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list branches of %s: %w", source, err)
+	}
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r.Branch)
+	}
+	sort.Strings(out)
+	return out, nil
 }
