@@ -73,6 +73,14 @@ type Embedder struct {
 	// collection is re-embedded). The refined model is kept beside the
 	// Weaviate data dir, in <data_dir>/../embedder/.
 	Adapt bool `yaml:"adapt"`
+	// MaxInputTokens is the longest text the embedder accepts, in tokens;
+	// a chunk over it is embedded from a prefix that fits (counted at 3
+	// bytes a token) and stored whole. Default: 8192 for kind openai
+	// (OpenAI's embedding models; API reference, "Create embeddings"; set
+	// it lower for a local model with a shorter context, e.g. 512 for many
+	// BERT-sized models served by TEI), 0 (no limit) for offline and
+	// static, which read texts of any length.
+	MaxInputTokens int `yaml:"max_input_tokens"`
 	// OpenAI holds kind openai's other settings (retrieval.go).
 	OpenAI `yaml:",inline"`
 }
@@ -167,8 +175,11 @@ const (
 	DefaultTopK       = 5
 	DefaultCandidates = 40
 	DefaultMaxSymbol  = 150
-	DefaultWindow     = 60
-	DefaultReposDir   = ".ragbot/repos"
+	// DefaultOpenAIMaxInputTokens is embedder.max_input_tokens for kind
+	// openai: the input limit of OpenAI's embedding models.
+	DefaultOpenAIMaxInputTokens = 8192
+	DefaultWindow               = 60
+	DefaultReposDir             = ".ragbot/repos"
 )
 
 // Load reads the YAML file at path strictly (unknown keys are errors), fills
@@ -228,6 +239,9 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Embedder.Kind == "" {
 		c.Embedder.Kind = "offline"
+	}
+	if c.Embedder.Kind == "openai" && c.Embedder.MaxInputTokens == 0 {
+		c.Embedder.MaxInputTokens = DefaultOpenAIMaxInputTokens
 	}
 	r := &c.Retrieval
 	if r.Alpha == nil {

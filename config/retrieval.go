@@ -60,6 +60,9 @@ const maxOpenAIBatch = 2048
 // refused for the other kinds.
 func (v *validator) openai() {
 	e := v.c.Embedder
+	if e.MaxInputTokens < 0 {
+		v.bad("embedder.max_input_tokens", "must be positive, or 0 for no limit, got %d", e.MaxInputTokens)
+	}
 	if e.Kind != "openai" {
 		if e.OpenAI != (OpenAI{}) {
 			v.bad("embedder.base_url", "base_url, api_key_env, batch_size, dimensions and timeout are settings of kind openai, but kind is %q", e.Kind)

@@ -24,6 +24,7 @@ func TestBadRetrievalConfigs(t *testing.T) {
 		{"bad-openai-key-env-unset.yaml", "embedder.api_key_env: names RAGBOT_TEST_OPENAI_KEY, which is not set in the environment"},
 		{"bad-openai-batch-size.yaml", "embedder.batch_size: must be 1..2048, or 0 for 32, got 5000"},
 		{"bad-openai-fields-on-offline.yaml", `embedder.base_url: base_url, api_key_env, batch_size, dimensions and timeout are settings of kind openai, but kind is "offline"`},
+		{"bad-max-input-tokens.yaml", "embedder.max_input_tokens: must be positive, or 0 for no limit, got -1"},
 		{"bad-summary-no-model.yaml", `retrieval.summary.model: must name the chat model, e.g. "gpt-4o-mini"`},
 		{"bad-summary-base-url.yaml", `retrieval.summary.base_url: must be an absolute http(s) URL, got "api.openai.com"`},
 		{"bad-thresholds-range.yaml", "retrieval.thresholds.offline-hash-v1-384.min_similarity: must be between 0 and 1, got 2"},
@@ -49,7 +50,7 @@ func TestOpenAIConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("good-openai.yaml: %v", err)
 	}
-	wantEmb := config.Embedder{Kind: "openai", Model: "nomic-embed-text", OpenAI: config.OpenAI{
+	wantEmb := config.Embedder{Kind: "openai", Model: "nomic-embed-text", MaxInputTokens: 2048, OpenAI: config.OpenAI{
 		BaseURL: "http://localhost:11434/v1", APIKeyEnv: "OLLAMA_KEY", BatchSize: 16, Timeout: 30 * time.Second}}
 	if diff := cmp.Diff(wantEmb, cfg.Embedder); diff != "" {
 		t.Errorf("Embedder (-want +got):\n%s", diff)

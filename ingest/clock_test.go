@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"bytes"
 	"sync"
 	"testing"
 	"time"
@@ -114,4 +115,23 @@ func (c *fakeClock) waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("waited 5s for %s; clock at %v, timer %s", what, c.now, timer)
 		}
 	}
+}
+
+// syncBuffer is a bytes.Buffer that a logger may write to from several
+// goroutines while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

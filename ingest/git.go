@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -57,13 +58,20 @@ func (g gitRepo) head(ctx context.Context, branch string) (sha, name string, err
 		}
 		if _, any := g.run(ctx, "rev-parse", "--verify", "-q", "HEAD^{commit}"); any != nil {
 			if refs, _ := g.run(ctx, "for-each-ref", "--count=1"); len(bytes.TrimSpace(refs)) == 0 {
-				return "", "", fmt.Errorf("the repository %s has no commits yet: commit something, then index", g.dir)
+				return "", "", fmt.Errorf("the repository %s %w: commit something, then index", g.dir, errEmptyRepository)
 			}
 		}
-		return "", "", fmt.Errorf("branch %q not found: %w", branch, err)
+		return "", "", fmt.Errorf("branch %q %w: %w", branch, errBranchNotFound, err)
 	}
 	return strings.TrimSpace(string(out)), branch, nil
 }
+
+// Errors of head that IndexRepo skips with a warning rather than fail the
+// run of the source: there is nothing to index (yet, or any more).
+var (
+	errBranchNotFound  = errors.New("not found")
+	errEmptyRepository = errors.New("has no commits yet")
+)
 
 // treeEntry is one blob of `git ls-tree -r -l`.
 type treeEntry struct {

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -142,7 +143,7 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, r
 	if err != nil {
 		return err
 	}
-	return ix.write(ctx, st, chunks, stored, rewrite, prog)
+	return ix.write(ctx, log, st, chunks, stored, rewrite, prog)
 }
 
 // indexDelta is the incremental run from prev.CommitSHA to meta.commit.
@@ -210,8 +211,10 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 	if err != nil {
 		return err
 	}
-	if err := ix.write(ctx, st, chunks, stored, false, prog); err != nil {
-		return err
+	werr := ix.write(ctx, log, st, chunks, stored, false, prog)
+	var partial *UnembeddedError
+	if werr != nil && !errors.As(werr, &partial) {
+		return werr
 	}
 	// Totals over the whole branch: the unchanged files' chunks stay as stored.
 	untouched := prev.Chunks - len(stored)
@@ -223,7 +226,7 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 	st.Kept += untouched
 	st.Files = max(prev.Files-wasIndexed, 0) + st.Files
 	log.Debug("incremental run", "changes", len(changes), "paths", len(paths), "stored", len(stored))
-	return nil
+	return werr // nil, or the files left out
 }
 
 // readFiles sends the content of entries to out, in order, through one

@@ -38,11 +38,19 @@ type Remote struct {
 // git init on first use, then one `git fetch` of exactly those branches,
 // forced, so that a force push replaces the old history. With no branches it
 // fetches the remote's default branch (its HEAD) and points the clone's
-// HEAD at it. It returns the branches fetched. Errors name the URL and the
-// branch, and never hold the token.
+// HEAD at it. It returns the branches fetched: those of branches that exist
+// on the remote (`git ls-remote --heads`), none for an empty repository.
+// Errors name the URL and the branch, and never hold the token.
 func (r Remote) Sync(ctx context.Context, dir string, branches []string) ([]string, error) {
 	if err := r.init(ctx, dir); err != nil {
 		return nil, err
+	}
+	heads, err := r.heads(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(heads) == 0 {
+		return nil, nil // an empty repository
 	}
 	if len(branches) == 0 {
 		def, err := r.defaultBranch(ctx, dir)
@@ -54,14 +62,49 @@ func (r Remote) Sync(ctx context.Context, dir string, branches []string) ([]stri
 			return nil, err
 		}
 	}
-	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "origin"}
+	var found []string
 	for _, b := range branches {
+		if heads[b] {
+			found = append(found, b)
+		}
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "origin"}
+	for _, b := range found {
 		args = append(args, "+refs/heads/"+b+":refs/heads/"+b)
 	}
 	if _, err := r.git(ctx, dir, args...); err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", strings.Join(branches, ", "), err)
+		return nil, fmt.Errorf("fetch %s: %w", strings.Join(found, ", "), err)
 	}
-	return branches, nil
+	return found, nil
+}
+
+// heads returns the branches of the remote.
+func (r Remote) heads(ctx context.Context, dir string) (map[string]bool, error) {
+	out, err := r.git(ctx, dir, "ls-remote", "--heads", "origin")
+	if err != nil {
+		return nil, fmt.Errorf("list branches: %w", err)
+	}
+	heads := map[string]bool{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, ref, ok := strings.Cut(line, "\t"); ok {
+			if b, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
+				heads[b] = true
+			}
+		}
+	}
+	return heads, nil
+}
+
+// dropBranch deletes branch from the clone in dir, if it is there.
+func (r Remote) dropBranch(ctx context.Context, dir, branch string) error {
+	if _, err := r.git(ctx, dir, "show-ref", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
+		return nil // not in the clone
+	}
+	_, err := r.git(ctx, dir, "update-ref", "-d", "refs/heads/"+branch)
+	return err
 }
 
 // init creates the bare repository with its origin, once.

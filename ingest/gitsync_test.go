@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -132,8 +133,11 @@ func TestRemoteSync(t *testing.T) {
 		}
 	}
 
-	if _, err := remote.Sync(ctx, dir, []string{"no-such-branch"}); err == nil || !strings.Contains(err.Error(), "no-such-branch") {
-		t.Errorf("Sync of a missing branch: error %v, want one naming the branch", err)
+	// A branch the remote does not have (deleted, never pushed) is not
+	// fetched and not returned; the others are.
+	got, err = remote.Sync(ctx, dir, []string{"no-such-branch", "main"})
+	if err != nil || !slices.Equal(got, []string{"main"}) {
+		t.Errorf("Sync of a missing branch and main = %v, %v; want [main] and no error", got, err)
 	}
 }
 
@@ -202,6 +206,76 @@ func TestIndexRepoRemote(t *testing.T) {
 	}
 	if _, err := ix.IndexRepo(ctx, ingest.Repo{Name: "shop", Source: repo.Source, Branches: []string{"main"}}, []string{"dev"}, false); err == nil {
 		t.Error("IndexRepo of an untracked branch: no error")
+	}
+}
+
+// TestIndexRepoMissingBranch tracks main and old-topic of a local
+// repository after old-topic was deleted, and an empty remote repository:
+// the missing branch and the empty repository are skipped (with a warning),
+// not failed, and main is indexed.
+func TestIndexRepoMissingBranch(t *testing.T) {
+	ctx := context.Background()
+	work := newRepo(t)
+	work.write(t, shopFiles)
+	head := work.commit(t, "shop")
+	work.git(t, "branch", "old-topic")
+	work.git(t, "branch", "-D", "old-topic")
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	ix := newIndexer(t, store, emb, t0.Add(100*time.Hour))
+	local := ingest.Repo{Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: work.dir}, Branches: []string{"main", "old-topic"}}
+	stats, err := ix.IndexRepo(ctx, local, nil, false)
+	if err != nil || len(stats) != 1 || stats[0].Branch != "main" || stats[0].Commit != head {
+		t.Errorf("IndexRepo with old-topic gone: %+v, %v; want main at %s and no error", stats, err, head[:7])
+	}
+
+	origin := filepath.Join(t.TempDir(), "empty.git")
+	runGit(t, filepath.Dir(origin), gitTestEnv(authorName, committerName, t0), "init", "-q", "--bare", "-b", "main", origin)
+	for _, branches := range [][]string{nil, {"main"}} {
+		empty := ingest.Repo{Name: "empty", Source: ingest.GitSource{ID: "repo:empty", Dir: ingest.CloneDir(t.TempDir(), "empty")},
+			Branches: branches, Remote: &ingest.Remote{URL: "file://" + origin}}
+		if stats, err := ix.IndexRepo(ctx, empty, nil, false); err != nil || len(stats) != 0 {
+			t.Errorf("IndexRepo of an empty repository (branches %v): %+v, %v; want nothing and no error", branches, stats, err)
+		}
+	}
+}
+
+// TestIndexRepoDropsGoneBranches indexes main, old-topic and feature of a
+// local repository, then deletes old-topic and stops tracking feature (as
+// when serve was down during the delete push and the config changed): a run
+// of every tracked branch removes both from the index, chunks and state,
+// and keeps main.
+func TestIndexRepoDropsGoneBranches(t *testing.T) {
+	ctx := context.Background()
+	work := newRepo(t)
+	work.write(t, shopFiles)
+	work.commit(t, "shop")
+	work.git(t, "branch", "old-topic")
+	work.git(t, "branch", "feature")
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	ix := newIndexer(t, store, emb, t0.Add(100*time.Hour))
+	repo := ingest.Repo{Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: work.dir}, Branches: []string{"main", "old-topic", "feature"}}
+	if _, err := ix.IndexRepo(ctx, repo, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	work.git(t, "branch", "-D", "old-topic")
+	repo.Branches = []string{"main", "old-topic"}
+	if _, err := ix.IndexRepo(ctx, repo, nil, false); err != nil {
+		t.Fatalf("IndexRepo: %v", err)
+	}
+	for branch, want := range map[string]bool{"main": true, "old-topic": false, "feature": false} {
+		stored, err := store.ListStored(ctx, "repo:shop", branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ok, err := store.State(ctx, "repo:shop", branch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(stored) > 0; got != want || ok != want {
+			t.Errorf("%s: chunks %v, state %v; want %v", branch, got, ok, want)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -42,6 +44,12 @@ type Indexer struct {
 	Now      func() time.Time // [time.Now]
 	Code     code.Options     // symbol and window sizes
 	Workers  int              // files chunked at once [GOMAXPROCS]
+	// MaxInputTokens is the longest text the embedder accepts, in tokens
+	// (8,192 for OpenAI's embedding models: API reference, "Create
+	// embeddings"); 0 for no limit. The embedded text of a longer chunk is
+	// cut to a prefix of MaxInputTokens*bytesPerToken bytes; the chunk is
+	// stored whole.
+	MaxInputTokens int
 	// Progress, when not nil, receives a progress line at most every
 	// ProgressEvery (0: 500 ms with ProgressTTY, else 10 s, for logs).
 	Progress      io.Writer
@@ -211,7 +219,8 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 	}
 	next := prev
 	next.Source, next.Branch = st.Source, st.Branch
-	if runErr != nil {
+	var partial *UnembeddedError
+	if runErr != nil && !errors.As(runErr, &partial) {
 		next.LastError = runErr.Error()
 		if err := ix.Store.PutState(ctx, next); err != nil {
 			log.Warn("could not record failed run", "err", err)
@@ -220,8 +229,17 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 	}
 	next.CommitSHA, next.Embedder, next.Settings = st.Commit, ix.Embedder.Name(), settings
 	next.IndexedAt, next.LastError, next.Files, next.Chunks = ix.now(), "", st.Files, st.Chunks
+	if partial != nil { // the commit is indexed but for these files: the next run is a full one
+		next.LastError = partial.Error()
+	}
 	if err := ix.Store.PutState(ctx, next); err != nil {
 		return fmt.Errorf("ingest: %s: %w", where, err)
+	}
+	if partial != nil {
+		// The summary line; the caller logs the error that names the files.
+		log.Info("index run done but for some files", "left_out", len(partial.Files), "files", st.Files,
+			"chunks", st.Chunks, "embedded", st.Embedded, "seconds", st.Duration.Seconds())
+		return fmt.Errorf("ingest: %s: %w", where, runErr)
 	}
 	log.Info("index run done", "mode", st.Mode, "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded,
 		"reused", st.Reused, "kept", st.Kept, "deleted", st.Deleted, "skipped", st.Skipped,
@@ -243,7 +261,7 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta ru
 	if err != nil {
 		return err
 	}
-	return ix.write(ctx, st, chunks, stored, rewrite, prog)
+	return ix.write(ctx, log, st, chunks, stored, rewrite, prog)
 }
 
 // chunkFiles chunks the files that produce sends, Workers at a time, and
@@ -273,7 +291,10 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 	for range workers {
 		g.Go(func() error { // worker: exits when files is closed
 			for f := range files {
-				cs, skip, fallback := chunkFile(f, ix.Code)
+				cs, skip, fallback, enc := chunkFile(f, ix.Code)
+				if enc != "" {
+					log.Warn("file is not valid UTF-8, "+enc, "path", f.path)
+				}
 				lines := ix.blameFile(gctx, log, f, len(cs))
 				for i := range cs {
 					finishChunk(&cs[i], f, lines, meta, indexedAt)
@@ -337,7 +358,11 @@ func (ix *Indexer) blameFile(ctx context.Context, log *slog.Logger, f fileInput,
 // embedded. With rewrite set (the settings changed since the last run),
 // unchanged chunks are written again too, with their stored vectors, so that
 // derived fields such as search_text follow the new settings.
-func (ix *Indexer) write(ctx context.Context, st *Stats, chunks []retrieval.Chunk,
+//
+// A file whose chunks the embedder or the store refuses is left out, and
+// its stored chunks stay; the rest is written, and the error is then an
+// *UnembeddedError naming the files.
+func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, chunks []retrieval.Chunk,
 	stored map[string]weaviate.Stored, rewrite bool, prog *progress) error {
 	var todo []retrieval.Chunk
 	seen := make(map[string]bool, len(chunks))
@@ -357,32 +382,39 @@ func (ix *Indexer) write(ctx context.Context, st *Stats, chunks []retrieval.Chun
 		}
 		todo = append(todo, c)
 	}
+	var out leftOut
+	embed, err := ix.reuseVectors(ctx, st, todo, &out)
+	if err != nil {
+		return err
+	}
+	embedded, err := ix.embedAndUpsert(ctx, log, embed, prog, &out)
+	if err != nil {
+		return err
+	}
+	st.Embedded = embedded
 	var stale []string
-	for id := range stored {
-		if !seen[id] {
+	for id, s := range stored {
+		if !seen[id] && !out.has(s.Path) {
 			stale = append(stale, id)
 		}
 	}
 	sort.Strings(stale)
-	embed, err := ix.reuseVectors(ctx, st, todo)
-	if err != nil {
-		return err
-	}
-	if err := ix.embedAndUpsert(ctx, embed, prog); err != nil {
-		return err
-	}
-	st.Embedded = len(embed)
 	if err := ix.Store.DeleteIDs(ctx, stale); err != nil {
 		return err
 	}
 	st.Deleted = len(stale)
-	st.Chunks = len(chunks)
-	return nil
+	st.Chunks = 0
+	for _, c := range chunks {
+		if !out.has(c.Path) {
+			st.Chunks++
+		}
+	}
+	return out.err()
 }
 
 // reuseVectors writes the chunks whose embedded text is stored already with
 // that vector (counted in st.Reused) and returns the others, to embed.
-func (ix *Indexer) reuseVectors(ctx context.Context, st *Stats, chunks []retrieval.Chunk) ([]retrieval.Chunk, error) {
+func (ix *Indexer) reuseVectors(ctx context.Context, st *Stats, chunks []retrieval.Chunk, out *leftOut) ([]retrieval.Chunk, error) {
 	if len(chunks) == 0 {
 		return nil, nil
 	}
@@ -415,10 +447,11 @@ func (ix *Indexer) reuseVectors(ctx context.Context, st *Stats, chunks []retriev
 			embed = append(embed, c)
 		}
 	}
-	if err := ix.Store.Upsert(ctx, reuse, vs); err != nil {
+	n, err := ix.upsertOrLeaveOut(ctx, reuse, vs, out)
+	if err != nil {
 		return nil, err
 	}
-	st.Reused = len(reuse)
+	st.Reused = n
 	return embed, nil
 }
 
@@ -431,28 +464,25 @@ func embedKey(symbol, path, signature, contentHash string) string {
 // embedBatch is how many chunks are embedded and written together.
 const embedBatch = 256
 
-func (ix *Indexer) embedAndUpsert(ctx context.Context, chunks []retrieval.Chunk, prog *progress) error {
+// embedAndUpsert embeds and stores chunks in batches of embedBatch (see
+// embedBatch for the files it leaves out, in out) and returns how many it
+// stored.
+func (ix *Indexer) embedAndUpsert(ctx context.Context, log *slog.Logger, chunks []retrieval.Chunk, prog *progress,
+	out *leftOut) (int, error) {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(2) // one batch embedding while the previous one is written
+	var stored atomic.Int64
 	for start := 0; start < len(chunks); start += embedBatch {
 		batch := chunks[start:min(start+embedBatch, len(chunks))]
 		g.Go(func() error {
-			texts := make([]string, len(batch))
-			for i, c := range batch {
-				texts[i] = EmbedText(c)
-			}
-			vecs, err := ix.Embedder.Embed(gctx, texts)
-			if err != nil {
-				return fmt.Errorf("embed: %w", err)
-			}
-			if err := ix.Store.Upsert(gctx, batch, vecs); err != nil {
-				return err
-			}
-			prog.stored(len(batch))
-			return nil
+			n, err := ix.embedBatch(gctx, log, batch, out)
+			stored.Add(int64(n))
+			prog.stored(n)
+			return err
 		})
 	}
-	return g.Wait()
+	err := g.Wait()
+	return int(stored.Load()), err
 }
 
 // EmbedText is what the embedder reads for a chunk: its symbol, path and
@@ -462,16 +492,19 @@ func EmbedText(c retrieval.Chunk) string {
 }
 
 // chunkFile chunks one file: markdown by heading, everything else by symbol
-// (line windows when there is no grammar or the parse fails).
-func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, fallback string) {
+// (line windows when there is no grammar or the parse fails). Content that
+// is not UTF-8 is converted first (see toUTF8); enc says how, "" when it
+// was UTF-8.
+func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, fallback, enc string) {
 	if r := f.skipReason(); r != "" {
-		return nil, r, ""
+		return nil, r, "", ""
 	}
+	data, enc := toUTF8(f.data)
 	if isMarkdown(f.path) {
-		return markdown.Chunk(f.path, f.data), "", ""
+		return markdown.Chunk(f.path, data), "", "", enc
 	}
-	res := code.Chunk(f.path, f.data, opt)
-	return res.Chunks, "", res.Fallback
+	res := code.Chunk(f.path, data, opt)
+	return res.Chunks, "", res.Fallback, enc
 }
 
 // skipReason says why f is not chunked, or "": too large to read, or a

@@ -113,7 +113,7 @@ func (w *pageWriter) flush(ctx context.Context) error {
 	if len(w.embed) > 0 {
 		texts := make([]string, len(w.embed))
 		for i, c := range w.embed {
-			texts[i] = EmbedText(c)
+			texts[i], _ = ix.embedText(c)
 		}
 		vecs, err := ix.Embedder.Embed(ctx, texts)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,17 +52,24 @@ func (r Repo) tracks(branch, def string) bool {
 // IndexRepo runs one index run of r: it takes the source's lock (see
 // Indexer.LockDir), fetches a remote source, then indexes each of branches
 // (nil: every tracked branch) with IndexGit. A failing branch does not stop
-// the others; the errors are joined. Asking for a branch that r does not
-// track is an error.
+// the others; the errors are joined. A branch that does not exist (deleted
+// on the remote, or never pushed) and an empty repository are skipped with
+// a warning, not failed: there is nothing to index. An indexed branch found
+// missing, and, in a run of every tracked branch, an indexed branch that r
+// no longer tracks, are removed from the index (see DeleteBranch). Asking
+// for a branch that r does not track is an error.
 func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, full bool) ([]Stats, error) {
 	for _, b := range branches {
 		if len(r.Branches) > 0 && !slices.Contains(r.Branches, b) {
 			return nil, fmt.Errorf("ingest: %s: branch %q is not tracked (tracked: %v)", r.Source.ID, b, r.Branches)
 		}
 	}
-	if len(branches) == 0 {
+	all := len(branches) == 0
+	if all {
 		branches = r.Branches
 	}
+	log := ix.log().With("source", r.Source.ID)
+	var gone []string // branches found missing
 	unlock, err := lockSource(ctx, ix.LockDir, r.Name, ix.after)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
@@ -72,9 +80,18 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
 		}
+		for _, b := range branches {
+			if !slices.Contains(fetched, b) {
+				log.Warn("branch not found on the remote, skipped", "branch", b, "url", r.Remote.URL)
+				gone = append(gone, b)
+			}
+		}
+		if len(fetched) == 0 && len(branches) == 0 {
+			log.Warn("the remote repository is empty, nothing to index", "url", r.Remote.URL)
+		}
 		branches = fetched
 	}
-	if len(branches) == 0 {
+	if len(branches) == 0 && r.Remote == nil {
 		branches = []string{""} // the checked-out branch
 	}
 	var (
@@ -85,16 +102,79 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 		src := r.Source
 		src.Branch = b
 		st, err := ix.IndexGit(ctx, src, full)
-		if err != nil {
+		switch {
+		case errors.Is(err, errBranchNotFound) || errors.Is(err, errEmptyRepository):
+			log.Warn("nothing to index, skipped", "branch", b, "err", err)
+			gone = append(gone, b)
+		case err != nil:
 			errs = append(errs, err)
 			if ctx.Err() != nil {
-				break
+				return out, errors.Join(errs...)
 			}
-			continue
+			if _, partial := errors.AsType[*UnembeddedError](err); partial {
+				out = append(out, st) // stored but for the files named in err
+			}
+		default:
+			out = append(out, st)
 		}
-		out = append(out, st)
+	}
+	if err := ix.dropBranches(ctx, log, r, gone, all); err != nil {
+		errs = append(errs, err)
 	}
 	return out, errors.Join(errs...)
+}
+
+// dropBranches removes from the index (chunks and state) the indexed
+// branches of r that are in gone and, when all is set, those that r no
+// longer tracks. The caller holds the source's lock.
+func (ix *Indexer) dropBranches(ctx context.Context, log *slog.Logger, r Repo, gone []string, all bool) error {
+	if len(gone) == 0 && (!all || len(r.Branches) == 0) {
+		return nil // with no configured branches, the tracked one is whatever the default is
+	}
+	indexed, err := ix.Store.StateBranches(ctx, r.Source.ID)
+	if err != nil {
+		return fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
+	}
+	for _, b := range indexed {
+		why := ""
+		switch {
+		case slices.Contains(gone, b):
+			why = "branch no longer exists"
+		case all && len(r.Branches) > 0 && !slices.Contains(r.Branches, b):
+			why = "branch no longer tracked"
+		default:
+			continue
+		}
+		n, err := ix.Store.DeleteBranch(ctx, r.Source.ID, b)
+		if err != nil {
+			return fmt.Errorf("ingest: %s@%s: %w", r.Source.ID, b, err)
+		}
+		log.Info(why+", removed from the index", "branch", b, "chunks", n)
+	}
+	return nil
+}
+
+// DeleteBranch removes a deleted branch of r from the index: its chunks and
+// its SourceState, under the source's lock (see IndexRepo), and the branch
+// from ragbot's clone of a remote source (a local repository is never
+// changed). It returns how many chunks it deleted.
+func (ix *Indexer) DeleteBranch(ctx context.Context, r Repo, branch string) (int, error) {
+	unlock, err := lockSource(ctx, ix.LockDir, r.Name, ix.after)
+	if err != nil {
+		return 0, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
+	}
+	defer unlock()
+	n, err := ix.Store.DeleteBranch(ctx, r.Source.ID, branch)
+	if err != nil {
+		return n, fmt.Errorf("ingest: %s@%s: %w", r.Source.ID, branch, err)
+	}
+	if r.Remote != nil {
+		if err := r.Remote.dropBranch(ctx, r.Source.Dir, branch); err != nil {
+			ix.log().Warn("could not remove the deleted branch from the clone", "source", r.Source.ID, "branch", branch, "err", err)
+		}
+	}
+	ix.log().Info("deleted branch removed from the index", "source", r.Source.ID, "branch", branch, "chunks", n)
+	return n, nil
 }
 
 // lockSource takes an exclusive advisory lock (flock) on dir/<name>.lock so

@@ -32,6 +32,10 @@ type SchedulerOptions struct {
 	// each further failure up to RetryMax [1m, 1h]. A retry never comes later
 	// than the task's next regular fire time.
 	RetryMin, RetryMax time.Duration
+	// OnSkip, when set, is called once for each fire time of a task that
+	// passes while its previous run is still going (logged at Info too),
+	// so that metrics can count them. It must not block.
+	OnSkip func(task string)
 }
 
 // Scheduler runs named tasks (one per source: a Confluence re-sync, a git
@@ -51,6 +55,7 @@ type Scheduler struct {
 	clock              Clock
 	log                *slog.Logger
 	retryMin, retryMax time.Duration
+	onSkip             func(task string)
 
 	mu      sync.Mutex
 	tasks   []*task
@@ -71,6 +76,8 @@ type task struct {
 	schedule cron.Schedule
 	run      func(context.Context) error
 	next     time.Time // when it fires next (zero while running)
+	tick     time.Time // while running: the next fire time, which the run will make skip
+	skipped  int       // fire times skipped because a run was still going
 	running  bool
 	again    bool // Trigger came while running: run once more right after
 	failures int  // consecutive failed runs
@@ -86,6 +93,7 @@ type TaskStatus struct {
 	LastOK   time.Time // end of the last successful run (or the time Add was told)
 	LastErr  error     // error of the last run, nil when it succeeded
 	Failures int       // consecutive failed runs
+	Skipped  int       // fire times that passed while a run was still going, since Add
 }
 
 // NewScheduler returns a scheduler with no tasks; Add them, then Start it.
@@ -103,7 +111,7 @@ func NewScheduler(opt SchedulerOptions) *Scheduler {
 		opt.RetryMax = max(time.Hour, opt.RetryMin)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Scheduler{clock: opt.Clock, log: opt.Log, retryMin: opt.RetryMin, retryMax: opt.RetryMax,
+	return &Scheduler{clock: opt.Clock, log: opt.Log, retryMin: opt.RetryMin, retryMax: opt.RetryMax, onSkip: opt.OnSkip,
 		wake: make(chan struct{}, 1), quit: make(chan struct{}), ctx: ctx, cancel: cancel}
 }
 
@@ -184,7 +192,8 @@ func (s *Scheduler) Status(name string) (st TaskStatus, ok bool) {
 	if t == nil {
 		return TaskStatus{}, false
 	}
-	return TaskStatus{Spec: t.spec, Next: t.next, Running: t.running, LastOK: t.lastOK, LastErr: t.lastErr, Failures: t.failures}, true
+	return TaskStatus{Spec: t.spec, Next: t.next, Running: t.running, LastOK: t.lastOK, LastErr: t.lastErr, Failures: t.failures,
+		Skipped: t.skipped}, true
 }
 
 // Stop stops firing tasks and waits for the running ones to return. When
@@ -233,8 +242,9 @@ func (s *Scheduler) poke() {
 	}
 }
 
-// run is the loop: start the due tasks, then sleep until the earliest next
-// fire time or until poked.
+// run is the loop: start the due tasks, note the fire times of running
+// ones that pass, then sleep until the earliest next fire time or until
+// poked.
 func (s *Scheduler) run() {
 	defer s.loop.Done()
 	for {
@@ -242,17 +252,19 @@ func (s *Scheduler) run() {
 		now := s.clock.Now()
 		var earliest time.Time
 		for _, t := range s.tasks {
-			if t.running {
-				continue
-			}
-			if !t.next.After(now) {
-				t.running, t.next = true, time.Time{}
+			at := t.next
+			switch {
+			case t.running:
+				s.skipTicks(t, now)
+				at = t.tick
+			case !t.next.After(now):
+				t.running, t.next, t.tick = true, time.Time{}, t.schedule.Next(now)
 				s.jobs.Add(1)
 				go s.runTask(t) // exits when the task's run returns
-				continue
+				at = t.tick
 			}
-			if earliest.IsZero() || t.next.Before(earliest) {
-				earliest = t.next
+			if !at.IsZero() && (earliest.IsZero() || at.Before(earliest)) {
+				earliest = at
 			}
 		}
 		s.mu.Unlock()
@@ -269,6 +281,20 @@ func (s *Scheduler) run() {
 	}
 }
 
+// skipTicks counts, logs and reports each fire time of the running task t
+// that has passed by now: the scheduler never starts a second run at once,
+// so that tick is lost (a Trigger is not: it sets again). s.mu is held.
+func (s *Scheduler) skipTicks(t *task, now time.Time) {
+	for !t.tick.IsZero() && !t.tick.After(now) {
+		t.skipped++
+		s.log.Info("tick skipped: previous run still going", "task", t.name, "tick", t.tick, "skipped", t.skipped)
+		if s.onSkip != nil {
+			s.onSkip(t.name)
+		}
+		t.tick = t.schedule.Next(t.tick)
+	}
+}
+
 // runTask runs one task once and schedules its next run.
 func (s *Scheduler) runTask(t *task) {
 	defer s.jobs.Done()
@@ -278,7 +304,8 @@ func (s *Scheduler) runTask(t *task) {
 	end := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t.running, t.lastErr = false, err
+	s.skipTicks(t, end)
+	t.running, t.lastErr, t.tick = false, err, time.Time{}
 	next := t.schedule.Next(end)
 	if err == nil {
 		t.failures, t.lastOK = 0, end

@@ -251,3 +251,48 @@ func TestSchedulerAddErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulerLogsSkippedTicks holds a run open while three of its fire
+// times pass: each skipped tick is logged with the task's name and counted,
+// in Status and through OnSkip.
+func TestSchedulerLogsSkippedTicks(t *testing.T) {
+	clk := newFakeClock(schedT0)
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	var logs syncBuffer
+	var onSkip atomic.Int32
+	s := ingest.NewScheduler(ingest.SchedulerOptions{Clock: clk, Log: slog.New(slog.NewTextHandler(&logs, nil)),
+		OnSkip: func(task string) {
+			if task == "confluence:ops" {
+				onSkip.Add(1)
+			}
+		}})
+	t.Cleanup(func() { _ = s.Stop(context.Background()) })
+	err := s.Add("confluence:ops", "@every 1m", time.Time{}, func(context.Context) error {
+		started <- struct{}{}
+		<-release
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mark := clk.mark()
+	s.Start()
+	<-started
+	for i := 1; i <= 3; i++ {
+		clk.waitArmed(t, mark, schedT0.Add(time.Duration(i)*time.Minute))
+		mark = clk.mark()
+		clk.Advance(time.Minute)
+	}
+	clk.waitArmed(t, mark, schedT0.Add(4*time.Minute))
+	close(release)
+	if st, _ := s.Status("confluence:ops"); st.Skipped != 3 {
+		t.Errorf("Status().Skipped = %d, want 3", st.Skipped)
+	}
+	if n := onSkip.Load(); n != 3 {
+		t.Errorf("OnSkip called %d times, want 3", n)
+	}
+	if n := strings.Count(logs.String(), "task=confluence:ops"); n < 3 || !strings.Contains(logs.String(), "previous run still going") {
+		t.Errorf("log does not name the skipped ticks of confluence:ops:\n%s", logs.String())
+	}
+}

@@ -2,9 +2,12 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sort"
+	"sync"
 	"time"
 )
 
@@ -20,6 +23,9 @@ type GitService struct {
 	sched *Scheduler
 	own   bool // sched was made here: Run starts and stops it
 	log   *slog.Logger
+
+	mu      sync.Mutex
+	deleted map[string]map[string]bool // source name -> branches deleted by a push, to remove at its next run
 }
 
 // GitServiceOptions configure a GitService. Zero values take the defaults.
@@ -40,7 +46,7 @@ func NewGitService(ix *Indexer, repos []Repo, opt GitServiceOptions) (*GitServic
 	if opt.Queue.Log == nil {
 		opt.Queue.Log = opt.Log
 	}
-	s := &GitService{ix: ix, repos: map[string]Repo{}, sched: opt.Scheduler, log: opt.Log}
+	s := &GitService{ix: ix, repos: map[string]Repo{}, sched: opt.Scheduler, log: opt.Log, deleted: map[string]map[string]bool{}}
 	for _, r := range repos {
 		if _, dup := s.repos[r.Name]; dup {
 			return nil, fmt.Errorf("ingest: two git sources named %q", r.Name)
@@ -64,7 +70,56 @@ func (s *GitService) Webhooks() http.Handler {
 	for _, n := range s.order {
 		repos = append(repos, s.repos[n])
 	}
-	return &WebhookHandler{Repos: repos, Trigger: s.queue.Trigger, Log: s.log}
+	return &WebhookHandler{Repos: repos, Trigger: s.push, Delete: s.deleteBranch, Log: s.log}
+}
+
+// push queues a run of a pushed branch; a branch pushed again after its
+// deletion is indexed, not removed.
+func (s *GitService) push(name, branch, reason string) {
+	s.mu.Lock()
+	delete(s.deleted[name], branch)
+	s.mu.Unlock()
+	s.queue.Push(name, branch, reason)
+}
+
+// deleteBranch queues the removal of a deleted branch: the queue's next run
+// of the source removes its chunks and state (Indexer.DeleteBranch), so it
+// never overlaps an index run of the source.
+func (s *GitService) deleteBranch(name, branch, reason string) {
+	s.mu.Lock()
+	if s.deleted[name] == nil {
+		s.deleted[name] = map[string]bool{}
+	}
+	s.deleted[name][branch] = true
+	s.mu.Unlock()
+	s.queue.Push(name, branch, reason)
+}
+
+// takeDeleted returns which of branches (nil: any) of the source called
+// name were deleted by a push, forgetting them, and the branches left to
+// index; when every asked branch was deleted, rest is empty, not nil.
+func (s *GitService) takeDeleted(name string, branches []string) (gone, rest []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	marked := s.deleted[name]
+	if branches == nil {
+		for b := range marked {
+			gone = append(gone, b)
+		}
+		delete(s.deleted, name)
+		sort.Strings(gone)
+		return gone, nil
+	}
+	rest = []string{}
+	for _, b := range branches {
+		if marked[b] {
+			gone = append(gone, b)
+			delete(marked, b)
+		} else {
+			rest = append(rest, b)
+		}
+	}
+	return gone, rest
 }
 
 // Status reports the queue's state of the source called name.
@@ -103,6 +158,22 @@ func (s *GitService) index(ctx context.Context, name string, branches []string) 
 	if !ok {
 		return fmt.Errorf("ingest: no git source named %q", name)
 	}
-	_, err := s.ix.IndexRepo(ctx, r, branches, false) // each run logs its summary line
-	return err
+	gone, rest := s.takeDeleted(name, branches)
+	var errs []error
+	for _, b := range gone {
+		if _, err := s.ix.DeleteBranch(ctx, r, b); err != nil {
+			errs = append(errs, err)
+			s.mu.Lock() // the queue retries the run: remove it then
+			if s.deleted[name] == nil {
+				s.deleted[name] = map[string]bool{}
+			}
+			s.deleted[name][b] = true
+			s.mu.Unlock()
+		}
+	}
+	if branches == nil || len(rest) > 0 {
+		_, err := s.ix.IndexRepo(ctx, r, rest, false) // each run logs its summary line; a missing branch is skipped
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }

@@ -23,6 +23,8 @@ import (
 // endpoint, and an Asker over the same store with the stale-code guard.
 type serviceWorld struct {
 	work  *testRepo
+	ix    *ingest.Indexer
+	repo  ingest.Repo
 	store *weaviate.Store
 	svc   *ingest.GitService
 	hooks *httptest.Server
@@ -52,14 +54,25 @@ func newPushedOrigin(t testing.TB, fill func(*testRepo)) (string, *testRepo) {
 func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *serviceWorld {
 	t.Helper()
 	origin, work := newPushedOrigin(t, fill)
+	w := startService(t, settle, origin, work, "main")
+	w.waitIndexed(t, w.work.head(t), 10*time.Minute)
+	return w
+}
+
+// startService starts the service on origin, tracking branches, and
+// returns at once; work is the clone that pushes to origin.
+func startService(t testing.TB, settle time.Duration, origin string, work *testRepo, branches ...string) *serviceWorld {
+	t.Helper()
 	w := &serviceWorld{work: work, ran: make(chan struct{}, 1)}
 	emb := embed.NewOffline()
 	w.store = weaviatetest.NewStore(t, emb.Name())
 	ix := &ingest.Indexer{Store: w.store, Embedder: emb, Log: quietLog(t), LockDir: t.TempDir()}
+	w.ix = ix
 	repo := ingest.Repo{
 		Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: ingest.CloneDir(t.TempDir(), "shop"), LinkTemplate: linkTemplate},
-		Branches: []string{"main"}, Remote: &ingest.Remote{URL: "file://" + origin}, WebhookSecret: ghSecret,
+		Branches: branches, Remote: &ingest.Remote{URL: "file://" + origin}, WebhookSecret: ghSecret,
 	}
+	w.repo = repo
 	var err error
 	w.svc, err = ingest.NewGitService(ix, []ingest.Repo{repo}, ingest.GitServiceOptions{Log: quietLog(t),
 		Queue: ingest.QueueOptions{Settle: settle, OnDone: func(string, []string, error) {
@@ -86,7 +99,6 @@ func newServiceWorld(t testing.TB, settle time.Duration, fill func(*testRepo)) *
 		Thresholds: retrieval.DefaultThresholds(),
 		Guards:     []retrieval.Guard{ingest.StaleCode{Repos: ingest.StaleRepos{Sources: map[string]ingest.GitSource{repo.Source.ID: repo.Source}}}}}
 	w.push = fixture(t, "github-push-main.json")
-	w.waitIndexed(t, w.work.head(t), 10*time.Minute)
 	return w
 }
 
@@ -175,6 +187,128 @@ func TestGitServiceWebhookToAsk(t *testing.T) {
 	if st := w.svc.Status("shop"); st.Runs != 2 || st.Failures != 0 {
 		t.Errorf("queue status %+v, want 2 runs (startup, webhook) and no failures", st)
 	}
+}
+
+// TestGitServiceFirstPushToEmptyRepository starts the service on an empty
+// repository, then pushes its first commit: the push is indexed at once,
+// not after the 30 s backoff of a failed startup run.
+func TestGitServiceFirstPushToEmptyRepository(t *testing.T) {
+	root := t.TempDir()
+	origin := filepath.Join(root, "origin.git")
+	runGit(t, root, gitTestEnv(authorName, committerName, t0), "init", "-q", "--bare", "-b", "main", origin)
+	work := newRepo(t)
+	work.git(t, "remote", "add", "origin", origin)
+	w := startService(t, 50*time.Millisecond, origin, work, "main")
+	select {
+	case <-w.ran: // the startup run
+	case <-time.After(time.Minute):
+		t.Fatal("no startup run within a minute")
+	}
+	w.work.write(t, shopFiles)
+	head := w.work.commit(t, "shop")
+	w.work.git(t, "push", "-q", "origin", "main")
+	start := time.Now()
+	w.postPush(t)
+	w.waitIndexed(t, head, 10*time.Second)
+	t.Logf("first push to indexed: %v", time.Since(start))
+	if !w.askFinds(t, "Put") {
+		t.Error("Store.Put not found after the first push")
+	}
+}
+
+// TestGitServiceBranchDeleted tracks main and old-topic, deletes old-topic
+// on the remote and delivers GitHub's push with "deleted": true: the
+// branch's chunks and state go, main's stay. A later run of every tracked
+// branch (as after a restart) skips the missing branch with a warning and
+// indexes main.
+func TestGitServiceBranchDeleted(t *testing.T) {
+	origin, work := newPushedOrigin(t, func(r *testRepo) {
+		r.write(t, shopFiles)
+		r.commit(t, "shop")
+	})
+	work.git(t, "checkout", "-q", "-b", "old-topic")
+	work.write(t, map[string]string{"topic.go": "package shop\n\n// TopicOnly exists on old-topic.\nfunc TopicOnly() int {\n\treturn 1\n}\n"})
+	topicHead := work.commit(t, "topic")
+	work.git(t, "push", "-q", "origin", "old-topic")
+	work.git(t, "checkout", "-q", "main")
+	w := startService(t, 50*time.Millisecond, origin, work, "main", "old-topic")
+	w.waitIndexed(t, work.head(t), time.Minute)
+	waitState(t, w, "old-topic", topicHead)
+	if n := len(storedBranch(t, w.store, "old-topic")); n == 0 {
+		t.Fatal("old-topic has no chunks before the delete")
+	}
+	mainChunks := len(storedBranch(t, w.store, "main"))
+
+	work.git(t, "push", "-q", "origin", "--delete", "old-topic")
+	del := []byte(`{"ref":"refs/heads/old-topic","before":"` + topicHead + `","after":"0000000000000000000000000000000000000000","deleted":true,` +
+		`"repository":{"full_name":"acme/shop","default_branch":"main"}}`)
+	req, err := http.NewRequest(http.MethodPost, w.hooks.URL+"/webhooks/shop", bytes.NewReader(del))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header = githubRequest("/", "push", del, githubSignature(ghSecret, del)).Header
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted {
+		t.Errorf("delete push: status %d, want 202", resp.StatusCode)
+	}
+	deadline := time.After(30 * time.Second)
+	for len(storedBranch(t, w.store, "old-topic")) > 0 {
+		select {
+		case <-w.ran:
+		case <-deadline:
+			t.Fatalf("old-topic still has %d chunks 30s after the delete push", len(storedBranch(t, w.store, "old-topic")))
+		}
+	}
+	if _, ok, err := w.store.State(context.Background(), "repo:shop", "old-topic"); err != nil || ok {
+		t.Errorf("state of old-topic after the delete: found %v, err %v; want none", ok, err)
+	}
+	if n := len(storedBranch(t, w.store, "main")); n != mainChunks {
+		t.Errorf("main has %d chunks after old-topic's delete, want %d", n, mainChunks)
+	}
+
+	// As after a restart: a run of every tracked branch, old-topic included.
+	work.write(t, map[string]string{"later.go": "package shop\n\nfunc Later() {}\n"})
+	head := work.commit(t, "later")
+	work.git(t, "push", "-q", "origin", "main")
+	stats, err := w.ix.IndexRepo(context.Background(), w.repo, nil, false)
+	if err != nil {
+		t.Fatalf("IndexRepo with old-topic gone: %v", err)
+	}
+	if len(stats) != 1 || stats[0].Branch != "main" || stats[0].Commit != head {
+		t.Errorf("IndexRepo stats %+v, want main at %s only", stats, head[:7])
+	}
+}
+
+// waitState waits up to a minute for branch's state to record commit.
+func waitState(t *testing.T, w *serviceWorld, branch, commit string) {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		st, ok, err := w.store.State(context.Background(), "repo:shop", branch)
+		if err == nil && ok && st.CommitSHA == commit && st.LastError == "" {
+			return
+		}
+		select {
+		case <-w.ran:
+		case <-time.After(time.Second):
+		case <-deadline:
+			t.Fatalf("%s not indexed at %s: %+v, %v", branch, commit[:7], st, err)
+		}
+	}
+}
+
+// storedBranch returns the stored chunks of repo:shop's branch, by id.
+func storedBranch(t *testing.T, store *weaviate.Store, branch string) map[string]weaviate.Stored {
+	t.Helper()
+	m, err := store.ListStored(context.Background(), "repo:shop", branch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // genRepo writes files Go files of three functions each into r, in

@@ -75,7 +75,7 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 		prog := ix.newProgress(src.ID, 1)
 		defer prog.done()
 		prog.add(1, len(chunks), false)
-		return ix.write(ctx, &st, chunks, stored, ok && prev.Settings != settings, prog)
+		return ix.write(ctx, log, &st, chunks, stored, ok && prev.Settings != settings, prog)
 	}()
 	st.Duration = time.Since(start)
 	return st, ix.finish(ctx, log, &st, settings, runErr)

@@ -134,7 +134,7 @@ func currentChunk(ctx context.Context, repo gitRepo, s *retrieval.Snippet, blob 
 	if err != nil {
 		return retrieval.Chunk{}, false, err
 	}
-	chunks, _, _ := chunkFile(fileInput{path: s.Path, data: data}, opt)
+	chunks, _, _, _ := chunkFile(fileInput{path: s.Path, data: data}, opt)
 	best, found := retrieval.Chunk{}, false
 	for _, c := range chunks {
 		if c.Symbol != s.Symbol {

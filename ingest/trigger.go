@@ -103,6 +103,20 @@ func (q *Queue) Trigger(source, branch, reason string) {
 	q.poke()
 }
 
+// Push is Trigger for a push webhook: a push brings new commits, which may
+// well fix what the source's last run failed on (an empty repository, a
+// missing branch, a file that did not parse), so it also ends the source's
+// backoff and its run starts once the burst has settled.
+func (q *Queue) Push(source, branch, reason string) {
+	q.mu.Lock()
+	if s := q.sources[source]; s != nil && s.backoff.failures > 0 {
+		q.opt.Log.Info("push ends the backoff", "source", source, "branch", branch, "failures", s.backoff.failures)
+		s.backoff.until = time.Time{}
+	}
+	q.mu.Unlock()
+	q.Trigger(source, branch, reason)
+}
+
 func (q *Queue) poke() {
 	select {
 	case q.wake <- struct{}{}:

@@ -35,15 +35,21 @@ const MaxWebhookBody = 25 << 20
 // WebhookSecret gets 401 and triggers nothing; the body is checked byte for
 // byte as received, before it is parsed for anything but the source, and
 // compared in constant time. A verified push to a tracked branch triggers a
-// run (202); a ping, a tag, a deleted branch, another event or an untracked
-// branch is acknowledged (200) and ignored. Answers come at once: the run
+// run (202); so does the deletion of a tracked branch (GitHub's "deleted":
+// true, GitLab's "after" of 40 zeros), which removes the branch's chunks,
+// when Delete is set. A ping, a tag, another event or an untracked branch
+// is acknowledged (200) and ignored. Answers come at once: the run
 // happens later, so GitHub's 10 s delivery timeout is never at risk.
 type WebhookHandler struct {
 	Repos []Repo
 	// Trigger asks for a run of a branch of the source named source
 	// (Queue.Trigger); it must not block.
 	Trigger func(source, branch, reason string)
-	Log     *slog.Logger // [slog.Default()]
+	// Delete, when set, asks for the removal of a deleted branch's chunks
+	// and state (GitService.Webhooks queues it like a run); it must not
+	// block. Nil ignores deletions.
+	Delete func(source, branch, reason string)
+	Log    *slog.Logger // [slog.Default()]
 }
 
 var _ http.Handler = (*WebhookHandler)(nil)
@@ -175,10 +181,15 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case !isBranch:
 		rep.Status, rep.Reason = "ignored", fmt.Sprintf("ref %q is not a branch", push.Ref)
-	case push.Deleted || push.After == zeroSHA:
-		rep.Status, rep.Reason = "ignored", "branch deleted; its chunks stay until the branch is untracked"
 	case !repo.tracks(branch, push.defaultBranch()):
 		rep.Status, rep.Reason = "ignored", fmt.Sprintf("branch %q is not tracked", branch)
+	case (push.Deleted || push.After == zeroSHA) && h.Delete == nil:
+		rep.Status, rep.Reason = "ignored", "branch deleted; this handler removes no chunks"
+	case push.Deleted || push.After == zeroSHA:
+		h.Delete(repo.Name, branch, provider+" branch deleted")
+		rep.Status, rep.Reason = "queued", "branch deleted; its chunks will be removed"
+		reply(http.StatusAccepted, rep)
+		return
 	default:
 		h.Trigger(repo.Name, branch, fmt.Sprintf("%s push %s", provider, short(push.After)))
 		rep.Status = "queued"

@@ -91,6 +91,12 @@ func (l *triggerLog) trigger(source, branch, reason string) {
 	l.calls = append(l.calls, source+"@"+branch)
 }
 
+func (l *triggerLog) delete(source, branch, reason string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.calls = append(l.calls, "delete "+source+"@"+branch)
+}
+
 func (l *triggerLog) take() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -177,7 +183,7 @@ func TestWebhook(t *testing.T) {
 		{
 			name:     "github branch deleted",
 			req:      signed("/webhooks/payments", "push", fixture(t, "github-push-deleted.json")),
-			wantCode: 200, wantStatus: "ignored",
+			wantCode: 202, wantStatus: "queued", want: []string{"delete payments@main"},
 		},
 		{
 			name:     "github ping",
@@ -256,7 +262,7 @@ func TestWebhook(t *testing.T) {
 		{
 			name:     "gitlab branch deleted",
 			req:      gitlabRequest("/webhooks/payments-gl", "Push Hook", fixture(t, "gitlab-push-deleted.json"), glSecret),
-			wantCode: 200, wantStatus: "ignored",
+			wantCode: 202, wantStatus: "queued", want: []string{"delete payments-gl@main"},
 		},
 		{
 			name:     "gitlab tag push",
@@ -282,7 +288,7 @@ func TestWebhook(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log triggerLog
-			h := &ingest.WebhookHandler{Repos: webhookRepos(), Trigger: log.trigger, Log: quietLog(t)}
+			h := &ingest.WebhookHandler{Repos: webhookRepos(), Trigger: log.trigger, Delete: log.delete, Log: quietLog(t)}
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, tt.req)
 			var reply struct{ Status, Source, Branch, Reason string }
@@ -306,7 +312,7 @@ func signed(target, event string, body []byte) *http.Request {
 
 func TestWebhookBodyTooLarge(t *testing.T) {
 	var log triggerLog
-	h := &ingest.WebhookHandler{Repos: webhookRepos(), Trigger: log.trigger, Log: quietLog(t)}
+	h := &ingest.WebhookHandler{Repos: webhookRepos(), Trigger: log.trigger, Delete: log.delete, Log: quietLog(t)}
 	body := bytes.Repeat([]byte(" "), ingest.MaxWebhookBody+1)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, signed("/webhooks/payments", "push", body))

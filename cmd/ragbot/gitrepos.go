@@ -14,8 +14,9 @@ import (
 func newIndexer(a *app) *ingest.Indexer {
 	return &ingest.Indexer{
 		Store: a.store, Embedder: a.embedder, Log: a.log, Workers: a.cfg.Indexing.Workers,
-		Code:    code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines},
-		LockDir: filepath.Join(a.cfg.Resolve(a.cfg.Indexing.ReposDir), "locks"),
+		MaxInputTokens: a.cfg.Embedder.MaxInputTokens,
+		Code:           code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines},
+		LockDir:        filepath.Join(a.cfg.Resolve(a.cfg.Indexing.ReposDir), "locks"),
 	}
 }
 

@@ -142,10 +142,11 @@ func (s *Store) Drop(ctx context.Context) error {
 // Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i])
 // in batches of batchSize. Each chunk is validated first. Weaviate answers a
 // batch with HTTP 200 even when objects failed (Weaviate docs, 'Batch
-// import', "Error handling"), so every
-// object's result is checked; the error names the failed ids and their
-// messages. A failed object's state is unknown: the caller retries the run,
-// and the idempotent ids make that safe.
+// import', "Error handling"), so every object's result is checked; the
+// batches go on after a failed object, and the error is then a *BatchError
+// naming each failed chunk by source, path and symbol, with the counts. A
+// failed object's state is unknown: the caller retries the run, and the
+// idempotent ids make that safe.
 func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors [][]float32) error {
 	if len(chunks) != len(vectors) {
 		return fmt.Errorf("upsert: %d chunks but %d vectors", len(chunks), len(vectors))
@@ -159,32 +160,73 @@ func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors []
 	if err := errors.Join(verr...); err != nil {
 		return fmt.Errorf("upsert: %w", err)
 	}
+	be := &BatchError{}
 	for start := 0; start < len(chunks); start += batchSize {
 		end := min(start+batchSize, len(chunks))
 		objs := make([]*models.Object, 0, end-start)
+		byID := make(map[strfmt.UUID]retrieval.Chunk, end-start)
 		for i := start; i < end; i++ {
+			id := strfmt.UUID(chunks[i].ID())
+			byID[id] = chunks[i]
 			objs = append(objs, &models.Object{
 				Class:      s.chunk,
-				ID:         strfmt.UUID(chunks[i].ID()),
+				ID:         id,
 				Properties: chunkProperties(chunks[i]),
 				Vector:     vectors[i],
 			})
 		}
 		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
 		if err != nil {
+			if len(be.Failed) > 0 {
+				return fmt.Errorf("weaviate batch upsert of %d objects: %w (after %w)", len(objs), describe(err), be)
+			}
 			return fmt.Errorf("weaviate batch upsert of %d objects: %w", len(objs), describe(err))
 		}
-		if err := batchErrors(resp); err != nil {
-			return fmt.Errorf("weaviate batch upsert: %w", err)
-		}
+		failed := batchFailures(resp, byID)
+		be.Failed = append(be.Failed, failed...)
+		be.Stored += len(objs) - len(failed)
+	}
+	if len(be.Failed) > 0 {
+		return be
 	}
 	return nil
 }
 
-// batchErrors folds the FAILED entries of a batch reply into one error naming
-// each object id, or nil when all succeeded.
-func batchErrors(resp []models.ObjectsGetResponse) error {
-	var failed []string
+// A FailedChunk is one object that a batch reply marks FAILED.
+type FailedChunk struct {
+	ID, Source, Path, Symbol string
+	Message                  string // Weaviate's error messages, joined with "; "
+}
+
+// BatchError is what Upsert returns when objects failed inside HTTP 200
+// replies: the failed chunks, and how many of the others were stored.
+type BatchError struct {
+	Stored int
+	Failed []FailedChunk
+}
+
+// Error names the first five failed chunks and the counts.
+func (e *BatchError) Error() string {
+	shown := e.Failed
+	if len(shown) > 5 {
+		shown = shown[:5]
+	}
+	parts := make([]string, len(shown))
+	for i, f := range shown {
+		parts[i] = fmt.Sprintf("%s %s %q (id %s): %s", f.Source, f.Path, f.Symbol, f.ID, f.Message)
+	}
+	more := ""
+	if n := len(e.Failed) - len(shown); n > 0 {
+		more = fmt.Sprintf(" | and %d more", n)
+	}
+	return fmt.Sprintf("weaviate batch upsert: %d of %d objects failed (%d stored): %s%s",
+		len(e.Failed), len(e.Failed)+e.Stored, e.Stored, strings.Join(parts, " | "), more)
+}
+
+// batchFailures returns the FAILED entries of a batch reply, each named by
+// the chunk sent under its id.
+func batchFailures(resp []models.ObjectsGetResponse, byID map[strfmt.UUID]retrieval.Chunk) []FailedChunk {
+	var failed []FailedChunk
 	for _, r := range resp {
 		if r.Result == nil {
 			continue
@@ -198,16 +240,11 @@ func batchErrors(resp []models.ObjectsGetResponse) error {
 		if len(msgs) == 0 && (r.Result.Status == nil || *r.Result.Status != "FAILED") {
 			continue
 		}
-		failed = append(failed, fmt.Sprintf("%s: %s", r.ID, strings.Join(msgs, "; ")))
+		c := byID[r.ID]
+		failed = append(failed, FailedChunk{ID: string(r.ID), Source: c.Source, Path: c.Path, Symbol: c.Symbol,
+			Message: strings.Join(msgs, "; ")})
 	}
-	if len(failed) == 0 {
-		return nil
-	}
-	shown := failed
-	if len(shown) > 5 {
-		shown = shown[:5]
-	}
-	return fmt.Errorf("%d objects failed: %s", len(failed), strings.Join(shown, " | "))
+	return failed
 }
 
 func chunkProperties(c retrieval.Chunk) map[string]any {
@@ -298,4 +335,19 @@ func describe(err error) error {
 		return fmt.Errorf("status %d: %s", we.StatusCode, we.Msg)
 	}
 	return err
+}
+
+// batchErrors folds the FAILED entries of a reply to a batch of single
+// objects (a state, a vote) into one error with their messages, or nil;
+// the caller names the object.
+func batchErrors(resp []models.ObjectsGetResponse) error {
+	failed := batchFailures(resp, nil)
+	if len(failed) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(failed))
+	for i, f := range failed {
+		msgs[i] = fmt.Sprintf("object %s failed: %s", f.ID, f.Message)
+	}
+	return errors.New(strings.Join(msgs, " | "))
 }

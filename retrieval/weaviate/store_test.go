@@ -106,6 +106,51 @@ func TestUpsertReportsFailedObjectsInsideA200(t *testing.T) {
 	}
 }
 
+// TestUpsertNamesFailedChunks: one object of a batch fails inside the HTTP
+// 200; the others are stored, and the error names the failed chunk's
+// source, path and symbol, and the stored and failed counts.
+func TestUpsertNamesFailedChunks(t *testing.T) {
+	ctx := context.Background()
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	chunks := corpus[:3]
+	vecs := embedAll(t, emb, chunks)
+	vecs[1] = []float32{0.1, 0.2, 0.3} // another length: this object FAILED
+	err := store.Upsert(ctx, chunks, vecs)
+	if err == nil {
+		t.Fatal("upsert with a wrong-length vector: got nil error")
+	}
+	bad := chunks[1]
+	for _, want := range []string{bad.Source, bad.Path, bad.Symbol, bad.ID(), "1 of 3 objects failed", "2 stored"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not say %q: %v", want, err)
+		}
+	}
+	var be *weaviate.BatchError
+	if !errors.As(err, &be) {
+		t.Fatalf("error %T is not a *weaviate.BatchError", err)
+	}
+	want := []weaviate.FailedChunk{{ID: bad.ID(), Source: bad.Source, Path: bad.Path, Symbol: bad.Symbol}}
+	got := be.Failed
+	for i := range got {
+		got[i].Message = ""
+	}
+	if diff := cmp.Diff(want, got); diff != "" || be.Stored != 2 {
+		t.Errorf("BatchError.Failed (-want +got):\n%s\nstored %d, want 2", diff, be.Stored)
+	}
+	stored, err := store.ListStored(ctx, "repo:shop", "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The failed object's state is unknown (Weaviate may have written it
+	// before its vector was refused); the others must be there.
+	for _, c := range []retrieval.Chunk{chunks[0], chunks[2]} {
+		if _, ok := stored[c.ID()]; !ok {
+			t.Errorf("%s %s not stored", c.Path, c.Symbol)
+		}
+	}
+}
+
 func TestUpsertValidatesChunks(t *testing.T) {
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())

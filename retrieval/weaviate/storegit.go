@@ -3,7 +3,9 @@ package weaviate
 import (
 	"context"
 	"fmt"
+	"sort"
 
+	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 )
@@ -110,4 +112,57 @@ func (s *Store) filtered(ctx context.Context, vals []string, fields []graphql.Fi
 		return nil, err
 	}
 	return append(a, b...), nil
+}
+
+// DeleteBranch deletes every chunk of source's branch and the branch's
+// SourceState, looping until no chunk matches (each batch delete matches at
+// most QUERY_MAXIMUM_RESULTS objects; Weaviate docs, 'Delete objects'). It
+// returns how many chunks it deleted. The other branches are untouched.
+func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, error) {
+	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
+		filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source),
+		filters.Where().WithPath([]string{"branch"}).WithOperator(filters.Equal).WithValueText(branch),
+	})
+	total := 0
+	for {
+		n, err := s.deleteWhere(ctx, where)
+		if err != nil {
+			return total, fmt.Errorf("weaviate: delete chunks of %s@%s: %w", source, branch, err)
+		}
+		if n == 0 {
+			break
+		}
+		total += int(n)
+	}
+	id := retrieval.SourceState{Source: source, Branch: branch}.ID()
+	err := s.client.Data().Deleter().WithClassName(s.state).WithID(id).Do(ctx)
+	if err != nil && !isNotFound(err) {
+		return total, fmt.Errorf("weaviate: delete state of %s@%s: %w", source, branch, describe(err))
+	}
+	return total, nil
+}
+
+// StateBranches returns the branches of source that have a SourceState:
+// those indexed at least once and not deleted since. A source has few
+// branches; at most maxFiltered are returned.
+func (s *Store) StateBranches(ctx context.Context, source string) ([]string, error) {
+	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
+	resp, err := s.client.GraphQL().Get().WithClassName(s.state).WithWhere(where).
+		WithLimit(maxFiltered).WithFields(graphql.Field{Name: "branch"}).Do(ctx)
+	if err == nil {
+		err = gqlErrors(resp)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list branches of %s: %w", source, describe(err))
+	}
+	rows, err := decodeRows(resp, s.state)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list branches of %s: %w", source, err)
+	}
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r.Branch)
+	}
+	sort.Strings(out)
+	return out, nil
 }

@@ -1,0 +1,180 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/ragbot/ragbot/internal/httpretry"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
+)
+
+// bytesPerToken is how many bytes of text are counted as one token against
+// Indexer.MaxInputTokens. It is conservative: OpenAI's tokenizers average
+// about 4 bytes per token on English and code ("What are tokens and how to
+// count them?", OpenAI help center), fewer on dense symbols.
+const bytesPerToken = 3
+
+// embedText is EmbedText(c) cut, when it is longer than MaxInputTokens
+// allows, to a prefix that fits: at a line break in its last quarter, else
+// at a character boundary. cut reports the cut.
+func (ix *Indexer) embedText(c retrieval.Chunk) (text string, cut bool) {
+	text = EmbedText(c)
+	n := ix.MaxInputTokens * bytesPerToken
+	if ix.MaxInputTokens <= 0 || len(text) <= n {
+		return text, false
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	text = text[:n]
+	if i := strings.LastIndexByte(text, '\n'); i >= n*3/4 {
+		text = text[:i+1]
+	}
+	return text, true
+}
+
+// UnembeddedError is the error of a run that stored every file but these:
+// the embedder refused their input, or the store refused their objects.
+// The run's SourceState records its commit with this error, so the next
+// run is a full one and retries them (their other chunks are kept).
+type UnembeddedError struct {
+	Files map[string]string // path -> why
+}
+
+func (e *UnembeddedError) Error() string {
+	paths := e.paths()
+	shown := paths[:min(len(paths), 5)]
+	parts := make([]string, len(shown))
+	for i, p := range shown {
+		parts[i] = p + ": " + e.Files[p]
+	}
+	more := ""
+	if len(paths) > len(shown) {
+		more = fmt.Sprintf(" | and %d more", len(paths)-len(shown))
+	}
+	return fmt.Sprintf("%d files not stored, the next run retries them: %s%s", len(paths), strings.Join(parts, " | "), more)
+}
+
+func (e *UnembeddedError) paths() []string {
+	paths := make([]string, 0, len(e.Files))
+	for p := range e.Files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return paths
+}
+
+// leftOut collects the files left out of a run, path -> why. It is safe
+// for concurrent use.
+type leftOut struct {
+	mu    sync.Mutex
+	files map[string]string
+}
+
+func (l *leftOut) add(path, why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.files == nil {
+		l.files = map[string]string{}
+	}
+	if _, ok := l.files[path]; !ok {
+		l.files[path] = why
+	}
+}
+
+func (l *leftOut) has(path string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, ok := l.files[path]
+	return ok
+}
+
+// err is an *UnembeddedError, or nil when no file was left out.
+func (l *leftOut) err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.files) == 0 {
+		return nil
+	}
+	return &UnembeddedError{Files: l.files}
+}
+
+// inputRefused reports an embedder error about the input itself: a 4xx
+// other than 401, 403, 404, 408 and 429 (httpretry.ClientError), such as
+// OpenAI's 400 for an input over the model's maximum context length. Only
+// such an error is worth retrying file by file.
+func inputRefused(err error) bool {
+	var se *httpretry.StatusError
+	return errors.As(err, &se) && se.Reason == httpretry.ClientError
+}
+
+// embedBatch embeds one batch of chunks and stores it. When the embedder
+// refuses the batch's input, each file of the batch is embedded alone, so
+// that only the files it refuses are left out (in out); an object the store
+// refuses leaves out its file the same way. Any other error fails the
+// batch. It returns how many chunks it stored.
+func (ix *Indexer) embedBatch(ctx context.Context, log *slog.Logger, batch []retrieval.Chunk, out *leftOut) (int, error) {
+	texts := make([]string, len(batch))
+	for i, c := range batch {
+		var cut bool
+		if texts[i], cut = ix.embedText(c); cut {
+			log.Warn("chunk over the embedder's input limit, its vector is of a prefix", "path", c.Path,
+				"symbol", c.Symbol, "bytes", len(EmbedText(c)), "embedded_bytes", len(texts[i]), "max_input_tokens", ix.MaxInputTokens)
+		}
+	}
+	vecs, err := ix.Embedder.Embed(ctx, texts)
+	if err == nil {
+		return ix.upsertOrLeaveOut(ctx, batch, vecs, out)
+	}
+	if !inputRefused(err) {
+		return 0, fmt.Errorf("embed: %w", err)
+	}
+	stored := 0
+	for start := 0; start < len(batch); {
+		end := start + 1
+		for end < len(batch) && batch[end].Path == batch[start].Path {
+			end++
+		}
+		file := batch[start:end]
+		vecs, err := ix.Embedder.Embed(ctx, texts[start:end])
+		switch {
+		case err == nil:
+			n, err := ix.upsertOrLeaveOut(ctx, file, vecs, out)
+			if err != nil {
+				return stored, err
+			}
+			stored += n
+		case inputRefused(err):
+			out.add(file[0].Path, "embed: "+err.Error())
+		default:
+			return stored, fmt.Errorf("embed: %w", err)
+		}
+		start = end
+	}
+	return stored, nil
+}
+
+// upsertOrLeaveOut stores chunks; the files of objects that the store
+// refuses (a *weaviate.BatchError) are left out, in out, and the rest
+// stored. It returns how many chunks it stored.
+func (ix *Indexer) upsertOrLeaveOut(ctx context.Context, chunks []retrieval.Chunk, vecs [][]float32, out *leftOut) (int, error) {
+	err := ix.Store.Upsert(ctx, chunks, vecs)
+	var be *weaviate.BatchError
+	switch {
+	case err == nil:
+		return len(chunks), nil
+	case errors.As(err, &be):
+		for _, f := range be.Failed {
+			out.add(f.Path, "store: "+f.Message)
+		}
+		return be.Stored, nil
+	}
+	return 0, err
+}
