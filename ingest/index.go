@@ -373,10 +373,20 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, chunk
 		}
 		seen[id] = true
 		old, ok := stored[id]
-		// Only a commit says that nothing but the content could have changed:
-		// without one (IndexDir), a chunk with the same content may have moved
-		// to other lines, so it is rewritten with its stored vector.
-		if ok && old.ContentHash == c.ContentHash && c.CommitSHA != "" && old.CommitSHA == c.CommitSHA && !rewrite {
+		// A chunk is kept when nothing it shows changed: with a commit, the
+		// same content at the same commit; without one (API specs, folders
+		// outside git), the same content, lines and version. Keeping it, not
+		// writing it again, matters beyond the work saved: Weaviate counts a
+		// rewritten object's old postings in its BM25 statistics until it
+		// compacts them, so rewriting a whole unchanged source moves the
+		// ranking of every other source in the collection.
+		same := ok && old.ContentHash == c.ContentHash && !rewrite
+		if c.CommitSHA != "" {
+			same = same && old.CommitSHA == c.CommitSHA
+		} else {
+			same = same && old.CommitSHA == "" && old.StartLine == c.StartLine && old.EndLine == c.EndLine && old.Version == c.Version
+		}
+		if same {
 			st.Kept++
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -459,7 +460,11 @@ func TestIndexDir(t *testing.T) {
 		edit     func(*testing.T)
 		want     []chunkRow
 		embedded []string
-		counts   counts
+		// kept are the chunks ("path:symbol") left as they were: same
+		// content, lines and version. They are not written again, so they
+		// keep the indexed_at of the run that wrote them.
+		kept   []string
+		counts counts
 	}{
 		{
 			name: "add",
@@ -481,8 +486,8 @@ func TestIndexDir(t *testing.T) {
 			counts:   counts{Files: 2, Chunks: 3, Embedded: 3},
 		},
 		{
-			// Without a commit nothing says the lines did not move: the
-			// chunks are rewritten with their stored vectors, none embedded.
+			// Without a commit, the same content, lines and version say
+			// nothing changed: nothing is written.
 			name: "unchanged",
 			edit: func(*testing.T) {},
 			want: []chunkRow{
@@ -490,7 +495,8 @@ func TestIndexDir(t *testing.T) {
 				{"guide.md", "Guide > Setup", 5, 7},
 				{"sub/faq.md", "Why", 1, 3},
 			},
-			counts: counts{Files: 2, Chunks: 3, Reused: 3},
+			kept:   []string{"guide.md:Guide", "guide.md:Guide > Setup", "sub/faq.md:Why"},
+			counts: counts{Files: 2, Chunks: 3},
 		},
 		{
 			name: "insert a section above another",
@@ -504,7 +510,9 @@ func TestIndexDir(t *testing.T) {
 				{"sub/faq.md", "Why", 1, 3},
 			},
 			embedded: []string{"guide.md:Guide > Build"},
-			counts:   counts{Files: 2, Chunks: 4, Embedded: 1, Reused: 3},
+			// Setup moved down: rewritten with its stored vector.
+			kept:   []string{"guide.md:Guide", "sub/faq.md:Why"},
+			counts: counts{Files: 2, Chunks: 4, Embedded: 1, Reused: 1},
 		},
 		{
 			name: "delete a file",
@@ -518,9 +526,11 @@ func TestIndexDir(t *testing.T) {
 				{"guide.md", "Guide > Build", 5, 8},
 				{"guide.md", "Guide > Setup", 9, 11},
 			},
-			counts: counts{Files: 1, Chunks: 3, Reused: 3, Deleted: 1},
+			kept:   []string{"guide.md:Guide", "guide.md:Guide > Build", "guide.md:Guide > Setup"},
+			counts: counts{Files: 1, Chunks: 3, Deleted: 1},
 		},
 	}
+	indexed := map[string]time.Time{} // "path:symbol" -> when a run last wrote it
 	for i, step := range steps {
 		if !t.Run(step.name, func(t *testing.T) {
 			step.edit(t)
@@ -541,10 +551,16 @@ func TestIndexDir(t *testing.T) {
 				t.Errorf("stored chunks (-want +got):\n%s", diff)
 			}
 			for _, c := range stored {
-				if c.Kind != retrieval.KindDoc || c.CommitSHA != "" || c.Branch != "" || !c.ModifiedAt.Equal(mtime) || !c.IndexedAt.Equal(now) {
-					t.Errorf("%s %q: kind %q, commit %q, branch %q, modified_at %v, indexed_at %v; want doc, no commit, no branch, %v, %v",
-						c.Path, c.Symbol, c.Kind, c.CommitSHA, c.Branch, c.ModifiedAt, c.IndexedAt, mtime, now)
+				key := c.Path + ":" + c.Symbol
+				wantIndexed := now
+				if slices.Contains(step.kept, key) {
+					wantIndexed = indexed[key]
 				}
+				if c.Kind != retrieval.KindDoc || c.CommitSHA != "" || c.Branch != "" || !c.ModifiedAt.Equal(mtime) || !c.IndexedAt.Equal(wantIndexed) {
+					t.Errorf("%s %q: kind %q, commit %q, branch %q, modified_at %v, indexed_at %v; want doc, no commit, no branch, %v, %v",
+						c.Path, c.Symbol, c.Kind, c.CommitSHA, c.Branch, c.ModifiedAt, c.IndexedAt, mtime, wantIndexed)
+				}
+				indexed[key] = c.IndexedAt
 			}
 		}) {
 			break
@@ -1015,5 +1031,38 @@ func TestIndexDirInGit(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chunk commit, author, link and modified_at (-want +got):\n%s", diff)
+	}
+}
+
+// TestIndexSpecKeepsUnchanged re-indexes an unchanged API spec with full
+// set: every operation is chunked again, but none is written, since its
+// content, lines and version are what is stored. Writing them again would
+// make Weaviate count their old postings in BM25 until it compacts, and
+// move the ranking of every other source in the collection.
+func TestIndexSpecKeepsUnchanged(t *testing.T) {
+	ctx := context.Background()
+	rec := &recordingEmbedder{Embedder: embed.NewOffline()}
+	store := weaviatetest.NewStore(t, rec.Name())
+	src := ingest.SpecSource{ID: "openapi:shop", File: filepath.Join("..", "testdata", "openapi", "orders.yaml")}
+	first, err := newIndexer(t, store, rec, t0).IndexSpec(ctx, src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Chunks == 0 || first.Embedded != first.Chunks {
+		t.Fatalf("first run: %d chunks, %d embedded; want every chunk embedded", first.Chunks, first.Embedded)
+	}
+	rec.take()
+	again, err := newIndexer(t, store, rec, t0.Add(time.Hour)).IndexSpec(ctx, src, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Kept != first.Chunks || again.Embedded != 0 || again.Reused != 0 || again.Deleted != 0 {
+		t.Errorf("full re-index of the unchanged spec: kept %d, embedded %d, reused %d, deleted %d; want all %d kept, nothing written",
+			again.Kept, again.Embedded, again.Reused, again.Deleted, first.Chunks)
+	}
+	for _, c := range storedChunks(t, store, src.ID) {
+		if !c.IndexedAt.Equal(t0) {
+			t.Errorf("%s: indexed_at %v, want %v (not written again)", c.Symbol, c.IndexedAt, t0)
+		}
 	}
 }

@@ -57,11 +57,13 @@ func (s *Store) PutState(ctx context.Context, st retrieval.SourceState) error {
 
 // Stored is what the indexer needs to know about a chunk already stored.
 type Stored struct {
-	ID          string
-	Path        string
-	ContentHash string
-	CommitSHA   string
-	Vector      []float32 // only filled by Vectors
+	ID                 string
+	Path               string
+	ContentHash        string
+	CommitSHA          string
+	StartLine, EndLine int       // 1-based, inclusive
+	Version            string    // spec or page version, "" for code
+	Vector             []float32 // only filled by Vectors
 }
 
 // ListStored returns every stored chunk of source and branch, keyed by object
@@ -70,11 +72,11 @@ type Stored struct {
 // the cost is linear in the collection size.
 func (s *Store) ListStored(ctx context.Context, source, branch string) (map[string]Stored, error) {
 	out := map[string]Stored{}
-	fields := []graphql.Field{{Name: "source"}, {Name: "branch"}, {Name: "path"}, {Name: "content_hash"}, {Name: "commit_sha"}, {Name: "_additional { id }"}}
+	fields := append([]graphql.Field{{Name: "source"}, {Name: "branch"}}, storedFields...)
 	err := eachPage(ctx, s.client, s.chunk, fields, 2000, func(r row) string { return r.Additional.ID }, func(rows []row) error {
 		for _, r := range rows {
 			if r.Source == source && r.Branch == branch {
-				out[r.Additional.ID] = Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA}
+				out[r.Additional.ID] = r.stored()
 			}
 		}
 		return nil

@@ -81,7 +81,8 @@ func TestUpsertIsIdempotent(t *testing.T) {
 	}
 	want := map[string]weaviate.Stored{}
 	for _, c := range corpus[:3] {
-		want[c.ID()] = weaviate.Stored{ID: c.ID(), Path: c.Path, ContentHash: c.ContentHash, CommitSHA: c.CommitSHA}
+		want[c.ID()] = weaviate.Stored{ID: c.ID(), Path: c.Path, ContentHash: c.ContentHash, CommitSHA: c.CommitSHA,
+			StartLine: c.StartLine, EndLine: c.EndLine, Version: c.Version}
 	}
 	if diff := cmp.Diff(want, stored); diff != "" {
 		t.Errorf("ListStored (-want +got):\n%s", diff)

@@ -21,7 +21,7 @@ const maxFiltered = 10000
 // ListStored does. Paths are asked 100 at a time.
 func (s *Store) ListStoredPaths(ctx context.Context, source, branch string, paths []string) (map[string]Stored, error) {
 	out := map[string]Stored{}
-	fields := []graphql.Field{{Name: "path"}, {Name: "content_hash"}, {Name: "commit_sha"}, {Name: "_additional { id }"}}
+	fields := storedFields
 	for start := 0; start < len(paths); start += 100 {
 		group := paths[start:min(start+100, len(paths))]
 		rows, err := s.filtered(ctx, group, fields, func(vals []string) *filters.WhereBuilder {
@@ -35,7 +35,7 @@ func (s *Store) ListStoredPaths(ctx context.Context, source, branch string, path
 			return nil, fmt.Errorf("weaviate: list chunks of %s@%s by path: %w", source, branch, err)
 		}
 		for _, r := range rows {
-			out[r.Additional.ID] = Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA}
+			out[r.Additional.ID] = r.stored()
 		}
 	}
 	return out, nil
@@ -165,4 +165,14 @@ func (s *Store) StateBranches(ctx context.Context, source string) ([]string, err
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// storedFields are the properties a Stored is read from.
+var storedFields = []graphql.Field{{Name: "path"}, {Name: "content_hash"}, {Name: "commit_sha"},
+	{Name: "start_line"}, {Name: "end_line"}, {Name: "version"}, {Name: "_additional { id }"}}
+
+// stored is the Stored of a row read with storedFields.
+func (r row) stored() Stored {
+	return Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA,
+		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version}
 }
