@@ -96,6 +96,9 @@ type Asker struct {
 	Thresholds Thresholds
 	// Mode is one of Modes; "" means ModeHybridRerank.
 	Mode string
+	// Without lists rerank features (RerankFeatures) to leave out, for
+	// ablation; nil uses them all.
+	Without []string
 	// Branches, when set, names the branch of a request that has none (the
 	// main branch of the git sources in scope).
 	Branches BranchResolver

@@ -120,7 +120,7 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	if res.w, err = wait(); err != nil {
 		return res, err
 	}
-	hits = rerank(q, res.w, mergeHits(hits, extra))
+	hits = rerank(q, res.w, mergeHits(hits, extra), a.Without...)
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}

@@ -82,6 +82,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cf.register(fs)
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	mode := fs.String("mode", retrieval.ModeHybridRerank, "retrieval mode: "+strings.Join(retrieval.Modes, ", "))
+	without := fs.String("without", "", "rerank features to leave out, comma-separated, for ablation: "+strings.Join(retrieval.RerankFeatures, ", ")+"; empty uses them all")
 	bench := fs.Bool("bench", false, "also time Asker.Ask for every question and print p50/p95/max")
 	benchRuns := fs.Int("bench-runs", 3, "with --bench, timed passes over the questions after one warm-up pass")
 	if err := parseFlags(fs, args); err != nil {
@@ -89,6 +90,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if fs.NArg() < 1 {
 		return fmt.Errorf("%w: eval needs at least one QUESTIONS.jsonl file", errUsage)
+	}
+	for _, f := range commaList(*without) {
+		if !slices.Contains(retrieval.RerankFeatures, f) {
+			return fmt.Errorf("%w: --without %q, want rerank features among %s", errUsage, f, strings.Join(retrieval.RerankFeatures, ", "))
+		}
 	}
 	if !slices.Contains(retrieval.Modes, *mode) {
 		return fmt.Errorf("%w: --mode %q, want one of %s", errUsage, *mode, strings.Join(retrieval.Modes, ", "))
@@ -107,6 +113,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer a.Close()
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
+	asker.Without = commaList(*without)
 	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name(), Family: embedderFamily(asker.Embedder)}
 	var outs []eval.Outcome
 	var answerable, unanswerable []retrieval.Evidence
