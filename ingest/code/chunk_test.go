@@ -95,6 +95,15 @@ func TestChunk(t *testing.T) {
 			},
 		},
 		{
+			name: "javascript functions assigned to properties", file: "http_error.js", wantLang: "javascript",
+			want: []sym{
+				{"HttpError", "function", "function HttpError(message, code)", 5, 12, 0},
+				{"HttpError.toJSON", "method", "HttpError.prototype.toJSON = function toJSON()", 14, 17, 0},
+				{"HttpError.from", "method", "HttpError.from = (error, code) =>", 19, 26, 0},
+				{"isHttpError", "function", "module.exports.isHttpError = function isHttpError(value)", 28, 30, 0},
+			},
+		},
+		{
 			name: "tsx component", file: "UserBadge.tsx", wantLang: "typescript",
 			want: []sym{
 				{"UserBadgeProps", "interface", "interface UserBadgeProps", 3, 6, 0},

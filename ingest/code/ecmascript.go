@@ -1,6 +1,8 @@
 package code
 
 import (
+	"strings"
+
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -30,8 +32,9 @@ var esFuncs = map[string]bool{
 
 // esSymbols returns the top-level declarations of a JavaScript or TypeScript
 // file (also under "export"): functions, functions bound by const/let/var,
-// classes, interfaces, type aliases and enums; and for each class its methods
-// and arrow-function fields as "Class.method".
+// functions assigned to a property (esAssignedFunc), classes, interfaces,
+// type aliases and enums; and for each class its methods and arrow-function
+// fields as "Class.method".
 func esSymbols(root *sitter.Node, src []byte) []symbol {
 	var out []symbol
 	for _, outer := range namedChildren(root) {
@@ -40,6 +43,12 @@ func esSymbols(root *sitter.Node, src []byte) []symbol {
 			if decl = outer.ChildByFieldName("declaration"); decl == nil {
 				continue
 			}
+		}
+		if decl.Type() == "expression_statement" {
+			if s, ok := esAssignedFunc(decl, src); ok {
+				out = append(out, s)
+			}
+			continue
 		}
 		kind, ok := esTypes[decl.Type()]
 		if !ok {
@@ -114,4 +123,47 @@ func esMembers(class *sitter.Node, src []byte, className string) []symbol {
 		})
 	}
 	return out
+}
+
+// esAssignedFunc returns the symbol of a top-level statement that assigns a
+// function to a property, the way code written before ES2015 classes, and
+// much of npm still, declares methods and exports: "Type.from = (...) =>
+// {...}", "Type.prototype.toJSON = function () {...}", "module.exports.name
+// = function ...". The name is the property's path without "prototype" and
+// without a leading "module.exports"/"exports" ("Type.toJSON", "name"); an
+// assignment of anything but a function, or to a bare name, is none.
+func esAssignedFunc(stmt *sitter.Node, src []byte) (symbol, bool) {
+	var assign *sitter.Node
+	for _, c := range namedChildren(stmt) {
+		if c.Type() == "assignment_expression" {
+			assign = c
+		}
+	}
+	if assign == nil {
+		return symbol{}, false
+	}
+	left, right := assign.ChildByFieldName("left"), assign.ChildByFieldName("right")
+	if left == nil || right == nil || left.Type() != "member_expression" || !esFuncs[right.Type()] {
+		return symbol{}, false
+	}
+	var parts []string
+	for _, p := range strings.Split(left.Content(src), ".") {
+		if p = strings.TrimSpace(p); p != "prototype" {
+			parts = append(parts, p)
+		}
+	}
+	switch {
+	case len(parts) >= 2 && parts[0] == "module" && parts[1] == "exports":
+		parts = parts[2:]
+	case len(parts) >= 1 && parts[0] == "exports":
+		parts = parts[1:]
+	}
+	if len(parts) == 0 {
+		return symbol{}, false
+	}
+	kind := "function"
+	if len(parts) > 1 {
+		kind = "method"
+	}
+	return symbol{name: strings.Join(parts, "."), kind: kind, start: docStart(stmt, esDoc), end: endLine(stmt), sig: bodySig(src, stmt, right)}, true
 }
