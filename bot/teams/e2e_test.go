@@ -87,6 +87,44 @@ func TestSearchingReplyFirst(t *testing.T) {
 	}
 }
 
+// TestMentionsInQuestion: only the bot's own mention is cut from the
+// question, found by its entity's mentioned.id (Teams docs, 'Channel and
+// group chat conversations with a bot': mentions), also when the entity has
+// no text; other people's mentions stay as their names, with no space left
+// where their <at> tags were.
+func TestMentionsInQuestion(t *testing.T) {
+	pat := []teamsfake.Person{{ID: "29:pat-example", Name: "Pat Example"}}
+	tests := []struct {
+		name string
+		msg  teamsfake.Msg
+		want string
+	}{
+		{"other mention keeps its name", teamsfake.Msg{Mention: true, People: pat,
+			Text: "who owns <at>Pat Example</at>'s retry module?"}, "who owns Pat Example's retry module?"},
+		{"bot entity without text", teamsfake.Msg{Mention: true, MentionNoText: true,
+			Text: "who owns the retry module?"}, "who owns the retry module?"},
+		{"bot entity without text, other display name", teamsfake.Msg{Mention: true, MentionNoText: true, MentionName: "RagBot (dev)",
+			People: pat, Text: "who owns <at>Pat Example</at>'s retry module?"}, "who owns Pat Example's retry module?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			tt.msg.Kind, tt.msg.Chat = teamsfake.Channel, chanPay
+			_, m := h.send(t, tt.msg)
+			h.wait(t)
+			var searching struct {
+				Text string `json:"text"`
+			}
+			if err := json.Unmarshal(theAnswer(t, h, m).First, &searching); err != nil {
+				t.Fatal(err)
+			}
+			if want := "Searching the indexed sources for “" + tt.want + "”…"; searching.Text != want {
+				t.Errorf("first reply %q, want %q", searching.Text, want)
+			}
+		})
+	}
+}
+
 // TestChatsAndIgnored: personal chats need no mention, group chats do;
 // messages from bots, mentions of someone else and other activity types are
 // acknowledged and ignored.
