@@ -3,6 +3,7 @@ package slack_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragbot/ragbot/bot/internal/chattest"
 	"github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/retrieval"
@@ -560,5 +562,44 @@ func TestACLGroups(t *testing.T) {
 	}
 	if strings.Contains(string(posts[1]), "bonus/bonus.go") {
 		t.Errorf("sharing in %s posted the member-only chunk to the channel:\n%s", chanPay, posts[1])
+	}
+}
+
+// TestTopKShown: an answer with more snippets than get their code shown
+// (retrieval.top_k above 5) counts them all in its heading and lists the
+// rest under it, within Block Kit's limits (Slack docs, 'Reference: blocks');
+// what does not fit is counted, with where to see it.
+func TestTopKShown(t *testing.T) {
+	for _, n := range []int{12, 40} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			h := newHarness(t, harnessOpts{ledger: n, topK: n})
+			ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: chattest.LedgerQuestion})
+			h.event(t, "EvTopK", slackfake.Mention(chanPay, user, chattest.LedgerQuestion, ts, ""), nil)
+			h.wait(t)
+			a := theAnswer(t, h, chanPay, ts)
+			if a.Blocks == nil {
+				t.Fatalf("answer has no blocks (Slack refused them?): %q", a.Text)
+			}
+			if err := slackfake.CheckBlocks(a.Blocks); err != nil {
+				t.Errorf("Slack would refuse the blocks: %v", err)
+			}
+			text := blockText(t, a.Blocks)
+			if want := fmt.Sprintf(":mag: %d results for", n); !strings.Contains(text, want) {
+				t.Errorf("heading lacks %q:\n%s", want, text)
+			}
+			shown := 0
+			for i := 1; i <= n; i++ {
+				if strings.Contains(text, fmt.Sprintf("ReconcileLedgerSettlement%02d", i)) {
+					shown++
+				}
+			}
+			more := 0
+			if m := regexp.MustCompile(`… ([0-9]+) more: ask `).FindStringSubmatch(text); m != nil {
+				more, _ = strconv.Atoi(m[1])
+			}
+			if shown+more != n {
+				t.Errorf("%d results shown and %d counted as more, want %d in all:\n%s", shown, more, n, text)
+			}
+		})
 	}
 }
