@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragbot/ragbot/bot/internal/chattest"
 	"github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/bot/teams/teamsfake"
 	"github.com/ragbot/ragbot/retrieval"
@@ -576,5 +577,42 @@ func TestACLGroups(t *testing.T) {
 		if got := strings.Contains(a.Text+string(a.Attachments), "bonus/bonus.go"); got != c.want {
 			t.Errorf("%s: shows bonus/bonus.go %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestTopKShown: an answer with more snippets than get their code shown
+// (retrieval.top_k above 5) counts them all in its heading and lists the
+// rest, within Teams' 40 KB message limit (Teams docs, 'Format your bot
+// messages'); what does not fit is counted, with where to see it.
+func TestTopKShown(t *testing.T) {
+	for _, n := range []int{12, 40} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			h := newHarness(t, harnessOpts{ledger: n, topK: n})
+			m := h.ask(t, chanPay, chattest.LedgerQuestion)
+			h.wait(t)
+			for _, c := range h.fake.Calls("") {
+				if c.Status/100 != 2 || c.Size > teamsfake.MaxActivity {
+					t.Errorf("call %s %s: HTTP %d, %d UTF-16 bytes", c.Method, c.Path, c.Status, c.Size)
+				}
+			}
+			card := cardOf(t, theAnswer(t, h, m))
+			text := texts(card, "RichTextBlock") + "\n" + texts(card, "TextBlock")
+			if want := fmt.Sprintf("🔍 %d results for", n); !strings.Contains(text, want) {
+				t.Errorf("heading lacks %q:\n%s", want, text)
+			}
+			shown := 0
+			for i := 1; i <= n; i++ {
+				if strings.Contains(text, fmt.Sprintf("ReconcileLedgerSettlement%02d", i)) {
+					shown++
+				}
+			}
+			more := 0
+			if mm := regexp.MustCompile(`… ([0-9]+) more: ask `).FindStringSubmatch(text); mm != nil {
+				more, _ = strconv.Atoi(mm[1])
+			}
+			if shown+more != n {
+				t.Errorf("%d results shown and %d counted as more, want %d in all:\n%s", shown, more, n, text)
+			}
+		})
 	}
 }
