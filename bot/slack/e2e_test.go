@@ -603,3 +603,49 @@ func TestTopKShown(t *testing.T) {
 		})
 	}
 }
+
+// TestQuestionEchoedAsTyped: a question with mrkdwn formatting characters
+// is echoed (the searching notice, the heading, the no-coverage reply and
+// the notification text) as typed: each of * _ ~ ` sits between zero-width
+// spaces, so Slack cannot pair it into bold, italic, strike or code
+// (Slack docs, 'Formatting text for app surfaces').
+func TestQuestionEchoedAsTyped(t *testing.T) {
+	const z = "\u200b"
+	tests := []struct {
+		name, question string
+		raw            []string // must not appear
+		want           string   // must appear in every echo
+	}{
+		{"answer", "where is ```RetryOn503``` for *503* _errors_ ~decided~?",
+			[]string{"```RetryOn503```", "*503*", "_errors_", "~decided~"},
+			"where is " + z + "`" + z + z + "`" + z + z + "`" + z + "RetryOn503"},
+		{"no coverage", "*kubernetes* helm _chart_ `values`",
+			[]string{"*kubernetes*", "_chart_", "`values`"},
+			z + "*" + z + "kubernetes" + z + "*" + z + " helm " + z + "_" + z + "chart"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: tt.question})
+			h.event(t, "EvEcho", slackfake.Mention(chanPay, user, tt.question, ts, ""), nil)
+			h.wait(t)
+			posts := h.fake.Calls("chat.postMessage")
+			if len(posts) != 1 {
+				t.Fatalf("%d chat.postMessage calls, want 1", len(posts))
+			}
+			a := theAnswer(t, h, chanPay, ts)
+			heading := blockText(t, a.Blocks)
+			heading, _, _ = strings.Cut(heading, "\n")
+			for name, echo := range map[string]string{"searching": posts[0].Form.Get("text"), "heading": heading, "text": a.Text} {
+				for _, raw := range tt.raw {
+					if strings.Contains(echo, raw) {
+						t.Errorf("%s carries %q as mrkdwn: %q", name, raw, echo)
+					}
+				}
+				if !strings.Contains(echo, tt.want) {
+					t.Errorf("%s %q lacks %q", name, echo, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -43,7 +43,7 @@ const (
 func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 	switch r.Kind {
 	case bot.Searching:
-		return nil, "Searching the indexed sources for “" + escape(cutBytes(r.Asked, 300)) + "”…"
+		return nil, "Searching the indexed sources for “" + echo(cutBytes(r.Asked, 300)) + "”…"
 	case bot.Unavailable:
 		return nil, unavailableText
 	case bot.NoSources:
@@ -71,7 +71,7 @@ func (b *Bot) helpText() string {
 // noCoverageBlocks is the honest "not found" reply: one section with the
 // question and what to try, and the answer's warnings (an index not built).
 func noCoverageBlocks(asked string, warnings []string) ([]slackgo.Block, string) {
-	text := "I couldn't find anything about “" + escape(cutBytes(asked, 500)) + "” in the sources this channel can see. You could:\n" +
+	text := "I couldn't find anything about “" + echo(cutBytes(asked, 500)) + "” in the sources this channel can see. You could:\n" +
 		"• rephrase it with words the code or docs would use\n" +
 		"• name a file, function or type, e.g. `UserRepository.findByEmail` or `retry.go`\n" +
 		"• check that the source is indexed and visible here: it may not be"
@@ -79,7 +79,7 @@ func noCoverageBlocks(asked string, warnings []string) ([]slackgo.Block, string)
 	if w := warningsSection(warnings); w != nil {
 		blocks = append(blocks, w)
 	}
-	return blocks, "No coverage for “" + escape(cutBytes(asked, 300)) + "” in the indexed sources."
+	return blocks, "No coverage for “" + echo(cutBytes(asked, 300)) + "” in the indexed sources."
 }
 
 // maxCodeSnippets is how many snippets of an answer show their code; the
@@ -98,9 +98,9 @@ const maxMoreText = 2000
 func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block, string) {
 	all := ans.Snippets
 	snips := all[:min(len(all), maxCodeSnippets)]
-	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), escape(cutBytes(asked, 300)))
+	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
 	if ans.Question != "" && ans.Question != asked {
-		summary += " · searched: _" + escape(cutBytes(ans.Question, 500)) + "_ (terms from this thread added)"
+		summary += " · searched: _" + echo(cutBytes(ans.Question, 500)) + "_ (terms from this thread added)"
 	}
 	blocks := []slackgo.Block{mrkdwnContext(summary)}
 	if w := warningsSection(ans.Warnings); w != nil {
@@ -126,10 +126,10 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	}
 	fallback := make([]string, len(all))
 	for i, s := range all {
-		fallback[i] = s.Label()
+		fallback[i] = echo(s.Label())
 	}
-	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), plural(len(all), "result"), asked, strings.Join(fallback, ", "))
-	return capBlocks(blocks), escape(cutBytes(text, maxFallbackText-200))
+	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
 
 // moreSection lists the snippets shown without code, one
