@@ -616,3 +616,35 @@ func TestTopKShown(t *testing.T) {
 		})
 	}
 }
+
+// TestQuestionEchoedAsTyped: markdown in a question is echoed as typed:
+// the searching notice is plain text, and in the cards the question is only
+// in RichTextBlocks, whose TextRuns Teams does not parse as markdown
+// (Adaptive Cards schema, 'TextRun'), never in a markdown TextBlock.
+func TestQuestionEchoedAsTyped(t *testing.T) {
+	for _, q := range []string{"where is **RetryOn503** _decided_ `now`?", "**kubernetes** helm _chart_ `values`"} {
+		t.Run(q, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			m := h.ask(t, chanPay, q)
+			h.wait(t)
+			a := theAnswer(t, h, m)
+			var searching struct {
+				Text       string `json:"text"`
+				TextFormat string `json:"textFormat"`
+			}
+			if err := json.Unmarshal(a.First, &searching); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(searching.Text, q) || searching.TextFormat != "plain" {
+				t.Errorf("searching %+v, want plain text with %q", searching, q)
+			}
+			card := cardOf(t, a)
+			if md := texts(card, "TextBlock"); strings.Contains(md, "_chart_") || strings.Contains(md, "**RetryOn503**") {
+				t.Errorf("the question reached a markdown TextBlock:\n%s", md)
+			}
+			if rich := texts(card, "RichTextBlock"); !strings.Contains(rich, q) {
+				t.Errorf("the card does not echo %q as typed:\n%s", q, rich)
+			}
+		})
+	}
+}
