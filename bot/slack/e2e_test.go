@@ -649,3 +649,42 @@ func TestQuestionEchoedAsTyped(t *testing.T) {
 		})
 	}
 }
+
+// TestBlocksRefusedSendsText: when Slack refuses the blocks, the answer
+// goes out as text with its snippets, not only their citations, within a
+// bound well under chat.postMessage's 40,000 characters (Slack docs,
+// 'chat.postMessage': truncating content).
+func TestBlocksRefusedSendsText(t *testing.T) {
+	tests := []struct {
+		name, question string
+		want           []string
+	}{
+		{"small", "where is RetryOn503?", []string{"return status == 503 || status == 429",
+			"<https://git.example.com/httpx/blob/" + sha + "/httpx/retry.go#L10-L14|httpx/retry.go:10-14>"}},
+		{"huge", "where is HugeGeneratedTable?", []string{"// HugeGeneratedTable maps every legacy code", "more lines_"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			h.fake.Fail("chat.update", "invalid_blocks")
+			ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: tt.question})
+			h.event(t, "EvRefused", slackfake.Mention(chanPay, user, tt.question, ts, ""), nil)
+			h.wait(t)
+			a := theAnswer(t, h, chanPay, ts)
+			if a.Blocks != nil {
+				t.Fatalf("answer kept its blocks: %s", a.Blocks)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(a.Text, want) {
+					t.Errorf("text answer lacks %q:\n%.3000s", want, a.Text)
+				}
+			}
+			if n := len([]rune(a.Text)); n > 16000 {
+				t.Errorf("text answer of %d characters, want at most 16,000", n)
+			}
+			if strings.Count(a.Text, "```")%2 != 0 {
+				t.Errorf("text answer leaves a code block open:\n%.3000s", a.Text)
+			}
+		})
+	}
+}
