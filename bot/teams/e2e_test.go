@@ -476,7 +476,8 @@ func TestHugeSnippetFitsLimit(t *testing.T) {
 }
 
 // TestCardRefusedFallsBackToText: when the connector refuses the card, the
-// same answer goes out as plain text with the citations and links.
+// same answer goes out as plain text: the citations, their links and the
+// snippets' code.
 func TestCardRefusedFallsBackToText(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	h.fake.Fail(http.MethodPut, http.StatusBadRequest, "BadArgument")
@@ -486,6 +487,9 @@ func TestCardRefusedFallsBackToText(t *testing.T) {
 	if a.Attachments != nil || a.TextFormat != "plain" || !strings.Contains(a.Text, "httpx/retry.go:10-14 · RetryOn503 · httpx@3f1c2d4") ||
 		!strings.Contains(a.Text, "https://git.example.com/httpx/blob/"+sha+"/httpx/retry.go#L10-L14") {
 		t.Errorf("fallback message %+v, want plain text with the citation and its link", a)
+	}
+	if !strings.Contains(a.Text, "return status == 503 || status == 429") {
+		t.Errorf("fallback message lacks the snippet's code:\n%s", a.Text)
 	}
 	if !strings.Contains(h.logs.String(), "teams refused the card; sending text only") {
 		t.Error("the fallback is not logged")
@@ -646,5 +650,25 @@ func TestQuestionEchoedAsTyped(t *testing.T) {
 				t.Errorf("the card does not echo %q as typed:\n%s", q, rich)
 			}
 		})
+	}
+}
+
+// TestHugeCardRefusedFitsAsText: the text sent for a refused card with a
+// 5,000-line snippet keeps code, says how many lines it left out, and fits
+// Teams' 40 KB limit.
+func TestHugeCardRefusedFitsAsText(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.fake.Fail(http.MethodPut, http.StatusBadRequest, "BadArgument")
+	m := h.ask(t, chanPay, "where is HugeGeneratedTable?")
+	h.wait(t)
+	a := theAnswer(t, h, m)
+	if a.Attachments != nil || !strings.Contains(a.Text, "// HugeGeneratedTable maps every legacy code") ||
+		!regexp.MustCompile(`… [0-9]+ more lines`).MatchString(a.Text) {
+		t.Errorf("fallback message %.2000s, want the trimmed code as text", a.Text)
+	}
+	for _, c := range h.fake.Calls("") {
+		if c.Size > teamsfake.MaxActivity {
+			t.Errorf("call %s %s: %d UTF-16 bytes", c.Method, c.Path, c.Size)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package teams
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,9 @@ const (
 	minCodePerSnippet = 200
 	maxSnippets       = 5  // snippets shown with code; the others are listed (moreItems)
 	maxMoreLines      = 20 // snippets listed without code; the others are counted
+	// maxRefusedText bounds the plain text sent for a refused card, in
+	// bytes; refusedText cuts it further to fit maxActivity.
+	maxRefusedText = 14000
 )
 
 // User-facing sentences. Operators find the cause in the log.
@@ -138,17 +142,42 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	if rest := all[shown:]; len(rest) > 0 {
 		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest), Separator: true, Spacing: "Medium"})
 	}
-	for _, s := range all {
+	full := slices.Clone(fallback) // the answer as text, with the code, for a refused card
+	for i, s := range all {
 		line := citationLabel(s) + " · " + citationMeta(s, now)
 		if s.URL != "" {
 			line += "\n  " + s.URL
 		}
 		fallback = append(fallback, line)
+		if i < shown {
+			code, more := trimCode(s.Text, s.MoreLines, per)
+			line += "\n" + code
+			if more > 0 {
+				line += "\n… " + strconv.Itoa(more) + " more " + plural(more, "line")
+			}
+			line += "\n"
+		}
+		full = append(full, line)
 	}
 	if b.cfg.Feedback != nil {
 		c.Actions = voteActions(ans.Question, snips)
 	}
-	return cardActivity(c, strings.TrimPrefix(summary, "🔍 "), cut(strings.Join(fallback, "\n"), 4000))
+	a := cardActivity(c, strings.TrimPrefix(summary, "🔍 "), cut(strings.Join(fallback, "\n"), 4000))
+	a.fallback = refusedText(strings.Join(full, "\n"))
+	return a
+}
+
+// refusedText cuts text to at most maxRefusedText bytes, and further until
+// it fits maxActivity as a plain activity (JSON escapes can double it).
+func refusedText(text string) string {
+	n := maxRefusedText
+	for {
+		t := cut(text, n)
+		if utf16Size(marshal(plainActivity(t))) <= maxActivity || n < 500 {
+			return t
+		}
+		n = n * 3 / 4
+	}
 }
 
 // moreItems lists snippets shown without code: a title, then per snippet
