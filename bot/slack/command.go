@@ -31,7 +31,7 @@ func (b *Bot) command(cmd slackgo.SlashCommand) commandReply {
 	}
 	if cmd.Command != b.cfg.Command {
 		b.log.Warn("unknown slash command; check slack.command in ragbot.yaml", "command", cmd.Command)
-		return eph("ragbot doesn't know " + escape(cmd.Command) + "; try `" + b.cfg.Command + "`.")
+		return eph("ragbot doesn't know " + echo(cmd.Command) + "; try `" + b.cfg.Command + "`.")
 	}
 	q := plainText(cmd.Text)
 	if q == "" {
@@ -106,7 +106,7 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 		blocks = append(blocks, mrkdwnSection(listSection(title, rest, now)))
 	}
 	if sharedBy != "" && userID.MatchString(sharedBy) {
-		blocks = append(blocks, mrkdwnContext("Shared by <@"+sharedBy+"> with `"+b.cfg.Command+"` "+escape(cutBytes(q, 300))))
+		blocks = append(blocks, mrkdwnContext("Shared by <@"+sharedBy+"> with `"+b.cfg.Command+"` "+echo(cutBytes(q, 300))))
 	} else if sharedBy == "" {
 		share := slackgo.NewButtonBlockElement(actionShare, cutBytes(q, maxButtonValue),
 			slackgo.NewTextBlockObject(slackgo.PlainTextType, "Share in channel", false, false))
@@ -117,10 +117,10 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 	}
 	locs := make([]string, 0, len(ans.Snippets))
 	for _, s := range slices.Concat(defs, rest) {
-		locs = append(locs, fmt.Sprintf("%s:%d", s.Path, s.StartLine))
+		locs = append(locs, echo(fmt.Sprintf("%s:%d", s.Path, s.StartLine)))
 	}
-	text := fmt.Sprintf("%s: %d %s: %s", q, len(locs), plural(len(locs), "location"), strings.Join(locs, ", "))
-	return capBlocks(blocks), escape(cutBytes(text, maxFallbackText-200))
+	text := fmt.Sprintf("%s: %d %s: %s", echo(cutBytes(q, 300)), len(locs), plural(len(locs), "location"), strings.Join(locs, ", "))
+	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
 
 // listSection is a title and one line per snippet,

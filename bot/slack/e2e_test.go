@@ -3,6 +3,7 @@ package slack_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragbot/ragbot/bot/internal/chattest"
 	"github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/retrieval"
@@ -560,5 +562,129 @@ func TestACLGroups(t *testing.T) {
 	}
 	if strings.Contains(string(posts[1]), "bonus/bonus.go") {
 		t.Errorf("sharing in %s posted the member-only chunk to the channel:\n%s", chanPay, posts[1])
+	}
+}
+
+// TestTopKShown: an answer with more snippets than get their code shown
+// (retrieval.top_k above 5) counts them all in its heading and lists the
+// rest under it, within Block Kit's limits (Slack docs, 'Reference: blocks');
+// what does not fit is counted, with where to see it.
+func TestTopKShown(t *testing.T) {
+	for _, n := range []int{12, 40} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			h := newHarness(t, harnessOpts{ledger: n, topK: n})
+			ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: chattest.LedgerQuestion})
+			h.event(t, "EvTopK", slackfake.Mention(chanPay, user, chattest.LedgerQuestion, ts, ""), nil)
+			h.wait(t)
+			a := theAnswer(t, h, chanPay, ts)
+			if a.Blocks == nil {
+				t.Fatalf("answer has no blocks (Slack refused them?): %q", a.Text)
+			}
+			if err := slackfake.CheckBlocks(a.Blocks); err != nil {
+				t.Errorf("Slack would refuse the blocks: %v", err)
+			}
+			text := blockText(t, a.Blocks)
+			if want := fmt.Sprintf(":mag: %d results for", n); !strings.Contains(text, want) {
+				t.Errorf("heading lacks %q:\n%s", want, text)
+			}
+			shown := 0
+			for i := 1; i <= n; i++ {
+				if strings.Contains(text, fmt.Sprintf("ReconcileLedgerSettlement%02d", i)) {
+					shown++
+				}
+			}
+			more := 0
+			if m := regexp.MustCompile(`… ([0-9]+) more: ask `).FindStringSubmatch(text); m != nil {
+				more, _ = strconv.Atoi(m[1])
+			}
+			if shown+more != n {
+				t.Errorf("%d results shown and %d counted as more, want %d in all:\n%s", shown, more, n, text)
+			}
+		})
+	}
+}
+
+// TestQuestionEchoedAsTyped: a question with mrkdwn formatting characters
+// is echoed (the searching notice, the heading, the no-coverage reply and
+// the notification text) as typed: each of * _ ~ ` sits between zero-width
+// spaces, so Slack cannot pair it into bold, italic, strike or code
+// (Slack docs, 'Formatting text for app surfaces').
+func TestQuestionEchoedAsTyped(t *testing.T) {
+	const z = "\u200b"
+	tests := []struct {
+		name, question string
+		raw            []string // must not appear
+		want           string   // must appear in every echo
+	}{
+		{"answer", "where is ```RetryOn503``` for *503* _errors_ ~decided~?",
+			[]string{"```RetryOn503```", "*503*", "_errors_", "~decided~"},
+			"where is " + z + "`" + z + z + "`" + z + z + "`" + z + "RetryOn503"},
+		{"no coverage", "*kubernetes* helm _chart_ `values`",
+			[]string{"*kubernetes*", "_chart_", "`values`"},
+			z + "*" + z + "kubernetes" + z + "*" + z + " helm " + z + "_" + z + "chart"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: tt.question})
+			h.event(t, "EvEcho", slackfake.Mention(chanPay, user, tt.question, ts, ""), nil)
+			h.wait(t)
+			posts := h.fake.Calls("chat.postMessage")
+			if len(posts) != 1 {
+				t.Fatalf("%d chat.postMessage calls, want 1", len(posts))
+			}
+			a := theAnswer(t, h, chanPay, ts)
+			heading := blockText(t, a.Blocks)
+			heading, _, _ = strings.Cut(heading, "\n")
+			for name, echo := range map[string]string{"searching": posts[0].Form.Get("text"), "heading": heading, "text": a.Text} {
+				for _, raw := range tt.raw {
+					if strings.Contains(echo, raw) {
+						t.Errorf("%s carries %q as mrkdwn: %q", name, raw, echo)
+					}
+				}
+				if !strings.Contains(echo, tt.want) {
+					t.Errorf("%s %q lacks %q", name, echo, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// TestBlocksRefusedSendsText: when Slack refuses the blocks, the answer
+// goes out as text with its snippets, not only their citations, within a
+// bound well under chat.postMessage's 40,000 characters (Slack docs,
+// 'chat.postMessage': truncating content).
+func TestBlocksRefusedSendsText(t *testing.T) {
+	tests := []struct {
+		name, question string
+		want           []string
+	}{
+		{"small", "where is RetryOn503?", []string{"return status == 503 || status == 429",
+			"<https://git.example.com/httpx/blob/" + sha + "/httpx/retry.go#L10-L14|httpx/retry.go:10-14>"}},
+		{"huge", "where is HugeGeneratedTable?", []string{"// HugeGeneratedTable maps every legacy code", "more lines_"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			h.fake.Fail("chat.update", "invalid_blocks")
+			ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: tt.question})
+			h.event(t, "EvRefused", slackfake.Mention(chanPay, user, tt.question, ts, ""), nil)
+			h.wait(t)
+			a := theAnswer(t, h, chanPay, ts)
+			if a.Blocks != nil {
+				t.Fatalf("answer kept its blocks: %s", a.Blocks)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(a.Text, want) {
+					t.Errorf("text answer lacks %q:\n%.3000s", want, a.Text)
+				}
+			}
+			if n := len([]rune(a.Text)); n > 16000 {
+				t.Errorf("text answer of %d characters, want at most 16,000", n)
+			}
+			if strings.Count(a.Text, "```")%2 != 0 {
+				t.Errorf("text answer leaves a code block open:\n%.3000s", a.Text)
+			}
+		})
 	}
 }

@@ -110,13 +110,20 @@ type harness struct {
 
 type harnessOpts struct {
 	noFeedback bool
+	// ledger indexes chattest.Ledger(ledger) too, and topK sets the
+	// answer's retrieval.top_k [5].
+	ledger, topK int
 }
 
 func newHarness(t testing.TB, o harnessOpts) *harness {
 	t.Helper()
 	ctx := context.Background()
 	proxy := chattest.NewWeaviateProxy(t, weaviatetest.URL(t))
-	asker := chattest.Index(t, proxy.URL, fixtureChunks(time.Now().Add(-40*time.Minute)))
+	asker := chattest.Index(t, proxy.URL, append(fixtureChunks(time.Now().Add(-40*time.Minute)),
+		chattest.Ledger(o.ledger, time.Now().Add(-40*time.Minute))...))
+	if o.topK > 0 {
+		asker.TopK, asker.Candidates = o.topK, max(asker.Candidates, o.topK)
+	}
 	var err error
 	var votes *weaviate.FeedbackLog
 	if !o.noFeedback {

@@ -43,7 +43,7 @@ const (
 func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 	switch r.Kind {
 	case bot.Searching:
-		return nil, "Searching the indexed sources for “" + escape(cutBytes(r.Asked, 300)) + "”…"
+		return nil, "Searching the indexed sources for “" + echo(cutBytes(r.Asked, 300)) + "”…"
 	case bot.Unavailable:
 		return nil, unavailableText
 	case bot.NoSources:
@@ -71,7 +71,7 @@ func (b *Bot) helpText() string {
 // noCoverageBlocks is the honest "not found" reply: one section with the
 // question and what to try, and the answer's warnings (an index not built).
 func noCoverageBlocks(asked string, warnings []string) ([]slackgo.Block, string) {
-	text := "I couldn't find anything about “" + escape(cutBytes(asked, 500)) + "” in the sources this channel can see. You could:\n" +
+	text := "I couldn't find anything about “" + echo(cutBytes(asked, 500)) + "” in the sources this channel can see. You could:\n" +
 		"• rephrase it with words the code or docs would use\n" +
 		"• name a file, function or type, e.g. `UserRepository.findByEmail` or `retry.go`\n" +
 		"• check that the source is indexed and visible here: it may not be"
@@ -79,28 +79,36 @@ func noCoverageBlocks(asked string, warnings []string) ([]slackgo.Block, string)
 	if w := warningsSection(warnings); w != nil {
 		blocks = append(blocks, w)
 	}
-	return blocks, "No coverage for “" + escape(cutBytes(asked, 300)) + "” in the indexed sources."
+	return blocks, "No coverage for “" + echo(cutBytes(asked, 300)) + "” in the indexed sources."
 }
 
-// answerBlocks renders a covered answer: a summary line, warnings, then per
-// snippet its code and its citation line (and staleness), then the vote
-// buttons. At most 5 snippets x 4 blocks + 3 = 23 blocks.
+// maxCodeSnippets is how many snippets of an answer show their code; the
+// others (retrieval.top_k may ask for more) are listed under them, a
+// citation line each, in moreSection.
+const maxCodeSnippets = 5
+
+// maxMoreText bounds the section listing the snippets beyond
+// maxCodeSnippets, in bytes; the code shares what is left of codeBudget.
+const maxMoreText = 2000
+
+// answerBlocks renders a covered answer: a summary line counting every
+// snippet, warnings, then per snippet (at most maxCodeSnippets) its code and
+// its citation line (and staleness), the other snippets' citations, then the
+// vote buttons. At most 5 snippets x 4 blocks + 5 = 25 blocks.
 func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block, string) {
-	snips := ans.Snippets
-	if len(snips) > 5 {
-		snips = snips[:5]
-	}
-	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(snips), plural(len(snips), "result"), escape(cutBytes(asked, 300)))
+	all := ans.Snippets
+	snips := all[:min(len(all), maxCodeSnippets)]
+	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
 	if ans.Question != "" && ans.Question != asked {
-		summary += " · searched: _" + escape(cutBytes(ans.Question, 500)) + "_ (terms from this thread added)"
+		summary += " · searched: _" + echo(cutBytes(ans.Question, 500)) + "_ (terms from this thread added)"
 	}
 	blocks := []slackgo.Block{mrkdwnContext(summary)}
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}
-	per := min(maxSectionText, codeBudget/len(snips))
+	more := b.moreSection(all[len(snips):])
+	per := min(maxSectionText, (codeBudget-len(more))/len(snips))
 	now := b.cfg.Now()
-	var fallback []string
 	for i, s := range snips {
 		if i > 0 {
 			blocks = append(blocks, slackgo.NewDividerBlock())
@@ -109,13 +117,40 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		if s.Stale != "" {
 			blocks = append(blocks, mrkdwnContext(":warning: May be stale: "+escape(cutBytes(s.Stale, 500))))
 		}
-		fallback = append(fallback, s.Label())
+	}
+	if more != "" {
+		blocks = append(blocks, slackgo.NewDividerBlock(), mrkdwnSection(more))
 	}
 	if b.cfg.Feedback != nil {
 		blocks = append(blocks, voteButtons(ans.Question, snips))
 	}
-	text := fmt.Sprintf("%d %s for “%s”: %s", len(snips), plural(len(snips), "result"), asked, strings.Join(fallback, ", "))
-	return capBlocks(blocks), escape(cutBytes(text, maxFallbackText-200))
+	fallback := make([]string, len(all))
+	for i, s := range all {
+		fallback[i] = echo(s.Label())
+	}
+	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
+}
+
+// moreSection lists the snippets shown without code, one
+// "• <url|path:lines> · `Symbol`" line each, as many as fit in maxMoreText;
+// the rest are counted, with how to narrow the answer. It is "" for none.
+func (b *Bot) moreSection(rest []retrieval.Snippet) string {
+	if len(rest) == 0 {
+		return ""
+	}
+	out := fmt.Sprintf("*%d more %s*", len(rest), plural(len(rest), "result"))
+	for i, s := range rest {
+		line := "\n• " + link(s.URL, s.Label())
+		if s.Symbol != "" {
+			line += " · " + inlineCode(cutBytes(s.Symbol, 150))
+		}
+		if len(out)+len(line) > maxMoreText-150 {
+			return out + fmt.Sprintf("\n_… %d more: ask with `%s` and a file or symbol name to narrow the list_", len(rest)-i, b.cfg.Command)
+		}
+		out += line
+	}
+	return out
 }
 
 // citationLine is the context line under a snippet:

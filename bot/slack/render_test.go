@@ -121,6 +121,17 @@ func TestGoldens(t *testing.T) {
 				Question: `where do we return "lease expired"?`, Coverage: retrieval.Covered,
 				Snippets: []retrieval.Snippet{focusedSnippet(), handbookSnippet()}}})
 		}},
+		{"top_k", func() ([]slackgo.Block, string) {
+			var snips []retrieval.Snippet
+			for i := range 8 {
+				s := retrySnippet()
+				s.Path, s.Symbol = fmt.Sprintf("httpx/retry%d.go", i), fmt.Sprintf("RetryOn503V%d", i)
+				s.URL = "https://git.example.com/httpx/blob/" + sha + "/" + s.Path + "#L10-L14"
+				snips = append(snips, s)
+			}
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where is the retry for 503?", Answer: retrieval.Answer{
+				Question: "where is the retry for 503?", Coverage: retrieval.Covered, Snippets: snips}})
+		}},
 		{"no_coverage", func() ([]slackgo.Block, string) {
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "kubernetes helm chart <ingress>", Answer: retrieval.Answer{
 				Question: "kubernetes helm chart <ingress>", Coverage: retrieval.NoCoverage,

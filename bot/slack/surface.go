@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	slackgo "github.com/slack-go/slack"
 
@@ -13,16 +14,63 @@ import (
 // Reply posts r in the thread (chat.postMessage with thread_ts) when ts is
 // "", else replaces message ts (chat.update), and returns the message's ts.
 // When Slack refuses the blocks (invalid_blocks, msg_too_long,
-// msg_blocks_too_long) the same reply goes out as text only, so a rendering
-// mistake still leaves the user an answer.
+// msg_blocks_too_long) the same reply goes out as text only (blocksText:
+// the snippets with their citations), so a rendering mistake still leaves
+// the user an answer.
 func (b *Bot) Reply(ctx context.Context, to bot.Thread, ts string, r bot.Reply) (string, error) {
 	blocks, text := b.render(r)
 	id, err := b.send(ctx, to, ts, text, blocks)
 	if err != nil && len(blocks) > 0 && blocksRefused(err) {
 		b.log.Warn("slack refused the blocks; sending text only", "channel", to.Channel, "thread_ts", to.TS, "err", err)
-		return b.send(ctx, to, ts, text, nil)
+		return b.send(ctx, to, ts, blocksText(blocks, maxRefusedText), nil)
 	}
 	return id, err
+}
+
+// maxRefusedText bounds the text sent in place of refused blocks, in bytes
+// (which bound Slack's character count; see cutBytes). Slack truncates a
+// message's text beyond 40,000 characters (Slack docs, 'chat.postMessage':
+// truncating content); an answer's blocks hold at most about 13,000 (see
+// codeBudget), so this keeps all of them with room to spare.
+const maxRefusedText = 16000
+
+// blocksText is the mrkdwn of blocks as one text: each section's and
+// context's text on its own lines, a blank line for a divider, buttons
+// left out. Blocks that would take it past limit bytes are dropped whole
+// (a code block is never cut open) and the text says so.
+func blocksText(blocks []slackgo.Block, limit int) string {
+	const cutNote = "\n_… the rest of this answer did not fit in one message_"
+	var out strings.Builder
+	for _, bl := range blocks {
+		var part string
+		switch x := bl.(type) {
+		case *slackgo.SectionBlock:
+			if x.Text != nil {
+				part = x.Text.Text
+			}
+		case *slackgo.ContextBlock:
+			var texts []string
+			for _, e := range x.ContextElements.Elements {
+				if o, ok := e.(*slackgo.TextBlockObject); ok {
+					texts = append(texts, o.Text)
+				}
+			}
+			part = strings.Join(texts, " ")
+		case *slackgo.DividerBlock:
+			part = ""
+		default:
+			continue
+		}
+		if out.Len() > 0 {
+			part = "\n" + part
+		}
+		if out.Len()+len(part) > limit-len(cutNote) {
+			out.WriteString(cutNote)
+			break
+		}
+		out.WriteString(part)
+	}
+	return out.String()
 }
 
 func (b *Bot) send(ctx context.Context, to bot.Thread, ts, text string, blocks []slackgo.Block) (string, error) {

@@ -15,6 +15,34 @@ var mrkdwnEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 
 func escape(s string) string { return mrkdwnEscaper.Replace(s) }
 
+// zwsp is U+200B ZERO WIDTH SPACE: invisible, and not a character mrkdwn
+// formatting can pair with.
+const zwsp = "\u200b"
+
+// echoNeutralizer puts zero-width spaces around mrkdwn's formatting
+// characters (Slack docs, 'Formatting text for app surfaces': *bold*,
+// _italic_, ~strike~, `code`, ```block```): Slack only formats text a
+// marker directly touches, so a marker with a zero-width space on each side
+// pairs with nothing and shows as typed.
+var echoNeutralizer = strings.NewReplacer("*", zwsp+"*"+zwsp, "_", zwsp+"_"+zwsp, "~", zwsp+"~"+zwsp, "`", zwsp+"`"+zwsp)
+
+// echo renders text a user typed (a question) for mrkdwn so it shows as
+// typed: escaped like any text (escape), formatting characters neutralised
+// (echoNeutralizer), and a ">" that starts a line (a quote) preceded by a
+// zero-width space. A plain_text object would do the same in a block, but
+// echoes share their line with mrkdwn (emoji, links, the heading's
+// “quotes”) and a message's text field has no plain variant, so every echo
+// goes through here instead.
+func echo(s string) string {
+	lines := strings.Split(echoNeutralizer.Replace(escape(s)), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "&gt;") {
+			lines[i] = zwsp + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 // escapeCode escapes s for the inside of a ``` block: Slack still parses
 // <...> there, and a ``` in the source would end the block early, so each
 // gets zero-width spaces between its backticks. Tabs become four spaces.

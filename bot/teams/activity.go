@@ -91,21 +91,33 @@ func (a *Activity) mentionsBot() bool {
 	return false
 }
 
-// atTag matches what is left of <at>…</at> markup once the mentions are cut.
+// atTag matches what is left of <at>…</at> markup once the bot's mentions
+// are cut: the tags around other people's names.
 var atTag = regexp.MustCompile(`(?i)</?at[^>]*>`)
 
-// question returns the text of a without the bot's mentions: each mention
-// entity of the recipient has its text ("<at>RagBot</at>", whatever display
-// name it shows) cut out. Other people's mentions keep their names as words;
-// HTML entities are unescaped and white space collapsed.
+// question returns the text of a without the bot's mentions. A mention
+// entity is the bot's when its mentioned.id is the recipient's (Teams docs,
+// 'Channel and group chat conversations with a bot'); its text
+// ("<at>RagBot</at>", whatever display name it shows) is cut out, or, when
+// the entity has no text, "<at>"+name+"</at>" for the entity's and the
+// recipient's names. Other people's mentions keep their names as typed, the
+// tags dropped without adding space ("<at>Pat</at>'s" is "Pat's"). HTML
+// entities are unescaped and white space collapsed.
 func (a *Activity) question() string {
 	text := a.Text
 	for _, e := range a.Entities {
-		if e.Type == "mention" && e.Mentioned.ID == a.Recipient.ID && e.Text != "" {
-			text = strings.ReplaceAll(text, e.Text, " ")
+		if e.Type != "mention" || e.Mentioned.ID != a.Recipient.ID {
+			continue
+		}
+		for _, m := range []string{e.Text, atName(e.Mentioned.Name), atName(a.Recipient.Name)} {
+			if m != "" && m != atName("") {
+				text = strings.ReplaceAll(text, m, " ")
+			}
 		}
 	}
-	text = atTag.ReplaceAllString(text, " ")
+	text = atTag.ReplaceAllString(text, "")
 	text = html.UnescapeString(strings.ReplaceAll(text, "&nbsp;", " "))
 	return strings.Join(strings.Fields(text), " ")
 }
+
+func atName(name string) string { return "<at>" + name + "</at>" }

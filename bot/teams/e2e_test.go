@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragbot/ragbot/bot/internal/chattest"
 	"github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/bot/teams/teamsfake"
 	"github.com/ragbot/ragbot/retrieval"
@@ -84,6 +85,44 @@ func TestSearchingReplyFirst(t *testing.T) {
 	}
 	if searching.Text != "Searching the indexed sources for “where is RetryOn503?”…" || searching.TextFormat != "plain" || searching.ReplyToID != m.ID {
 		t.Errorf("first reply %+v, want plain searching text for the question without the mention, replying to %s", searching, m.ID)
+	}
+}
+
+// TestMentionsInQuestion: only the bot's own mention is cut from the
+// question, found by its entity's mentioned.id (Teams docs, 'Channel and
+// group chat conversations with a bot': mentions), also when the entity has
+// no text; other people's mentions stay as their names, with no space left
+// where their <at> tags were.
+func TestMentionsInQuestion(t *testing.T) {
+	pat := []teamsfake.Person{{ID: "29:pat-example", Name: "Pat Example"}}
+	tests := []struct {
+		name string
+		msg  teamsfake.Msg
+		want string
+	}{
+		{"other mention keeps its name", teamsfake.Msg{Mention: true, People: pat,
+			Text: "who owns <at>Pat Example</at>'s retry module?"}, "who owns Pat Example's retry module?"},
+		{"bot entity without text", teamsfake.Msg{Mention: true, MentionNoText: true,
+			Text: "who owns the retry module?"}, "who owns the retry module?"},
+		{"bot entity without text, other display name", teamsfake.Msg{Mention: true, MentionNoText: true, MentionName: "RagBot (dev)",
+			People: pat, Text: "who owns <at>Pat Example</at>'s retry module?"}, "who owns Pat Example's retry module?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			tt.msg.Kind, tt.msg.Chat = teamsfake.Channel, chanPay
+			_, m := h.send(t, tt.msg)
+			h.wait(t)
+			var searching struct {
+				Text string `json:"text"`
+			}
+			if err := json.Unmarshal(theAnswer(t, h, m).First, &searching); err != nil {
+				t.Fatal(err)
+			}
+			if want := "Searching the indexed sources for “" + tt.want + "”…"; searching.Text != want {
+				t.Errorf("first reply %q, want %q", searching.Text, want)
+			}
+		})
 	}
 }
 
@@ -437,7 +476,8 @@ func TestHugeSnippetFitsLimit(t *testing.T) {
 }
 
 // TestCardRefusedFallsBackToText: when the connector refuses the card, the
-// same answer goes out as plain text with the citations and links.
+// same answer goes out as plain text: the citations, their links and the
+// snippets' code.
 func TestCardRefusedFallsBackToText(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	h.fake.Fail(http.MethodPut, http.StatusBadRequest, "BadArgument")
@@ -447,6 +487,9 @@ func TestCardRefusedFallsBackToText(t *testing.T) {
 	if a.Attachments != nil || a.TextFormat != "plain" || !strings.Contains(a.Text, "httpx/retry.go:10-14 · RetryOn503 · httpx@3f1c2d4") ||
 		!strings.Contains(a.Text, "https://git.example.com/httpx/blob/"+sha+"/httpx/retry.go#L10-L14") {
 		t.Errorf("fallback message %+v, want plain text with the citation and its link", a)
+	}
+	if !strings.Contains(a.Text, "return status == 503 || status == 429") {
+		t.Errorf("fallback message lacks the snippet's code:\n%s", a.Text)
 	}
 	if !strings.Contains(h.logs.String(), "teams refused the card; sending text only") {
 		t.Error("the fallback is not logged")
@@ -537,6 +580,95 @@ func TestACLGroups(t *testing.T) {
 		a := theAnswer(t, h, sent[i])
 		if got := strings.Contains(a.Text+string(a.Attachments), "bonus/bonus.go"); got != c.want {
 			t.Errorf("%s: shows bonus/bonus.go %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestTopKShown: an answer with more snippets than get their code shown
+// (retrieval.top_k above 5) counts them all in its heading and lists the
+// rest, within Teams' 40 KB message limit (Teams docs, 'Format your bot
+// messages'); what does not fit is counted, with where to see it.
+func TestTopKShown(t *testing.T) {
+	for _, n := range []int{12, 40} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			h := newHarness(t, harnessOpts{ledger: n, topK: n})
+			m := h.ask(t, chanPay, chattest.LedgerQuestion)
+			h.wait(t)
+			for _, c := range h.fake.Calls("") {
+				if c.Status/100 != 2 || c.Size > teamsfake.MaxActivity {
+					t.Errorf("call %s %s: HTTP %d, %d UTF-16 bytes", c.Method, c.Path, c.Status, c.Size)
+				}
+			}
+			card := cardOf(t, theAnswer(t, h, m))
+			text := texts(card, "RichTextBlock") + "\n" + texts(card, "TextBlock")
+			if want := fmt.Sprintf("🔍 %d results for", n); !strings.Contains(text, want) {
+				t.Errorf("heading lacks %q:\n%s", want, text)
+			}
+			shown := 0
+			for i := 1; i <= n; i++ {
+				if strings.Contains(text, fmt.Sprintf("ReconcileLedgerSettlement%02d", i)) {
+					shown++
+				}
+			}
+			more := 0
+			if mm := regexp.MustCompile(`… ([0-9]+) more: ask `).FindStringSubmatch(text); mm != nil {
+				more, _ = strconv.Atoi(mm[1])
+			}
+			if shown+more != n {
+				t.Errorf("%d results shown and %d counted as more, want %d in all:\n%s", shown, more, n, text)
+			}
+		})
+	}
+}
+
+// TestQuestionEchoedAsTyped: markdown in a question is echoed as typed:
+// the searching notice is plain text, and in the cards the question is only
+// in RichTextBlocks, whose TextRuns Teams does not parse as markdown
+// (Adaptive Cards schema, 'TextRun'), never in a markdown TextBlock.
+func TestQuestionEchoedAsTyped(t *testing.T) {
+	for _, q := range []string{"where is **RetryOn503** _decided_ `now`?", "**kubernetes** helm _chart_ `values`"} {
+		t.Run(q, func(t *testing.T) {
+			h := newHarness(t, harnessOpts{})
+			m := h.ask(t, chanPay, q)
+			h.wait(t)
+			a := theAnswer(t, h, m)
+			var searching struct {
+				Text       string `json:"text"`
+				TextFormat string `json:"textFormat"`
+			}
+			if err := json.Unmarshal(a.First, &searching); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(searching.Text, q) || searching.TextFormat != "plain" {
+				t.Errorf("searching %+v, want plain text with %q", searching, q)
+			}
+			card := cardOf(t, a)
+			if md := texts(card, "TextBlock"); strings.Contains(md, "_chart_") || strings.Contains(md, "**RetryOn503**") {
+				t.Errorf("the question reached a markdown TextBlock:\n%s", md)
+			}
+			if rich := texts(card, "RichTextBlock"); !strings.Contains(rich, q) {
+				t.Errorf("the card does not echo %q as typed:\n%s", q, rich)
+			}
+		})
+	}
+}
+
+// TestHugeCardRefusedFitsAsText: the text sent for a refused card with a
+// 5,000-line snippet keeps code, says how many lines it left out, and fits
+// Teams' 40 KB limit.
+func TestHugeCardRefusedFitsAsText(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	h.fake.Fail(http.MethodPut, http.StatusBadRequest, "BadArgument")
+	m := h.ask(t, chanPay, "where is HugeGeneratedTable?")
+	h.wait(t)
+	a := theAnswer(t, h, m)
+	if a.Attachments != nil || !strings.Contains(a.Text, "// HugeGeneratedTable maps every legacy code") ||
+		!regexp.MustCompile(`… [0-9]+ more lines`).MatchString(a.Text) {
+		t.Errorf("fallback message %.2000s, want the trimmed code as text", a.Text)
+	}
+	for _, c := range h.fake.Calls("") {
+		if c.Size > teamsfake.MaxActivity {
+			t.Errorf("call %s %s: %d UTF-16 bytes", c.Method, c.Path, c.Size)
 		}
 	}
 }

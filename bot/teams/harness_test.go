@@ -111,6 +111,9 @@ type harness struct {
 
 type harnessOpts struct {
 	noFeedback bool
+	// ledger indexes chattest.Ledger(ledger) too, and topK sets the
+	// answer's retrieval.top_k [5].
+	ledger, topK int
 }
 
 func newHarness(t testing.TB, o harnessOpts) *harness {
@@ -118,7 +121,11 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	ctx := context.Background()
 	h := &harness{logs: &chattest.SyncBuffer{}, clock: &clock{}}
 	h.proxy = chattest.NewWeaviateProxy(t, weaviatetest.URL(t))
-	asker := chattest.Index(t, h.proxy.URL, fixtureChunks(time.Now().Add(-40*time.Minute)))
+	asker := chattest.Index(t, h.proxy.URL, append(fixtureChunks(time.Now().Add(-40*time.Minute)),
+		chattest.Ledger(o.ledger, time.Now().Add(-40*time.Minute))...))
+	if o.topK > 0 {
+		asker.TopK, asker.Candidates = o.topK, max(asker.Candidates, o.topK)
+	}
 	var err error
 	if !o.noFeedback {
 		if h.votes, err = asker.Store.(*weaviate.Store).OpenFeedback(ctx); err != nil {

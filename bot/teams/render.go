@@ -2,6 +2,7 @@ package teams
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +23,11 @@ const (
 	codeBudget        = 12000
 	maxCodePerSnippet = 4000
 	minCodePerSnippet = 200
-	maxSnippets       = 5
+	maxSnippets       = 5  // snippets shown with code; the others are listed (moreItems)
+	maxMoreLines      = 20 // snippets listed without code; the others are counted
+	// maxRefusedText bounds the plain text sent for a refused card, in
+	// bytes; refusedText cuts it further to fit maxActivity.
+	maxRefusedText = 14000
 )
 
 // User-facing sentences. Operators find the cause in the log.
@@ -82,32 +87,36 @@ func noCoverageActivity(asked string, ans retrieval.Answer) outActivity {
 }
 
 // answerActivity renders a covered answer; see answerCard. When the card is
-// too big, code is cut further, then snippets are dropped from the end.
+// too big, code is cut further, then snippets move from the end of those
+// shown with code to the list of the others.
 func (b *Bot) answerActivity(asked string, ans retrieval.Answer) outActivity {
-	snips := ans.Snippets[:min(len(ans.Snippets), maxSnippets)]
-	per := min(maxCodePerSnippet, codeBudget/len(snips))
+	shown := min(len(ans.Snippets), maxSnippets)
+	per := min(maxCodePerSnippet, codeBudget/shown)
 	for {
-		a := b.answerCard(asked, ans, snips, per)
+		a := b.answerCard(asked, ans, shown, per)
 		if utf16Size(marshal(a)) <= maxActivity {
 			return a
 		}
 		switch {
 		case per > minCodePerSnippet:
 			per = max(per*3/4, minCodePerSnippet)
-		case len(snips) > 1:
-			snips = snips[:len(snips)-1]
+		case shown > 1:
+			shown--
 		default:
 			return a // one snippet at the minimum: the connector decides, and Reply falls back to text
 		}
 	}
 }
 
-// answerCard is the card: a summary line, warnings, then per snippet its
-// citation (linked path:lines; symbol · source@commit · author · indexed N
-// ago), its code (at most per bytes, "… N more lines") and its staleness,
-// and the vote buttons.
-func (b *Bot) answerCard(asked string, ans retrieval.Answer, snips []retrieval.Snippet, per int) outActivity {
-	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(snips), plural(len(snips), "result"), cut(asked, 300))
+// answerCard is the card: a summary line counting every snippet, warnings,
+// then per snippet of the first shown its citation (linked path:lines;
+// symbol · source@commit · author · indexed N ago), its code (at most per
+// bytes, "… N more lines") and its staleness, the other snippets' citations
+// (moreItems), and the vote buttons.
+func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) outActivity {
+	all := ans.Snippets
+	snips := all[:shown]
+	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), plural(len(all), "result"), cut(asked, 300))
 	head := []textRun{{Type: "TextRun", Text: summary, Weight: "Bolder"}}
 	if ans.Question != "" && ans.Question != asked {
 		head = append(head, textRun{Type: "TextRun", Text: " · searched: " + cut(ans.Question, 500), Italic: true, IsSubtle: true})
@@ -129,16 +138,66 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, snips []retrieval.S
 			items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + cut(s.Stale, 500), Color: "Warning"}))
 		}
 		c.Body = append(c.Body, element{Type: "Container", Items: items, Separator: i > 0, Spacing: "Medium"})
+	}
+	if rest := all[shown:]; len(rest) > 0 {
+		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest), Separator: true, Spacing: "Medium"})
+	}
+	full := slices.Clone(fallback) // the answer as text, with the code, for a refused card
+	for i, s := range all {
 		line := citationLabel(s) + " · " + citationMeta(s, now)
 		if s.URL != "" {
 			line += "\n  " + s.URL
 		}
 		fallback = append(fallback, line)
+		if i < shown {
+			code, more := trimCode(s.Text, s.MoreLines, per)
+			line += "\n" + code
+			if more > 0 {
+				line += "\n… " + strconv.Itoa(more) + " more " + plural(more, "line")
+			}
+			line += "\n"
+		}
+		full = append(full, line)
 	}
 	if b.cfg.Feedback != nil {
 		c.Actions = voteActions(ans.Question, snips)
 	}
-	return cardActivity(c, strings.TrimPrefix(summary, "🔍 "), cut(strings.Join(fallback, "\n"), 4000))
+	a := cardActivity(c, strings.TrimPrefix(summary, "🔍 "), cut(strings.Join(fallback, "\n"), 4000))
+	a.fallback = refusedText(strings.Join(full, "\n"))
+	return a
+}
+
+// refusedText cuts text to at most maxRefusedText bytes, and further until
+// it fits maxActivity as a plain activity (JSON escapes can double it).
+func refusedText(text string) string {
+	n := maxRefusedText
+	for {
+		t := cut(text, n)
+		if utf16Size(marshal(plainActivity(t))) <= maxActivity || n < 500 {
+			return t
+		}
+		n = n * 3 / 4
+	}
+}
+
+// moreItems lists snippets shown without code: a title, then per snippet
+// (at most maxMoreLines) its linked label and symbol, then how many are
+// left and how to narrow the answer.
+func moreItems(rest []retrieval.Snippet) []element {
+	items := []element{richText(textRun{Type: "TextRun", Text: fmt.Sprintf("%d more %s", len(rest), plural(len(rest), "result")), Weight: "Bolder"})}
+	for _, s := range rest[:min(len(rest), maxMoreLines)] {
+		line := citationLink(s)
+		line.Spacing = "None"
+		items = append(items, line)
+		if s.Symbol != "" {
+			items = append(items, richText(textRun{Type: "TextRun", Text: cut(s.Symbol, 150), IsSubtle: true, Size: "Small"}))
+		}
+	}
+	if left := len(rest) - maxMoreLines; left > 0 {
+		items = append(items, richText(textRun{Type: "TextRun",
+			Text: "… " + strconv.Itoa(left) + " more: ask with a file or symbol name to narrow the list", IsSubtle: true, Italic: true}))
+	}
+	return items
 }
 
 // warnings shows answer-wide notices, one block each.

@@ -64,6 +64,12 @@ func TestRenderGolden(t *testing.T) {
 		Text: "## Retries\n\nRequests that fail with 503 are retried with exponential backoff."}
 	citations := retrieval.Answer{Question: `where do we return "lease expired"?`, Coverage: retrieval.Covered,
 		Snippets: []retrieval.Snippet{retrieval.FocusSnippet(long, retrieval.NewFocusTerms(`where do we return "lease expired"?`)), handbook}}
+	// top-k: seven snippets, two beyond those shown with code.
+	topK := retrieval.Answer{Question: "where is the retry for 503 errors?", Coverage: retrieval.Covered}
+	for i := range 7 {
+		topK.Snippets = append(topK.Snippets, retrieval.Snippet{Citation: cite("internal/httpx/retry"+strconv.Itoa(i)+".go",
+			"RetryOn503V"+strconv.Itoa(i), 10, 12), Language: "go", Text: "func RetryOn503V" + strconv.Itoa(i) + "() {\n}"})
+	}
 	b := &Bot{cfg: Config{Now: func() time.Time { return now }}}
 	withVotes := &Bot{cfg: Config{Now: func() time.Time { return now }, Feedback: feedbackStub{}}}
 	to := bot.Thread{Channel: "19:pay@thread.tacv2", TS: "1712345678901"}
@@ -77,6 +83,7 @@ func TestRenderGolden(t *testing.T) {
 		{"citations", b, bot.Reply{Kind: bot.Answered, Asked: citations.Question, Answer: citations}},
 		{"no-coverage", b, bot.Reply{Kind: bot.Answered, Asked: "where is RedisStore.Flush?", Answer: retrieval.Answer{
 			Question: "where is RedisStore.Flush?", Coverage: retrieval.NoCoverage, Missing: "RedisStore.Flush"}}},
+		{"top-k", b, bot.Reply{Kind: bot.Answered, Asked: topK.Question, Answer: topK}},
 		{"no-sources", b, bot.Reply{Kind: bot.NoSources, Asked: "where?"}},
 	}
 	for _, tt := range tests {

@@ -66,6 +66,22 @@ func Chunk(source, path, symbol, content string, start int, indexedAt time.Time)
 	return c
 }
 
+// LedgerQuestion is a question that each of Ledger's chunks answers.
+const LedgerQuestion = "where is the ledger settlement reconciled?"
+
+// Ledger returns n chunks of repo:httpx that all answer LedgerQuestion
+// (ledger/settle01.go ReconcileLedgerSettlement01, …), for answers with
+// more snippets than a message shows in full.
+func Ledger(n int, indexedAt time.Time) []retrieval.Chunk {
+	var out []retrieval.Chunk
+	for i := 1; i <= n; i++ {
+		name := fmt.Sprintf("ReconcileLedgerSettlement%02d", i)
+		code := fmt.Sprintf("// %s reconciles the ledger settlement of region %d.\nfunc %s(l *Ledger) error {\n\treturn l.ReconcileSettlement(%d)\n}", name, i, name, i)
+		out = append(out, Chunk("repo:httpx", fmt.Sprintf("ledger/settle%02d.go", i), name, code, 10*i, indexedAt))
+	}
+	return out
+}
+
 // WithACL gives c the ACL groups of a source with acl: groups.
 func WithACL(c retrieval.Chunk, groups ...string) retrieval.Chunk {
 	c.ACL = groups

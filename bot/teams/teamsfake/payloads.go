@@ -32,14 +32,23 @@ type Msg struct {
 	Mention     bool
 	MentionName string // [BotName]
 	MentionID   string // [BotID]
-	From        string // user id [29:1a2b-user]
-	FromRole    string // "bot" for a message from a bot
-	ServiceURL  string // [the fake's ServiceURL]
-	ChannelID   string // [msteams]
-	Type        string // [message]
-	ReplyToID   string
-	Value       any // Action.Submit data (a card click)
+	// MentionNoText leaves the text field out of the bot's mention entity
+	// (mentioned.id and .name only), as some clients send it.
+	MentionNoText bool
+	// People are other users mentioned in Text as "<at>Name</at>"; each
+	// gets its mention entity.
+	People     []Person
+	From       string // user id [29:1a2b-user]
+	FromRole   string // "bot" for a message from a bot
+	ServiceURL string // [the fake's ServiceURL]
+	ChannelID  string // [msteams]
+	Type       string // [message]
+	ReplyToID  string
+	Value      any // Action.Submit data (a card click)
 }
+
+// A Person is a mentioned user.
+type Person struct{ ID, Name string }
 
 // ConversationID is the conversation id of m as Teams sends it: with
 // ";messageid=<root>" in channels.
@@ -80,8 +89,16 @@ func (s *Server) Activity(m Msg) ([]byte, Msg) {
 	if m.Mention {
 		at := "<at>" + m.MentionName + "</at>"
 		text = at + " " + text
-		entities = append(entities, map[string]any{"type": "mention", "text": at,
-			"mentioned": map[string]string{"id": m.MentionID, "name": m.MentionName}})
+		e := map[string]any{"type": "mention", "text": at,
+			"mentioned": map[string]string{"id": m.MentionID, "name": m.MentionName}}
+		if m.MentionNoText {
+			delete(e, "text")
+		}
+		entities = append(entities, e)
+	}
+	for _, p := range m.People {
+		entities = append(entities, map[string]any{"type": "mention", "text": "<at>" + p.Name + "</at>",
+			"mentioned": map[string]string{"id": p.ID, "name": p.Name}})
 	}
 	entities = append(entities, map[string]any{"type": "clientInfo", "locale": "en-US", "country": "US", "platform": "Web"})
 	from := map[string]string{"id": m.From, "name": "Ann Lee", "aadObjectId": "6b1e0c8a-user"}
