@@ -34,10 +34,19 @@ With --bench it then times Asker.Ask (retrieval, rerank and the coverage
 decision, in this process, excluding start-up) for every question and
 prints p50/p95/max in milliseconds.
 
+With --without it leaves rerank features out, for ablation. Figures are
+given per kind and, when the questions span several corpora, per corpus.
+
+Question sets in this repository: testdata/eval/heldout/<set>/questions.jsonl
+(hashicorp/raft, urllib3, axios; each set's fetch.sh fetches its corpus, and
+scripts/bench-heldout.sh runs them all) and testdata/eval/unanswerable.jsonl
+(for the team's public set, ../shared/eval beside the repository).
+
 Examples:
-  ragbot eval --config eval.yaml ../shared/eval/questions.jsonl
+  ragbot eval --config heldout.yaml testdata/eval/heldout/raft/questions.jsonl
   ragbot eval --config eval.yaml ../shared/eval/questions.jsonl testdata/eval/unanswerable.jsonl
   ragbot eval --config eval.yaml --mode bm25 --json ../shared/eval/questions.jsonl
+  ragbot eval --config eval.yaml --without coverage,literal ../shared/eval/questions.jsonl
   ragbot eval --config eval.yaml --bench ../shared/eval/questions.jsonl`
 
 // evalOutput is what --json prints: eval.Report, plus the
