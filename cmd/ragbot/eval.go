@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -238,32 +239,27 @@ func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 	return &latencyJSON{Calls: len(ms), P50: rank(0.50), P95: rank(0.95), Max: ms[len(ms)-1]}, nil
 }
 
+// printTable prints one metrics table: a header naming the rows' key, a
+// line per key in sorted order, then the all line when all is not nil.
+func printTable(w io.Writer, key string, width int, rows map[string]eval.Metrics, all *eval.Metrics) {
+	line := func(name string, m eval.Metrics) {
+		fmt.Fprintf(w, "%-*s %4d  %9.3f  %9.3f  %7.3f\n", width, name, m.Questions, m.RecallAt1, m.RecallAt5, m.MRRAt10)
+	}
+	fmt.Fprintf(w, "%-*s %4s  %9s  %9s  %7s\n", width, key, "n", "recall@1", "recall@5", "MRR@10")
+	for _, k := range slices.Sorted(maps.Keys(rows)) {
+		line(k, rows[k])
+	}
+	if all != nil {
+		line("all", *all)
+	}
+}
+
 func printReport(w io.Writer, out evalOutput) {
 	rep := out.Report
-	line := func(name string, m eval.Metrics) {
-		fmt.Fprintf(w, "%-14s %4d  %9.3f  %9.3f  %7.3f\n", name, m.Questions, m.RecallAt1, m.RecallAt5, m.MRRAt10)
-	}
-	fmt.Fprintf(w, "%-14s %4s  %9s  %9s  %7s\n", "kind", "n", "recall@1", "recall@5", "MRR@10")
-	kinds := make([]string, 0, len(rep.ByKind))
-	for k := range rep.ByKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	for _, k := range kinds {
-		line(k, rep.ByKind[k])
-	}
-	line("all", rep.Metrics)
+	printTable(w, "kind", 14, rep.ByKind, &rep.Metrics)
 	if len(rep.ByCorpus) > 1 {
-		fmt.Fprintf(w, "\n%-46s %4s  %9s  %9s  %7s\n", "corpus", "n", "recall@1", "recall@5", "MRR@10")
-		corpora := make([]string, 0, len(rep.ByCorpus))
-		for c := range rep.ByCorpus {
-			corpora = append(corpora, c)
-		}
-		sort.Strings(corpora)
-		for _, c := range corpora {
-			m := rep.ByCorpus[c]
-			fmt.Fprintf(w, "%-46s %4d  %9.3f  %9.3f  %7.3f\n", c, m.Questions, m.RecallAt1, m.RecallAt5, m.MRRAt10)
-		}
+		fmt.Fprintln(w)
+		printTable(w, "corpus", 46, rep.ByCorpus, nil)
 	}
 	if len(rep.NoCorpus) > 0 {
 		fmt.Fprintf(w, "\n%d questions name a corpus that is not a configured source (counted as misses): %v\n", len(rep.NoCorpus), rep.NoCorpus)
