@@ -98,6 +98,12 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 	}, flags)
 	if err != nil {
 		a.Close()
+		if ctx.Err() == nil && !weaviatelocal.Ready(ctx, url) {
+			// The client's own error for a refused connection is "status -1:
+			// check the DerivedFromError field", which tells a new user nothing.
+			a.log.Debug("weaviate unreachable", "url", url, "err", err)
+			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", url)
+		}
 		return nil, err
 	}
 	return a, nil

@@ -73,3 +73,18 @@ func TestRenderTextGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestAskWeaviateUnreachable: with weaviate.url pointing at a closed port,
+// ask names the URL and how to start a server, not the client's internals.
+func TestAskWeaviateUnreachable(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
+	body := "weaviate:\n  url: http://127.0.0.1:1\nsources:\n  - name: httpx\n    kind: git\n    path: " + t.TempDir() + "\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry?")
+	want := "ragbot ask: cannot reach Weaviate at http://127.0.0.1:1: is it running? (`ragbot weaviate`)\n"
+	if code != 1 || errOut != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, errOut, want)
+	}
+}
