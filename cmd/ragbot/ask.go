@@ -69,17 +69,92 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("%w: --groups %q is in no source's acl", errUsage, g)
 		}
 	}
-	ans, err := asker.Ask(ctx, retrieval.Request{Question: question, Sources: ids, Branch: *branch, Groups: gs})
+	req := retrieval.Request{Question: question, Sources: ids, Branch: *branch, Groups: gs}
+	if req.Branch == "" {
+		req.Branch = branches.MainBranch(ids) // as Ask does, so that Assess below sees the same scope
+	}
+	// An empty scope is "not indexed yet", not "no coverage": a new user
+	// who skipped `ragbot index` should be told to run it.
+	indexed, err := a.chunksInScope(ctx, ids)
 	if err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
+	}
+	var ans retrieval.Answer
+	if indexed == 0 {
+		ans = retrieval.Answer{Question: question, Coverage: retrieval.NoCoverage,
+			Warnings: []string{notIndexed(a.cfg, *sources, cf.config)}}
+	} else if ans, err = asker.Ask(ctx, req); err != nil {
+		return fmt.Errorf("search is unavailable: %w", err)
+	}
+	if ans.Snippets == nil {
+		ans.Snippets = []retrieval.Snippet{}
+	}
+	if ans.Warnings == nil {
+		ans.Warnings = []string{}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(ans)
 	}
+	if indexed == 0 {
+		fmt.Fprintln(stdout, ans.Warnings[0])
+		return nil
+	}
 	renderText(stdout, ans, time.Now(), *explain)
+	if *explain && ans.Coverage == retrieval.NoCoverage {
+		_, ev, err := asker.Assess(ctx, req)
+		if err != nil {
+			return fmt.Errorf("search is unavailable: %w", err)
+		}
+		fmt.Fprintln(stdout, whyRefused(ev, asker.Thresholds))
+	}
 	return nil
+}
+
+// chunksInScope counts the indexed chunks of the sources ids (all sources
+// when ids is empty).
+func (a *app) chunksInScope(ctx context.Context, ids []string) (int, error) {
+	if len(ids) == 0 {
+		return a.store.Count(ctx, "")
+	}
+	total := 0
+	for _, id := range ids {
+		n, err := a.store.Count(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// notIndexed says that the sources in scope (the --source names, else all
+// configured ones) hold no chunks yet, and how to index them.
+func notIndexed(cfg *config.Config, sources, configPath string) string {
+	names := commaList(sources)
+	if len(names) == 0 {
+		for _, s := range cfg.Sources {
+			names = append(names, s.Name)
+		}
+	}
+	return fmt.Sprintf("Not indexed yet: %s. Run `ragbot index --config %s` first.", strings.Join(names, ", "), configPath)
+}
+
+// whyRefused is `ask --explain`'s account of a refusal: the coverage
+// evidence against the thresholds (retrieval.Evidence.Covered).
+func whyRefused(ev retrieval.Evidence, th retrieval.Thresholds) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "why refused: exact name match %v", ev.Lexical)
+	if ev.Missing != "" {
+		fmt.Fprintf(&b, "; missing name %q (no indexed chunk contains it)", ev.Missing)
+	}
+	fmt.Fprintf(&b, "; similarity %.3f (min %.3f); term coverage %.2f (min %.2f)",
+		ev.Similarity, th.MinSimilarity, ev.TermCoverage, th.MinTermCoverage)
+	if len(ev.Absent) > 0 {
+		fmt.Fprintf(&b, "; terms in no chunk: %s", strings.Join(ev.Absent, ", "))
+	}
+	return b.String()
 }
 
 // renderText prints an answer for a terminal: one header line per snippet,

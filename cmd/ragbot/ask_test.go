@@ -88,3 +88,31 @@ func TestAskWeaviateUnreachable(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, errOut, want)
 	}
 }
+
+// TestAskNotIndexed: before `ragbot index` the scope holds no chunks, and
+// ask says so instead of "no coverage"; --json has "snippets": []. After
+// indexing, --explain says why an unrelated question is refused.
+func TestAskNotIndexed(t *testing.T) {
+	repo, _ := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "README.md": readme})
+	cfg := writeConfig(t, repo)
+	t.Cleanup(func() { dropCollection(t, cfg) })
+
+	code, out, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry for 503 errors decided?")
+	want := "Not indexed yet: httpx. Run `ragbot index --config " + cfg + "` first.\n"
+	if code != 0 || out != want {
+		t.Errorf("ask before index: exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, out, want, errOut)
+	}
+	code, out, errOut = ragbot(t, "ask", "--config", cfg, "--json", "where is the retry?")
+	if code != 0 || !strings.Contains(out, `"snippets": []`) || !strings.Contains(out, "Not indexed yet") {
+		t.Errorf("ask --json before index: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	if code, _, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, errOut)
+	}
+	code, out, errOut = ragbot(t, "ask", "--config", cfg, "--explain", "how do we rotate the kafka TLS certificates?")
+	if code != 0 || !strings.HasPrefix(out, "No coverage") || !strings.Contains(out, "why refused: exact name match false") ||
+		!strings.Contains(out, "similarity") || !strings.Contains(out, "(min ") {
+		t.Errorf("ask --explain of an unrelated question: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
