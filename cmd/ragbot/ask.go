@@ -101,7 +101,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stdout, ans.Warnings[0])
 		return nil
 	}
-	renderText(stdout, ans, time.Now(), *explain)
+	renderText(stdout, ans, asker.TopK, time.Now(), *explain)
 	if *explain && ans.Coverage == retrieval.NoCoverage {
 		_, ev, err := asker.Assess(ctx, req)
 		if err != nil {
@@ -161,8 +161,10 @@ func whyRefused(ev retrieval.Evidence, th retrieval.Thresholds) string {
 // `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)` (the
 // head is retrieval's Snippet.Label: "handbook: docs/README.md:10-24" for a
 // doc snippet, "svc/reconcile.go:62-90 of 1-120" for a focused one), then
-// the snippet indented.
-func renderText(w io.Writer, ans retrieval.Answer, now time.Time, explain bool) {
+// the snippet indented. When fewer than topK (retrieval.top_k) snippets are
+// shown it says the others fell below the relevance thresholds, so a short
+// list does not read as a truncated one.
+func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain bool) {
 	if ans.Coverage == retrieval.NoCoverage {
 		fmt.Fprintf(w, "No coverage in the indexed sources for %q.\n", ans.Question)
 		fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
@@ -206,5 +208,8 @@ func renderText(w io.Writer, ans retrieval.Answer, now time.Time, explain bool) 
 			fmt.Fprintf(w, "    ... %d more lines\n", s.MoreLines)
 		}
 		fmt.Fprintln(w)
+	}
+	if n := len(ans.Snippets); n < topK {
+		fmt.Fprintf(w, "(%d of up to %d snippets shown: the rest fell below the relevance thresholds)\n", n, topK)
 	}
 }

@@ -48,15 +48,18 @@ func TestRenderTextGolden(t *testing.T) {
 	plain.Path, plain.CommitSHA, plain.Author, plain.URL = "README.md", "", "", ""
 	tests := []struct {
 		name string
+		topK int
 		ans  retrieval.Answer
 	}{
-		{"citations", retrieval.Answer{Question: q, Coverage: retrieval.Covered,
+		{"citations", 3, retrieval.Answer{Question: q, Coverage: retrieval.Covered,
 			Snippets: []retrieval.Snippet{retrieval.FocusSnippet(long, retrieval.NewFocusTerms(q)), handbook, plain}}},
+		{"fewer-than-top-k", 5, retrieval.Answer{Question: q, Coverage: retrieval.Covered,
+			Snippets: []retrieval.Snippet{handbook, plain}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got bytes.Buffer
-			renderText(&got, tt.ans, now, false)
+			renderText(&got, tt.ans, tt.topK, now, false)
 			path := filepath.Join("..", "..", "testdata", "ask", tt.name+".txt")
 			if *updateAsk {
 				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
