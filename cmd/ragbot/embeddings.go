@@ -197,8 +197,15 @@ func writeProvenance(path string, prints []corpus.InputPrint, p wordvec.Params, 
 
 // runSimilar prints the nearest words of each argument by cosine of the
 // word vectors as the static embedder uses them: a look inside a model.
+const similarAbout = `ragbot embeddings similar prints each word's nearest neighbours in the static
+word-vector model (cosine similarity), to check what a trained model learnt.
+
+Examples:
+  ragbot embeddings similar retry timeout
+  ragbot embeddings similar -model models/static-v1/model.bin -n 5 weaviate`
+
 func runSimilar(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("embeddings similar", embeddingsAbout, stderr)
+	fs := newFlags("embeddings similar", similarAbout, stderr)
 	path := fs.String("model", defaultModelPath, "model `file`")
 	n := fs.Int("n", 10, "neighbours per word")
 	if err := parseFlags(fs, args); err != nil {

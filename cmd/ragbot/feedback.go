@@ -33,6 +33,10 @@ Examples:
   ragbot feedback export --config ragbot.yaml -o feedback.jsonl -down triage.jsonl`
 
 func runFeedback(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintln(stdout, feedbackAbout)
+		return nil
+	}
 	if len(args) == 0 || args[0] != "export" {
 		return fmt.Errorf("%w: feedback needs a subcommand: ragbot feedback export [flags]", errUsage)
 	}

@@ -8,9 +8,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
+
+	"github.com/ragbot/ragbot/internal/suggest"
 )
 
 const usage = `ragbot answers "where is X?" questions with cited snippets from your code and docs.
@@ -19,14 +23,14 @@ Usage:
   ragbot <command> [flags] [args]
 
 Commands:
-  index      index the configured sources into Weaviate
-  ask        answer a question in the terminal with cited snippets
-  eval       score retrieval on a question set (recall@1, recall@5, MRR@10)
-  weaviate   run the local Weaviate server in the foreground
-  validate   check the config file and exit (starts and contacts nothing)
-  embeddings train the offline static word-vector model (ragbot embeddings train)
-  serve      run the Slack and/or Teams bot, webhooks and scheduled re-indexing until interrupted
-  feedback   export the 👍/👎 votes on answers as eval questions (feedback export)
+  index       index the configured sources into Weaviate
+  ask         answer a question in the terminal with cited snippets
+  eval        score retrieval on a question set (recall@1, recall@5, MRR@10)
+  weaviate    run the local Weaviate server in the foreground
+  validate    check the config file and exit (starts and contacts nothing)
+  embeddings  train the offline static word-vector model, or list a word's neighbours in it (train|similar)
+  serve       run the Slack and/or Teams bot, webhooks and scheduled re-indexing until interrupted
+  feedback    export the 👍/👎 votes on answers as eval questions (feedback export)
 
 Every command takes --config FILE (default ragbot.yaml). Run "ragbot <command> -h" for its flags.
 `
@@ -59,6 +63,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := cmds[name]
 	if !ok {
+		names := slices.Sorted(maps.Keys(cmds))
+		if near, ok := suggest.Closest(name, names); ok {
+			fmt.Fprintf(stderr, "ragbot: unknown command %q; did you mean %q?\n\n%s", name, near, usage)
+			return 2
+		}
 		fmt.Fprintf(stderr, "ragbot: unknown command %q\n\n%s", name, usage)
 		return 2
 	}

@@ -350,3 +350,37 @@ sources:
 		}
 	}
 }
+
+// TestHelpAndSuggestions: a mistyped command gets the closest one, -h of
+// feedback and of embeddings similar print their own help, and every line of
+// the command list keeps the name apart from its description.
+func TestHelpAndSuggestions(t *testing.T) {
+	code, _, errOut := ragbot(t, "idnex")
+	if code != 2 || !strings.HasPrefix(errOut, "ragbot: unknown command \"idnex\"; did you mean \"index\"?\n") {
+		t.Errorf("ragbot idnex: exit %d, stderr:\n%s", code, errOut)
+	}
+	code, _, errOut = ragbot(t, "deploy")
+	if code != 2 || !strings.HasPrefix(errOut, "ragbot: unknown command \"deploy\"\n") {
+		t.Errorf("ragbot deploy: exit %d, stderr:\n%s", code, errOut)
+	}
+	code, out, errOut := ragbot(t, "feedback", "-h")
+	if code != 0 || !strings.HasPrefix(out, "ragbot feedback export writes") {
+		t.Errorf("feedback -h: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, _, errOut = ragbot(t, "embeddings", "similar", "-h")
+	if code != 0 || !strings.HasPrefix(errOut, "ragbot embeddings similar prints") || strings.Contains(errOut, "train builds") {
+		t.Errorf("embeddings similar -h: exit %d, stderr:\n%s", code, errOut)
+	}
+	code, out, _ = ragbot(t, "-h")
+	if code != 0 {
+		t.Fatalf("ragbot -h: exit %d", code)
+	}
+	_, list, _ := strings.Cut(out, "Commands:\n")
+	list, _, _ = strings.Cut(list, "\n\n")
+	entry := regexp.MustCompile(`^  [a-z]+ {2,}[a-z]`)
+	for _, line := range strings.Split(list, "\n") {
+		if !entry.MatchString(line) {
+			t.Errorf("ragbot -h command line %q: want the name, two or more spaces, the description", line)
+		}
+	}
+}
