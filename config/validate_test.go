@@ -22,11 +22,19 @@ func TestBadConfigs(t *testing.T) {
 		},
 		{
 			file: "bad-unknown-key.yaml",
-			want: `sorces (line 4): unknown key`,
+			want: `sorces (line 4): unknown key; did you mean sources?`,
 		},
 		{
 			file: "bad-unknown-nested-key.yaml",
-			want: `weaviate.urll (line 3): unknown key`,
+			want: `weaviate.urll (line 3): unknown key; did you mean url?`,
+		},
+		{
+			file: "bad-unknown-source-key.yaml",
+			want: `sources[0].exclued (line 6): unknown key; did you mean exclude?`,
+		},
+		{
+			file: "bad-unknown-key-far.yaml",
+			want: `sources[0].owner (line 6): unknown key`,
 		},
 		{
 			file: "bad-source-kind.yaml",
@@ -122,8 +130,8 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "two unknown keys, one line each",
 			yaml: "weaviate: {urll: x, prot: 1}\n" + sources,
-			want: "weaviate.urll (line 1): unknown key\n" +
-				"weaviate.prot (line 1): unknown key",
+			want: "weaviate.urll (line 1): unknown key; did you mean url?\n" +
+				"weaviate.prot (line 1): unknown key; did you mean port?",
 		},
 		{
 			name: "not YAML",

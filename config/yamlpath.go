@@ -3,11 +3,15 @@ package config
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/ragbot/ragbot/internal/suggest"
 )
 
 // yamlEntry is one key of the document with its YAML path.
@@ -62,7 +66,7 @@ func yamlEntries(data []byte) []yamlEntry {
 }
 
 var (
-	unknownFieldRe = regexp.MustCompile("^line (\\d+): field (\\S+) not found in type \\S+$")
+	unknownFieldRe = regexp.MustCompile("^line (\\d+): field (\\S+) not found in type (\\S+)$")
 	typeErrRe      = regexp.MustCompile("^line (\\d+): cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
 )
 
@@ -90,7 +94,11 @@ func decodeError(err error, data []byte) error {
 		if m := unknownFieldRe.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			if p := find(line, func(e yamlEntry) bool { return e.key == m[2] }); p != "" {
-				errs[i] = fmt.Errorf("%s (line %d): unknown key", p, line)
+				if near, ok := suggest.Closest(m[2], knownKeys()[m[3]]); ok {
+					errs[i] = fmt.Errorf("%s (line %d): unknown key; did you mean %s?", p, line, near)
+				} else {
+					errs[i] = fmt.Errorf("%s (line %d): unknown key", p, line)
+				}
 			}
 		} else if m := typeErrRe.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
@@ -114,3 +122,58 @@ func decodeError(err error, data []byte) error {
 	}
 	return errors.Join(errs...)
 }
+
+// knownKeys maps each Go type of the config tree, named as yaml.v3's
+// "field x not found in type config.Weaviate" names it (reflect's
+// Type.String), to the YAML keys it accepts, the fields of ",inline"
+// structs included: the candidates for an unknown key's "did you mean".
+var knownKeys = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	var visit func(t reflect.Type)
+	var fields func(t reflect.Type) []string
+	fields = func(t reflect.Type) []string {
+		var keys []string
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "-" {
+				continue
+			}
+			if strings.Contains(opts, "inline") {
+				ft := f.Type
+				for ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					keys = append(keys, fields(ft)...)
+				}
+				visit(f.Type)
+				continue
+			}
+			if name == "" {
+				name = strings.ToLower(f.Name) // yaml.v3's default key
+			}
+			keys = append(keys, name)
+			visit(f.Type)
+		}
+		return keys
+	}
+	visit = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return
+		}
+		if _, seen := out[t.String()]; seen {
+			return
+		}
+		out[t.String()] = nil // before the fields, against cycles
+		out[t.String()] = fields(t)
+	}
+	visit(reflect.TypeOf(Config{}))
+	return out
+})
