@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
@@ -148,15 +149,23 @@ func commaList(s string) []string {
 }
 
 // sourceIDs maps source names to chunk source ids; an unknown name is an error.
-func (a *app) sourceIDs(names string) ([]string, error) {
+// It needs only the config, so that a typo is caught before Weaviate starts.
+func sourceIDs(cfg *config.Config, names string) ([]string, error) {
 	if names == "" {
 		return nil, nil
 	}
 	var ids []string
 	for _, n := range commaList(names) {
-		s, ok := a.cfg.SourceNamed(n)
+		s, ok := cfg.SourceNamed(n)
 		if !ok {
-			return nil, fmt.Errorf("%w: --source %q is not a configured source", errUsage, n)
+			var all []string
+			for _, s := range cfg.Sources {
+				all = append(all, s.Name)
+			}
+			if near, ok := suggest.Closest(n, all); ok {
+				return nil, fmt.Errorf("%w: --source %q is not a configured source; did you mean %q?", errUsage, n, near)
+			}
+			return nil, fmt.Errorf("%w: --source %q is not a configured source (configured: %s)", errUsage, n, strings.Join(all, ", "))
 		}
 		ids = append(ids, s.SourceID())
 	}

@@ -24,7 +24,9 @@ Examples:
   ragbot ask --config ragbot.yaml --json "Store.Upsert"
   ragbot ask --config ragbot.yaml --branch release-1.2 "where is the retry for 503 handled?"
   ragbot ask --config ragbot.yaml --index "where are chunks written to Weaviate?"
-  ragbot ask --config ragbot.yaml -- "--cluster.settle-timeout"   (-- before a question that starts with a dash)`
+  ragbot ask --config ragbot.yaml -- "--cluster.settle-timeout"   (-- before a question that starts with a dash)
+
+Flags may also follow the question: ragbot ask "where is X?" --json.`
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cf commonFlags
@@ -36,14 +38,26 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	branch := fs.String("branch", "", "answer about this tracked branch, e.g. release-1.2; empty means the main (first tracked) branch of the git sources in scope")
 	index := fs.Bool("index", false, "first bring the index up to date (as ragbot index), then answer")
 	groups := fs.String("groups", "", "answer as a member of these ACL groups (comma-separated, as in sources' acl); empty: only sources without an acl")
-	if err := parseFlags(fs, args); err != nil {
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
+		if strings.Contains(err.Error(), "flag provided but not defined") {
+			return fmt.Errorf("%w (a question that starts with a dash goes after --: ragbot ask -- \"-x ...\")", err)
+		}
 		return err
 	}
-	question := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	question := strings.TrimSpace(strings.Join(words, " "))
 	if question == "" {
 		return fmt.Errorf("%w: ask needs a question, e.g. ragbot ask \"where is the retry for 503 handled?\"", errUsage)
 	}
-	a, err := openApp(ctx, cf, stderr)
+	cfg, err := loadConfig(cf.config)
+	if err != nil {
+		return err
+	}
+	ids, err := sourceIDs(cfg, *sources)
+	if err != nil {
+		return err
+	}
+	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
 	if err != nil {
 		return err
 	}
@@ -52,10 +66,6 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := indexAll(ctx, a, nil, false, stderr); err != nil {
 			return err
 		}
-	}
-	ids, err := a.sourceIDs(*sources)
-	if err != nil {
-		return err
 	}
 	asker, branches := a.pipeline(ctx)
 	if *branch != "" {

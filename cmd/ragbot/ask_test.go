@@ -90,6 +90,39 @@ func TestAskWeaviateUnreachable(t *testing.T) {
 	if code != 1 || errOut != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and:\n%s", code, errOut, want)
 	}
+	// After --, a question may start with a dash; it gets as far as Weaviate.
+	if code, _, errOut := ragbot(t, "ask", "--config", cfg, "--", "--cluster.settle-timeout"); code != 1 || errOut != want {
+		t.Errorf("ask -- --cluster.settle-timeout: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestAskUsageErrors: a question starting with a dash without -- and a
+// mistyped --source are usage errors that say what to do, caught before
+// Weaviate is contacted (the config's URL is a closed port).
+func TestAskUsageErrors(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
+	body := "weaviate:\n  url: http://127.0.0.1:1\nsources:\n  - name: httpx\n    kind: git\n    path: " + t.TempDir() + "\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string // the last line of stderr
+	}{
+		{[]string{"--cluster.settle-timeout", "is what?"},
+			`ragbot ask: usage: flag provided but not defined: -cluster.settle-timeout (a question that starts with a dash goes after --: ragbot ask -- "-x ...")`},
+		{[]string{"where is the retry?", "--source", "htpx"},
+			`ragbot ask: usage: --source "htpx" is not a configured source; did you mean "httpx"?`},
+		{[]string{"--source", "payments", "where is the retry?"},
+			`ragbot ask: usage: --source "payments" is not a configured source (configured: httpx)`},
+	}
+	for _, tt := range tests {
+		code, _, errOut := ragbot(t, append([]string{"ask", "--config", cfg}, tt.args...)...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 2 || lines[len(lines)-1] != tt.want {
+			t.Errorf("ask %q: exit %d, stderr:\n%s\nwant exit 2, last line:\n%s", tt.args, code, errOut, tt.want)
+		}
+	}
 }
 
 // TestAskNotIndexed: before `ragbot index` the scope holds no chunks, and
@@ -105,7 +138,7 @@ func TestAskNotIndexed(t *testing.T) {
 	if code != 0 || out != want {
 		t.Errorf("ask before index: exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, out, want, errOut)
 	}
-	code, out, errOut = ragbot(t, "ask", "--config", cfg, "--json", "where is the retry?")
+	code, out, errOut = ragbot(t, "ask", "--config", cfg, "where is the retry?", "--json") // a flag after the question counts
 	if code != 0 || !strings.Contains(out, `"snippets": []`) || !strings.Contains(out, "Not indexed yet") {
 		t.Errorf("ask --json before index: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

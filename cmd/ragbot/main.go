@@ -108,3 +108,26 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// parseInterspersed is parseFlags for a command whose arguments are words
+// (ask's question): flags may come before, between or after them, as GNU
+// getopt allows, and everything after "--" is a word, so that a question
+// may start with a dash. The flag package alone stops at the first word and
+// would leave the flags after it in the question.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var words []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := args[:len(args)-len(rest)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(words, rest...), nil
+		}
+		if len(rest) == 0 {
+			return words, nil
+		}
+		words = append(words, rest[0])
+		args = rest[1:]
+	}
+}
