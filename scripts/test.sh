@@ -11,4 +11,10 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
-go test -count=1 ./...
+# go test's -json events go through internal/testsummary, which prints what a
+# plain go test would and ends with "N passed, N failed"; under pipefail the
+# script still fails when go test does.
+bindir="$(mktemp -d)"
+trap 'rm -rf "$bindir"' EXIT
+go build -o "$bindir/testsummary" ./internal/testsummary
+go test -count=1 -json ./... | "$bindir/testsummary"
