@@ -152,3 +152,18 @@ func TestAskNotIndexed(t *testing.T) {
 		t.Errorf("ask --explain of an unrelated question: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestAskNoWeaviateBinary: with no URL, nothing on the port and
+// weaviate.binary missing, ask points at scripts/install-weaviate.sh.
+func TestAskNoWeaviateBinary(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
+	body := "weaviate:\n  port: 1\n  binary: /nonexistent/weaviate-server\n  data_dir: " + t.TempDir() +
+		"\nsources:\n  - name: httpx\n    kind: git\n    path: " + t.TempDir() + "\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry?")
+	if code != 1 || !strings.Contains(errOut, "install it with: bash scripts/install-weaviate.sh") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and the install script", code, errOut)
+	}
+}

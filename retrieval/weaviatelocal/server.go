@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -61,6 +62,9 @@ type Server struct {
 func FindBinary(explicit string) (string, error) {
 	if explicit != "" {
 		if _, err := os.Stat(explicit); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return "", fmt.Errorf("weaviate.binary %q: %w; %s", explicit, err, InstallHint)
+			}
 			return "", fmt.Errorf("weaviate.binary %q: %w", explicit, err)
 		}
 		return explicit, nil

@@ -84,8 +84,9 @@ func TestStartStopRestartKeepsData(t *testing.T) {
 
 func TestFindBinaryExplicitMissing(t *testing.T) {
 	_, err := FindBinary("/nonexistent/weaviate-server")
-	if err == nil || !strings.Contains(err.Error(), `weaviate.binary "/nonexistent/weaviate-server"`) {
-		t.Errorf("got %v, want an error naming weaviate.binary", err)
+	if err == nil || !strings.Contains(err.Error(), `weaviate.binary "/nonexistent/weaviate-server"`) ||
+		!strings.Contains(err.Error(), "scripts/install-weaviate.sh") {
+		t.Errorf("got %v, want an error naming weaviate.binary and the install script", err)
 	}
 }
 
