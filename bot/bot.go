@@ -113,8 +113,10 @@ var errSearchTimeout = errors.New("answer timeout exceeded")
 // searching one with it.
 func (b *Bot) answer(ctx context.Context, m Mention, replyTS string) {
 	start := b.cfg.Now()
-	log := b.log.With("event_id", m.DeliveryID, "channel", m.Thread.Channel, "thread_ts", m.Thread.TS)
+	id := RequestID(m.DeliveryID)
+	log := b.log.With("request_id", id, "event_id", m.DeliveryID, "channel", m.Thread.Channel, "thread_ts", m.Thread.TS)
 	reply := func(r Reply) error {
+		r.RequestID = id
 		parent, limit := ctx, config.ReplyTimeout
 		if ctx.Err() != nil {
 			// Cancelled at the shutdown deadline: still replace "searching"

@@ -45,6 +45,9 @@ type Reply struct {
 	Kind   ReplyKind
 	Asked  string           // the question as the user wrote it
 	Answer retrieval.Answer // Answered only; Answer.Question is the text searched (see FollowUp)
+	// RequestID is the answer's id in the log (RequestID); surfaces show it
+	// in the Unavailable reply so a user's screenshot leads to the log line.
+	RequestID string
 }
 
 // A Surface is what a chat platform does for the bot.

@@ -57,7 +57,8 @@ func (b *Bot) command(cmd slackgo.SlashCommand) commandReply {
 // one only those of the channel's (Access.GroupsFor), so sharing searches
 // again rather than reposting what user alone may see.
 func (b *Bot) whereIsMessage(ctx context.Context, channel, user, q, sharedBy string) *slackgo.WebhookMessage {
-	log := b.log.With("channel", channel, "command", b.cfg.Command)
+	id := bot.RequestID("")
+	log := b.log.With("request_id", id, "channel", channel, "command", b.cfg.Command)
 	sources := b.cfg.Access.Sources(channel)
 	if len(sources) == 0 {
 		log.Warn("channel may see no source; see access in ragbot.yaml")
@@ -70,7 +71,7 @@ func (b *Bot) whereIsMessage(ctx context.Context, channel, user, q, sharedBy str
 	ans, err := b.cfg.Lister.Ask(sctx, retrieval.Request{Question: q, Sources: sources, Groups: groups})
 	if err != nil {
 		log.Error("search failed; told the user it is unavailable", "err", err, "cause", context.Cause(sctx))
-		return &slackgo.WebhookMessage{Text: unavailableText}
+		return &slackgo.WebhookMessage{Text: unavailableText(id)}
 	}
 	log.Info("listed", "coverage", ans.Coverage, "snippets", len(ans.Snippets), "ms", time.Since(start).Milliseconds())
 	var blocks []slackgo.Block

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/bot/internal/chattest"
 	"github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
@@ -394,6 +395,52 @@ func TestWeaviateDown(t *testing.T) {
 	}
 	if !strings.Contains(h.logs.String(), "level=ERROR msg=\"search failed; told the user it is unavailable\"") {
 		t.Errorf("the failure is not in the operator's log:\n%s", h.logs.String())
+	}
+}
+
+// TestWeaviateDownRequestID: the failed answer names a request id, and the
+// operator's JSON log line of that failure carries the same id, for the
+// mention and the slash command alike.
+func TestWeaviateDownRequestID(t *testing.T) {
+	h := newHarness(t, harnessOpts{jsonLogs: true})
+	h.proxy.Down.Store(true)
+	ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: "where is RetryOn503?"})
+	h.event(t, "EvDownID", slackfake.Mention(chanPay, user, "where is RetryOn503?", ts, ""), nil)
+	h.form(t, slack.CommandsPath, slackfake.SlashCommand("/where-is", "RetryOn503", chanPay, user, h.fake.ResponseURL("downid")))
+	h.wait(t)
+
+	failed := map[string]bool{} // request ids of the logged failures
+	for _, line := range strings.Split(strings.TrimSpace(h.logs.String()), "\n") {
+		var rec struct {
+			Level     string `json:"level"`
+			Msg       string `json:"msg"`
+			RequestID string `json:"request_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("log line is not JSON: %v\n%s", err, line)
+		}
+		if rec.Level == "ERROR" && rec.Msg == "search failed; told the user it is unavailable" {
+			if rec.RequestID == "" {
+				t.Errorf("failure logged without request_id: %s", line)
+			}
+			failed[rec.RequestID] = true
+		}
+	}
+	idIn := regexp.MustCompile(`\(request ([0-9a-f]{6})\)`)
+	mention := idIn.FindStringSubmatch(theAnswer(t, h, chanPay, ts).Text)
+	if mention == nil {
+		t.Fatalf("mention answer %q names no request id", theAnswer(t, h, chanPay, ts).Text)
+	}
+	if mention[1] != bot.RequestID("EvDownID") || !failed[mention[1]] {
+		t.Errorf("mention answer names request %s; want %s, logged as failed (logged: %v)", mention[1], bot.RequestID("EvDownID"), failed)
+	}
+	r := h.fake.Responses("downid")
+	if len(r) != 1 {
+		t.Fatalf("/where-is responses %s, want 1", r)
+	}
+	cmd := idIn.FindStringSubmatch(string(r[0]))
+	if cmd == nil || !failed[cmd[1]] {
+		t.Errorf("/where-is answer %s names no request id logged as failed (logged: %v)", r[0], failed)
 	}
 }
 

@@ -113,6 +113,7 @@ type harnessOpts struct {
 	// ledger indexes chattest.Ledger(ledger) too, and topK sets the
 	// answer's retrieval.top_k [5].
 	ledger, topK int
+	jsonLogs     bool // log with slog.JSONHandler, as `ragbot serve --log-format json`
 }
 
 func newHarness(t testing.TB, o harnessOpts) *harness {
@@ -135,8 +136,12 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 
 	h := &harness{fake: slackfake.New(t), votes: votes, proxy: proxy, logs: &chattest.SyncBuffer{}}
 	api := slackgo.New(slackfake.BotToken, slackgo.OptionAPIURL(h.fake.APIURL()), slackgo.OptionAppLevelToken(slackfake.AppToken))
+	var logHandler slog.Handler = slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})
+	if o.jsonLogs {
+		logHandler = slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug})
+	}
 	cfg := slack.Config{API: api, SigningSecret: slackfake.SigningSecret, Answerer: asker, Access: testAccess,
-		AnswerTimeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+		AnswerTimeout: 10 * time.Second, Logger: slog.New(logHandler)}
 	if votes != nil {
 		cfg.Feedback = votes
 	}

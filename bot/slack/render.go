@@ -45,7 +45,7 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 	case bot.Searching:
 		return nil, "Searching the indexed sources for “" + echo(cutBytes(r.Asked, 300)) + "”…"
 	case bot.Unavailable:
-		return nil, unavailableText
+		return nil, unavailableText(r.RequestID)
 	case bot.NoSources:
 		return nil, noSourcesText
 	case bot.Help:
@@ -59,8 +59,7 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 
 // User-facing sentences. Operators find the cause in the log.
 const (
-	unavailableText = ":warning: Search is temporarily unavailable: I couldn't reach the index. Please try again in a few minutes."
-	noSourcesText   = "This channel has no sources to search. Ask whoever runs ragbot to add it under `access.channels` in ragbot.yaml."
+	noSourcesText = "This channel has no sources to search. Ask whoever runs ragbot to add it under `access.channels` in ragbot.yaml."
 )
 
 func (b *Bot) helpText() string {
@@ -239,4 +238,15 @@ func capBlocks(bs []slackgo.Block) []slackgo.Block {
 		return bs
 	}
 	return append(bs[:maxBlocks-1:maxBlocks-1], bs[len(bs)-1])
+}
+
+// unavailableText is the reply to a failed search. It names the request id
+// (bot.RequestID) that the answer's log lines carry, so the operator can go
+// from a user's screenshot to the cause.
+func unavailableText(requestID string) string {
+	ref := ""
+	if requestID != "" {
+		ref = " (request " + requestID + ")"
+	}
+	return ":warning: Search is temporarily unavailable" + ref + ": I couldn't reach the index. Please try again in a few minutes."
 }

@@ -507,6 +507,15 @@ func TestWeaviateDown(t *testing.T) {
 	if !strings.Contains(h.logs.String(), `level=ERROR msg="search failed; told the user it is unavailable"`) {
 		t.Errorf("the failure is not in the operator's log")
 	}
+	// The notice names the request id its log line carries.
+	id := regexp.MustCompile(`\(request ([0-9a-f]{6})\)`).FindStringSubmatch(theAnswer(t, h, m).Text)
+	if id == nil {
+		t.Fatalf("answer %q names no request id", theAnswer(t, h, m).Text)
+	}
+	logged := regexp.MustCompile(`(?m)^.*level=ERROR msg="search failed; told the user it is unavailable" .*request_id=` + id[1] + ` `)
+	if !logged.MatchString(h.logs.String()) {
+		t.Errorf("no failure logged with request_id=%s:\n%s", id[1], h.logs.String())
+	}
 }
 
 // TestNoSecretsInLogs fails the token endpoint (its description even

@@ -32,8 +32,7 @@ const (
 
 // User-facing sentences. Operators find the cause in the log.
 const (
-	unavailableText = "⚠️ Search is temporarily unavailable: I couldn't reach the index. Please try again in a few minutes."
-	helpText        = "Ask me where something is, e.g. “@ragbot where is the retry for 503 errors?”. " +
+	helpText = "Ask me where something is, e.g. “@ragbot where is the retry for 503 errors?”. " +
 		"In a personal chat with me, no mention is needed."
 )
 
@@ -45,7 +44,7 @@ func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
 	case bot.Searching:
 		return plainActivity("Searching the indexed sources for “" + cut(r.Asked, 300) + "”…")
 	case bot.Unavailable:
-		return plainActivity(unavailableText)
+		return plainActivity(unavailableText(r.RequestID))
 	case bot.NoSources:
 		return plainActivity("This conversation has no sources to search. Ask whoever runs ragbot to add its id, " +
 			to.Channel + ", under access.channels in ragbot.yaml.")
@@ -342,4 +341,15 @@ func keepSpaces(line string) string {
 		b.WriteRune(r)
 	}
 	return indent + b.String()
+}
+
+// unavailableText is the reply to a failed search. It names the request id
+// (bot.RequestID) that the answer's log lines carry, so the operator can go
+// from a user's screenshot to the cause.
+func unavailableText(requestID string) string {
+	ref := ""
+	if requestID != "" {
+		ref = " (request " + requestID + ")"
+	}
+	return "⚠️ Search is temporarily unavailable" + ref + ": I couldn't reach the index. Please try again in a few minutes."
 }

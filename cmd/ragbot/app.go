@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -29,8 +31,9 @@ type app struct {
 
 // commonFlags are the flags every subcommand has.
 type commonFlags struct {
-	config  string
-	verbose bool
+	config    string
+	verbose   bool
+	logFormat logFormat
 	// indexing is set by runIndex: a collection of another model is
 	// re-embedded, not refused (openStore).
 	indexing bool
@@ -40,20 +43,47 @@ type commonFlags struct {
 func (c *commonFlags) register(fs interface {
 	StringVar(*string, string, string, string)
 	BoolVar(*bool, string, bool, string)
+	Var(flag.Value, string, string)
 }) {
 	c.config = "ragbot.yaml"
+	c.logFormat = "text"
 	fs.StringVar(&c.config, "config", "ragbot.yaml", "config `file`")
 	fs.BoolVar(&c.verbose, "v", false, "log debug lines to stderr")
+	fs.Var(&c.logFormat, "log-format", "format of the log lines on stderr: text (key=value) or json (one object a line)")
 }
 
-// newLogger logs warnings and errors to stderr, and debug lines too with -v;
-// results go to stdout and short notices straight to stderr.
-func newLogger(stderr io.Writer, verbose bool) *slog.Logger {
+// logFormat is the value of --log-format: "text" for slog.TextHandler or
+// "json" for slog.JSONHandler (https://pkg.go.dev/log/slog#hdr-Handlers).
+// Set refuses anything else, which makes it a usage error (parseFlags).
+type logFormat string
+
+func (f *logFormat) String() string { return string(*f) }
+
+func (f *logFormat) Set(s string) error {
+	if s != "text" && s != "json" {
+		return errors.New("want text or json")
+	}
+	*f = logFormat(s)
+	return nil
+}
+
+// handler returns the slog handler of format f writing to w.
+func (f logFormat) handler(w io.Writer, opts *slog.HandlerOptions) slog.Handler {
+	if f == "json" {
+		return slog.NewJSONHandler(w, opts)
+	}
+	return slog.NewTextHandler(w, opts)
+}
+
+// newLogger logs warnings and errors to stderr, and debug lines too with -v,
+// in the --log-format; results go to stdout and short notices straight to
+// stderr.
+func newLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
 	level := slog.LevelWarn
-	if verbose {
+	if cf.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // loadConfig loads the config, pointing a user who has none at the example.
@@ -83,7 +113,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 			return nil, err
 		}
 	}
-	a := &app{cfg: cfg, log: newLogger(stderr, flags.verbose), embedder: emb, stderr: stderr}
+	a := &app{cfg: cfg, log: newLogger(stderr, flags), embedder: emb, stderr: stderr}
 	url, apiKey := cfg.Weaviate.URL, ""
 	if env := cfg.Weaviate.APIKeyEnv; env != "" {
 		apiKey = os.Getenv(env)

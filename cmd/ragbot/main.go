@@ -31,6 +31,7 @@ Commands:
   embeddings  train the offline static word-vector model, or list a word's neighbours in it (train|similar)
   serve       run the Slack and/or Teams bot, webhooks and scheduled re-indexing until interrupted
   feedback    export the 👍/👎 votes on answers as eval questions (feedback export)
+  version     print ragbot's version, Go's, the embedder's and Weaviate's (also --version)
 
 Every command takes --config FILE (default ragbot.yaml). Run "ragbot <command> -h" for its flags.
 `
@@ -54,9 +55,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
 		"index": runIndex, "ask": runAsk, "eval": runEval, "weaviate": runWeaviate, "validate": runValidate, "embeddings": runEmbeddings,
-		"serve": runServe, "feedback": runFeedback,
+		"serve": runServe, "feedback": runFeedback, "version": runVersion,
 	}
 	name, rest := args[0], args[1:]
+	if name == "--version" || name == "-version" {
+		name = "version"
+	}
 	if name == "help" || name == "-h" || name == "--help" {
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -100,7 +100,7 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	if err != nil {
 		return nil, err
 	}
-	s := &server{app: a, log: serveLogger(stderr, cf.verbose), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout}
+	s := &server{app: a, log: serveLogger(stderr, cf), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout}
 	if !a.cfg.SlackEnabled() {
 		s.mode = "off"
 	}
@@ -273,11 +273,12 @@ func (s *server) Run(ctx context.Context) error {
 // Close stops the local Weaviate if this process started it.
 func (s *server) Close() { s.app.Close() }
 
-// serveLogger logs lifecycle lines (Info) to stderr, debug lines with -v.
-func serveLogger(stderr io.Writer, verbose bool) *slog.Logger {
+// serveLogger logs lifecycle lines (Info) to stderr, debug lines with -v,
+// in the --log-format.
+func serveLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
 	level := slog.LevelInfo
-	if verbose {
+	if cf.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}))
 }

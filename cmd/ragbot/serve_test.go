@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ragbot/ragbot/bot"
 	slackbot "github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/config"
@@ -71,7 +72,7 @@ func TestServe(t *testing.T) {
 	var logs syncWriter
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s, err := startServer(ctx, commonFlags{config: cfgPath}, "", &logs)
+	s, err := startServer(ctx, commonFlags{config: cfgPath, logFormat: "json"}, "", &logs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,8 +150,27 @@ func TestServe(t *testing.T) {
 	if _, err := http.Get(base + "/healthz"); err == nil {
 		t.Error("the HTTP server still answers after shutdown")
 	}
-	if !strings.Contains(logs.String(), "msg=stopped") {
+	// --log-format json: every stderr line is a JSON object; the answer's
+	// line carries its request id.
+	var stopped, answered bool
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec struct {
+			Msg       string `json:"msg"`
+			RequestID string `json:"request_id"`
+			EventID   string `json:"event_id"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Errorf("log line is not JSON: %v\n%s", err, line)
+			continue
+		}
+		stopped = stopped || rec.Msg == "stopped"
+		answered = answered || rec.Msg == "answered" && rec.EventID == "Ev1" && rec.RequestID == bot.RequestID("Ev1")
+	}
+	if !stopped {
 		t.Errorf("no shutdown line in the log:\n%s", logs.String())
+	}
+	if !answered {
+		t.Errorf("no answered line of Ev1 with request_id %s in the log:\n%s", bot.RequestID("Ev1"), logs.String())
 	}
 
 	code, out, errOut := ragbot(t, "feedback", "export", "--config", cfgPath)

@@ -29,7 +29,7 @@ func runWeaviate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if cfg.Weaviate.URL != "" {
 		return fmt.Errorf("weaviate.url is set (%s): ragbot uses that server and runs none of its own", cfg.Weaviate.URL)
 	}
-	log := newLogger(stderr, cf.verbose)
+	log := newLogger(stderr, cf)
 	fmt.Fprintln(stderr, "starting weaviate-server...")
 	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
 		Binary: cfg.Weaviate.Binary, DataDir: cfg.Resolve(cfg.Weaviate.DataDir), Port: cfg.Weaviate.Port, Logger: log,

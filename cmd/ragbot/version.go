@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	neturl "net/url"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/retrieval/embed"
+)
+
+const versionAbout = `ragbot version prints ragbot's version and commit (from the build info), the
+Go version, and, when the config file is found, the configured embedder and
+the version of the Weaviate server if it already answers. It starts no server.
+
+Example:
+  ragbot version --config ragbot.yaml`
+
+func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cf commonFlags
+	fs := newFlags("version", versionAbout, stderr)
+	cf.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "ragbot %s\n", buildVersion())
+	fmt.Fprintf(stdout, "go %s\n", runtime.Version())
+	if _, err := os.Stat(cf.config); err != nil {
+		return nil // no config: nothing more to report
+	}
+	cfg, err := config.Load(cf.config)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "embedder %s\n", embedderName(ctx, cfg, stderr))
+	url := cfg.Weaviate.URL
+	if url == "" {
+		url = fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	}
+	if v, err := weaviateVersion(ctx, url, envValue(cfg.Weaviate.APIKeyEnv)); err == nil {
+		fmt.Fprintf(stdout, "weaviate %s (%s)\n", v, redactURL(url))
+	} else {
+		fmt.Fprintf(stdout, "weaviate not reachable (%s)\n", redactURL(url))
+	}
+	return nil
+}
+
+// buildVersion is the main module's version with the vcs.revision and
+// vcs.modified settings the go command stamps into the binary (see
+// runtime/debug.BuildInfo and `go help buildvcs`), e.g.
+// "v1.2.0 (d5de0b2c1f3a, modified)"; "(devel)" for a plain `go build`.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown (no build info)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev string
+	var modified bool
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	var extra []string
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		extra = append(extra, rev)
+	}
+	if modified {
+		extra = append(extra, "modified")
+	}
+	if len(extra) > 0 {
+		v += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return v
+}
+
+// embedderName names the configured embedder without contacting anything:
+// the static model is loaded from disk, but for kind openai (whose Name
+// needs a request to learn the vector length) it is the kind and model.
+func embedderName(ctx context.Context, cfg *config.Config, stderr io.Writer) string {
+	switch cfg.Embedder.Kind {
+	case "openai":
+		return "openai:" + cfg.Embedder.Model
+	case "static":
+		emb, err := newEmbedder(ctx, cfg, stderr)
+		if err != nil {
+			return fmt.Sprintf("static (model not loaded: %v)", err)
+		}
+		return emb.Name()
+	}
+	return embed.NewOffline().Name()
+}
+
+// weaviateVersion returns the version GET /v1/meta reports
+// (https://weaviate.io/developers/weaviate/api/rest#tag/meta), within 2 seconds.
+func weaviateVersion(ctx context.Context, url, apiKey string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(url, "/")+"/v1/meta", nil)
+	if err != nil {
+		return "", err
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("GET /v1/meta: %s", resp.Status)
+	}
+	var meta struct {
+		Version string `json:"version"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&meta); err != nil {
+		return "", fmt.Errorf("GET /v1/meta: %w", err)
+	}
+	return meta.Version, nil
+}
+
+// redactURL hides a password in u (url.URL.Redacted), so the output can be
+// pasted into an issue.
+func redactURL(u string) string {
+	p, err := neturl.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return p.Redacted()
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/ragbot/ragbot/retrieval/embed"
+)
+
+func TestVersion(t *testing.T) {
+	cfg := writeConfig(t, t.TempDir())
+	code, out, errOut := ragbot(t, "version", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("version: exit %d\n%s", code, errOut)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^ragbot \S`),
+		regexp.MustCompile(`(?m)^go ` + regexp.QuoteMeta(runtime.Version()) + `$`),
+		regexp.MustCompile(`(?m)^embedder ` + regexp.QuoteMeta(embed.NewOffline().Name()) + `$`),
+		regexp.MustCompile(`(?m)^weaviate \d+\.\d+\.\d+ \(http://127\.0\.0\.1:\d+\)$`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("version output lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+func TestVersionFlagWithoutConfig(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.yaml")
+	code, out, errOut := ragbot(t, "--version", "--config", missing)
+	if code != 0 {
+		t.Fatalf("--version: exit %d\n%s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "ragbot ") || !strings.Contains(out, "\ngo "+runtime.Version()+"\n") {
+		t.Errorf("--version output:\n%s", out)
+	}
+	if strings.Contains(out, "weaviate") || strings.Contains(out, "embedder") {
+		t.Errorf("without a config, version reports no server or embedder:\n%s", out)
+	}
+}
+
+func TestVersionUnreachableWeaviate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ragbot.yaml")
+	// Port 1 (tcpmux) is closed on any test machine; nothing is started.
+	cfg := "weaviate:\n  url: http://127.0.0.1:1\nembedder:\n  kind: openai\n  model: text-embedding-3-small\n  base_url: http://127.0.0.1:1/v1\n  dimensions: 8\n" +
+		"sources:\n  - name: httpx\n    kind: git\n    path: " + t.TempDir() + "\n"
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := ragbot(t, "version", "--config", path)
+	if code != 0 {
+		t.Fatalf("version: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(out, "embedder openai:text-embedding-3-small\n") {
+		t.Errorf("embedder line missing:\n%s", out)
+	}
+	if !strings.Contains(out, "weaviate not reachable (http://127.0.0.1:1)") {
+		t.Errorf("weaviate line missing:\n%s", out)
+	}
+}
