@@ -41,14 +41,14 @@ given per kind and, when the questions span several corpora, per corpus.
 Question sets in this repository: testdata/eval/heldout/<set>/questions.jsonl
 (hashicorp/raft, urllib3, axios; each set's fetch.sh fetches its corpus, and
 scripts/bench-heldout.sh runs them all) and testdata/eval/unanswerable.jsonl
-(for the team's public set, ../shared/eval beside the repository).
+(questions the public eval corpora cannot answer; README, "Retrieval quality").
 
 Examples:
   ragbot eval --config heldout.yaml testdata/eval/heldout/raft/questions.jsonl
-  ragbot eval --config eval.yaml ../shared/eval/questions.jsonl testdata/eval/unanswerable.jsonl
-  ragbot eval --config eval.yaml --mode bm25 --json ../shared/eval/questions.jsonl
-  ragbot eval --config eval.yaml --without coverage,literal ../shared/eval/questions.jsonl
-  ragbot eval --config eval.yaml --bench ../shared/eval/questions.jsonl`
+  ragbot eval --config heldout.yaml --mode bm25 --json testdata/eval/heldout/urllib3/questions.jsonl
+  ragbot eval --config heldout.yaml --without coverage,literal testdata/eval/heldout/axios/questions.jsonl
+  ragbot eval --config eval.yaml questions.jsonl testdata/eval/unanswerable.jsonl
+  ragbot eval --config eval.yaml --bench questions.jsonl`
 
 // evalOutput is what --json prints: eval.Report, plus the
 // calibration and the latency when measured.
