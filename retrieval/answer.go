@@ -66,6 +66,10 @@ type Answer struct {
 	// chunk contains ("RedisStore.Flush", "SAML"), so a surface can say
 	// what was not found; "" otherwise.
 	Missing string `json:"missing,omitempty"`
+	// Evidence is what the coverage decision read (Evidence.Covered), for
+	// `ragbot ask --explain` to say why a question was refused; it is not
+	// part of the JSON form.
+	Evidence Evidence `json:"-"`
 	// Summary is the optional LLM answer above the snippets, at most two
 	// sentences citing them as [1]..[n] (n = len(Snippets)); "" when no
 	// summarizer is configured or its reply failed the checks.
@@ -188,7 +192,7 @@ func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	ans := Answer{Question: r.Question, Coverage: NoCoverage, Missing: ev.Missing}
+	ans := Answer{Question: r.Question, Coverage: NoCoverage, Missing: ev.Missing, Evidence: ev}
 	if !ev.Covered(a.Thresholds) {
 		return ans, nil
 	}

@@ -80,9 +80,6 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	req := retrieval.Request{Question: question, Sources: ids, Branch: *branch, Groups: gs}
-	if req.Branch == "" {
-		req.Branch = branches.MainBranch(ids) // as Ask does, so that Assess below sees the same scope
-	}
 	// An empty scope is "not indexed yet", not "no coverage": a new user
 	// who skipped `ragbot index` should be told to run it.
 	indexed, err := a.chunksInScope(ctx, ids)
@@ -113,11 +110,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	renderText(stdout, ans, asker.TopK, time.Now(), *explain)
 	if *explain && ans.Coverage == retrieval.NoCoverage {
-		_, ev, err := asker.Assess(ctx, req)
-		if err != nil {
-			return fmt.Errorf("search is unavailable: %w", err)
-		}
-		fmt.Fprintln(stdout, whyRefused(ev, asker.Thresholds))
+		fmt.Fprintln(stdout, whyRefused(ans.Evidence, asker.Thresholds))
 	}
 	return nil
 }
