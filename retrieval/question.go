@@ -39,21 +39,5 @@ func (q *question) chunkTerms(h Hit) map[string]bool {
 	return t
 }
 
-// coverage is the share (0..1) of the question's content terms among h's
-// terms; 0 when it has none: the rerank's coverage feature.
-func (q *question) coverage(h Hit) float64 {
-	if len(q.content) == 0 {
-		return 0
-	}
-	have := q.chunkTerms(h)
-	n := 0
-	for _, t := range q.content {
-		if have[t] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(q.content))
-}
-
 // focus is what FocusSnippet looks for in the question's hits.
 func (q *question) focus() FocusTerms { return focusTerms(q.Analysis, q.content) }
