@@ -34,7 +34,7 @@ type ReplyKind int
 // Kinds of reply, in the order a thread sees them.
 const (
 	Searching   ReplyKind = iota // received; the answer replaces this reply
-	Answered                     // Answer holds the answer (covered, or no coverage)
+	Answered                     // Answer holds the answer (covered, not sure, or no coverage)
 	Unavailable                  // the search failed or timed out: say so instead of staying silent
 	NoSources                    // the channel may not see any source
 	Help                         // the mention held no question
@@ -76,4 +76,21 @@ func (k ReplyKind) String() string {
 		return "help"
 	}
 	return fmt.Sprintf("ReplyKind(%d)", int(k))
+}
+
+// NotSureTitle heads a "not sure" answer (retrieval.NotSure) on every
+// surface, so it never reads as an answer.
+const NotSureTitle = "Not sure: nothing indexed clearly answers this. The closest matches:"
+
+// NotSureHint is the plain-text advice under a "not sure" answer's closest
+// matches: how to ask by name for a sure answer, with the first match's
+// symbol as the example when it has one.
+func NotSureHint(ans retrieval.Answer) string {
+	hint := "If none of these is it, ask by name for a sure answer: a function, type, file or error message"
+	for _, s := range ans.Snippets {
+		if s.Symbol != "" && s.Kind == retrieval.KindCode {
+			return hint + ", e.g. “where is " + s.Symbol + "?”"
+		}
+	}
+	return hint + "."
 }

@@ -50,6 +50,13 @@ type Thresholds struct {
 	// MinTermCoverage is the share (0..1) of the question's content terms a
 	// top hit must contain.
 	MinTermCoverage *float64 `yaml:"min_term_coverage"`
+	// FloorSimilarity and FloorTermCoverage (0..1): below both, "no
+	// coverage"; between them and the answer thresholds, "not sure".
+	FloorSimilarity   *float64 `yaml:"floor_similarity"`
+	FloorTermCoverage *float64 `yaml:"floor_term_coverage"`
+	// MaxAbsentShare (0..1; 0 = off): refuse when more of the question's
+	// weight is in words no chunk contains.
+	MaxAbsentShare *float64 `yaml:"max_absent_share"`
 }
 
 // maxOpenAIBatch is OpenAI's limit of inputs per embeddings request (API
@@ -117,7 +124,8 @@ func (v *validator) thresholds() {
 		for _, f := range []struct {
 			field string
 			val   *float64
-		}{{".min_similarity", th.MinSimilarity}, {".min_term_coverage", th.MinTermCoverage}} {
+		}{{".min_similarity", th.MinSimilarity}, {".min_term_coverage", th.MinTermCoverage},
+			{".floor_similarity", th.FloorSimilarity}, {".floor_term_coverage", th.FloorTermCoverage}, {".max_absent_share", th.MaxAbsentShare}} {
 			if f.val != nil && (*f.val < 0 || *f.val > 1) {
 				v.bad(p+f.field, "must be between 0 and 1, got %g", *f.val)
 			}

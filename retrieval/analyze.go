@@ -34,7 +34,9 @@ type Analysis struct {
 
 var (
 	ellipsisRe = regexp.MustCompile(`\.\.\.+|…`)
-	quotedRe   = regexp.MustCompile("\"([^\"]{3,200})\"|'([^']{3,200})'|`([^`]{2,200})`|“([^”]{3,200})”")
+	// quotedRe: a single quote opens and closes a literal only outside a
+	// word, so the apostrophes of "I'm" and "server's" quote nothing.
+	quotedRe   = regexp.MustCompile("\"([^\"]{3,200})\"|(?:^|[^\\pL\\pN])'([^']{3,200})'(?:[^\\pL\\pN]|$)|`([^`]{2,200})`|“([^”]{3,200})”")
 	endpointRe = regexp.MustCompile(`(?i)\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(/[^\s?"'` + "`" + `]*)`)
 	flagRe     = regexp.MustCompile(`^--?[a-zA-Z][\w.-]*[\w]$`)
 	pathRe     = regexp.MustCompile(`^[\w.\-/]*[\w-]\.(go|py|js|jsx|ts|tsx|java|kt|rb|rs|c|h|cc|cpp|cs|php|swift|scala|md|yaml|yml|json|toml|proto|sql|sh|html|css|elm|tmpl)$`)
@@ -52,16 +54,20 @@ func isIdentifier(tok string) bool {
 		return false
 	}
 	hasLower, hasUpper, camel := false, false, false
-	for i, r := range tok {
+	var prev rune
+	for _, r := range tok {
 		switch {
 		case r >= 'a' && r <= 'z':
 			hasLower = true
 		case r >= 'A' && r <= 'Z':
 			hasUpper = true
-			if i > 0 && hasLower {
+			// a lower-to-upper change inside one word: "findByEmail", not
+			// the hyphenated "non-English"
+			if prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9' && hasLower {
 				camel = true
 			}
 		}
+		prev = r
 	}
 	inner := strings.Trim(tok, "_.")
 	switch {

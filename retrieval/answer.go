@@ -12,9 +12,22 @@ import (
 type Coverage string
 
 const (
-	Covered    Coverage = "covered"     // at least one snippet cleared a threshold
+	Covered    Coverage = "covered"     // at least one snippet cleared the answer thresholds
+	NotSure    Coverage = "not_sure"    // no snippet cleared them, but the closest matches are not far off: show them as such
 	NoCoverage Coverage = "no_coverage" // nothing relevant is indexed: say so, show nothing
 )
+
+// Confidence is Coverage as the JSON form of an answer names it for
+// readers: "high" (Covered), "low" (NotSure) or "none" (NoCoverage).
+func (c Coverage) Confidence() string {
+	switch c {
+	case Covered:
+		return "high"
+	case NotSure:
+		return "low"
+	}
+	return "none"
+}
 
 // A Citation locates a snippet: everything a surface needs to link and date it.
 type Citation struct {
@@ -58,10 +71,12 @@ type Snippet struct {
 
 // An Answer is surface-neutral: surfaces render it, never change it.
 type Answer struct {
-	Question string    `json:"question"`
-	Coverage Coverage  `json:"coverage"`
-	Snippets []Snippet `json:"snippets"` // best first; empty with NoCoverage
-	Warnings []string  `json:"warnings"` // answer-wide notices, e.g. the index is behind the branch head
+	Question string   `json:"question"`
+	Coverage Coverage `json:"coverage"`
+	// Confidence is Coverage.Confidence(), for readers of the JSON form.
+	Confidence string    `json:"confidence"`
+	Snippets   []Snippet `json:"snippets"` // best first; with NotSure the closest matches; empty with NoCoverage
+	Warnings   []string  `json:"warnings"` // answer-wide notices, e.g. the index is behind the branch head
 	// Missing, with NoCoverage, is a name from the question that no indexed
 	// chunk contains ("RedisStore.Flush", "SAML"), so a surface can say
 	// what was not found; "" otherwise.
@@ -186,29 +201,43 @@ func (a *Asker) logger() *slog.Logger {
 	return slog.Default()
 }
 
+// NotSureMatches is how many closest matches a NotSure answer shows at
+// most: enough to recognise the right one, few enough not to read as an
+// answer.
+const NotSureMatches = 3
+
 // answer is Ask's retrieval and coverage decision, before the guards.
 func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	hits, ev, q, err := a.assess(ctx, r)
 	if err != nil {
 		return Answer{}, err
 	}
-	ans := Answer{Question: r.Question, Coverage: NoCoverage, Missing: ev.Missing, Evidence: ev}
-	if !ev.Covered(a.Thresholds) {
+	cov := ev.Decide(a.Thresholds)
+	ans := Answer{Question: r.Question, Coverage: cov, Confidence: cov.Confidence(), Missing: ev.Missing, Evidence: ev}
+	focus := q.focus()
+	snippet := func(h Hit) Snippet {
+		s := FocusSnippet(h.Chunk, focus)
+		s.Debug = fmt.Sprintf("%s sim(%.3f) terms(%.2f)", h.Debug, h.Similarity, h.TermCoverage)
+		return s
+	}
+	switch cov {
+	case NoCoverage:
+		return ans, nil
+	case NotSure:
+		for _, h := range hits[:min(len(hits), a.TopK, NotSureMatches)] {
+			ans.Snippets = append(ans.Snippets, snippet(h))
+		}
 		return ans, nil
 	}
-	focus := q.focus()
 	for i, h := range hits[:min(len(hits), a.TopK)] {
-		lex, cov := lexicalMatch(q.Analysis, h.Chunk), h.TermCoverage
+		lex := lexicalMatch(q.Analysis, h.Chunk)
 		// The best-ranked hit of a covered question is always shown: the
 		// ranking is the better judge of one hit, the thresholds trim the tail.
-		if i > 0 && !relevant(a.Thresholds, lex, h.Similarity, cov) {
+		if i > 0 && !relevant(a.Thresholds, lex, h.Similarity, h.TermCoverage) {
 			continue
 		}
-		s := FocusSnippet(h.Chunk, focus)
-		s.Debug = fmt.Sprintf("%s sim(%.3f) terms(%.2f)", h.Debug, h.Similarity, cov)
-		ans.Snippets = append(ans.Snippets, s)
+		ans.Snippets = append(ans.Snippets, snippet(h))
 	}
-	ans.Coverage = Covered
 	return ans, nil
 }
 

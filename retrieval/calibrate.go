@@ -1,11 +1,15 @@
 package retrieval
 
-// Calibration sweeps: MinSimilarity and MinTermCoverage each from 0 to 1
-// in steps of 0.01 (cosine similarities of the embedders we use differ in
-// the second decimal, and IDF weighting makes coverage continuous).
+import "slices"
+
+// Calibration sweeps: similarities and coverages each from 0 to 1 in steps
+// of 0.01 (cosine similarities of the embedders we use differ in the second
+// decimal, and IDF weighting makes coverage continuous); the absent-words
+// share in steps of 0.05.
 const (
-	simSteps = 100
-	covSteps = 100
+	simSteps    = 100
+	covSteps    = 100
+	absentSteps = 20
 )
 
 // MaxWrongRefusal is the share of answerable questions that a calibrated
@@ -13,15 +17,51 @@ const (
 // "No-coverage calibration").
 const MaxWrongRefusal = 0.05
 
-// Rates are the two errors of the coverage decision on an eval set.
+// Rates are the errors of the coverage decision on an eval set. Shares are
+// 0..1; empty sets give 0.
 type Rates struct {
 	Thresholds Thresholds
-	// NoCoverage is the share (0..1) of unanswerable questions answered
-	// "no coverage": the higher the better.
+	// NoCoverage is the share of unanswerable questions answered "no
+	// coverage": the higher the better.
 	NoCoverage float64
-	// WrongRefusal is the share (0..1) of answerable questions answered
-	// "no coverage": the lower the better.
+	// WrongRefusal is the share of answerable questions answered "no
+	// coverage": the lower the better.
 	WrongRefusal float64
+	// SureWrong is the share of unanswerable questions answered outright
+	// (Covered): the worst error.
+	SureWrong float64
+	// NotSure is the share of answerable questions answered "not sure".
+	NotSure float64
+}
+
+// RatesAt replays the coverage decision (Evidence.Decide) under th.
+func RatesAt(th Thresholds, answerable, unanswerable []Evidence) Rates {
+	r := Rates{Thresholds: th}
+	for _, e := range answerable {
+		switch e.Decide(th) {
+		case NoCoverage:
+			r.WrongRefusal++
+		case NotSure:
+			r.NotSure++
+		}
+	}
+	for _, e := range unanswerable {
+		switch e.Decide(th) {
+		case NoCoverage:
+			r.NoCoverage++
+		case Covered:
+			r.SureWrong++
+		}
+	}
+	if n := float64(len(answerable)); n > 0 {
+		r.WrongRefusal /= n
+		r.NotSure /= n
+	}
+	if n := float64(len(unanswerable)); n > 0 {
+		r.NoCoverage /= n
+		r.SureWrong /= n
+	}
+	return r
 }
 
 // Calibration is what Calibrate finds for one embedder.
@@ -36,41 +76,23 @@ type Calibration struct {
 	TargetOK bool
 }
 
-// RatesAt replays the coverage decision (Evidence.Covered) under th.
-// Empty sets give rate 0.
-func RatesAt(th Thresholds, answerable, unanswerable []Evidence) Rates {
-	r := Rates{Thresholds: th}
-	for _, e := range answerable {
-		if !e.Covered(th) {
-			r.WrongRefusal++
-		}
-	}
-	for _, e := range unanswerable {
-		if !e.Covered(th) {
-			r.NoCoverage++
-		}
-	}
-	if n := len(answerable); n > 0 {
-		r.WrongRefusal /= float64(n)
-	}
-	if n := len(unanswerable); n > 0 {
-		r.NoCoverage /= float64(n)
-	}
-	return r
-}
-
-// Calibrate sweeps both thresholds over the grid above and returns the
-// balanced and the target points. The evidence comes from Asker.Assess on
-// questions with and without expected answers, so each point costs no
-// retrieval. Among equal points the smallest thresholds win (sweep order),
-// which keeps the most snippets for covered questions.
+// Calibrate sweeps the answer band (MinSimilarity, MinTermCoverage) over the
+// grid above. For the band, a question not answered outright ("not sure" or
+// "no coverage") counts as refused, so the Rates of a Calibration are those
+// of the two-outcome decision: NoCoverage is the share of unanswerable
+// questions not answered outright, WrongRefusal that of answerable ones.
+// CalibrateFloors then splits what is below the band into "not sure" and
+// "no coverage". The evidence comes
+// from Asker.Assess on questions with and without expected answers, so each
+// point costs no retrieval. Among equal points the smallest thresholds win
+// (sweep order), which keeps the most snippets for covered questions.
 func Calibrate(answerable, unanswerable []Evidence) Calibration {
 	var c Calibration
 	bestMax, bestSum := 2.0, 2.0
 	for i := 0; i <= simSteps; i++ {
 		for j := 0; j <= covSteps; j++ {
 			th := Thresholds{MinSimilarity: float64(i) / simSteps, MinTermCoverage: float64(j) / covSteps}
-			r := RatesAt(th, answerable, unanswerable)
+			r := bandRates(th, answerable, unanswerable)
 			missed := 1 - r.NoCoverage
 			if m, s := max(missed, r.WrongRefusal), missed+r.WrongRefusal; m < bestMax || (m == bestMax && s < bestSum) {
 				c.Balanced, bestMax, bestSum = r, m, s
@@ -82,4 +104,118 @@ func Calibrate(answerable, unanswerable []Evidence) Calibration {
 		}
 	}
 	return c
+}
+
+// bandRates is RatesAt with "not sure" counted as a refusal.
+func bandRates(th Thresholds, answerable, unanswerable []Evidence) Rates {
+	r := Rates{Thresholds: th}
+	for _, e := range answerable {
+		if !e.Covered(th) {
+			r.WrongRefusal++
+		}
+	}
+	for _, e := range unanswerable {
+		if !e.Covered(th) {
+			r.NoCoverage++
+		}
+	}
+	if n := float64(len(answerable)); n > 0 {
+		r.WrongRefusal /= n
+	}
+	if n := float64(len(unanswerable)); n > 0 {
+		r.NoCoverage /= n
+	}
+	return r
+}
+
+// CalibrateFloors keeps band's answer thresholds and sweeps the floors
+// (FloorSimilarity up to band.MinSimilarity, FloorTermCoverage up to
+// band.MinTermCoverage, MaxAbsentShare off, then from 1 down to 0.05) for the point with
+// the most unanswerable questions refused while at most MaxWrongRefusal of
+// the answerable ones are; ties go to the lower WrongRefusal, then to the
+// mildest point (lowest floors, highest MaxAbsentShare, in sweep order). ok
+// is false when no point meets the bound.
+func CalibrateFloors(band Thresholds, answerable, unanswerable []Evidence) (Rates, bool) {
+	var best Rates
+	ok := false
+	for k := absentSteps + 1; k >= 1; k-- {
+		for i := 0; i <= simSteps && float64(i)/simSteps <= band.MinSimilarity; i++ {
+			for j := 0; j <= covSteps && float64(j)/covSteps <= band.MinTermCoverage; j++ {
+				th := band
+				th.FloorSimilarity, th.FloorTermCoverage, th.MaxAbsentShare = float64(i)/simSteps, float64(j)/covSteps, float64(k%(absentSteps+1))/absentSteps
+				r := RatesAt(th, answerable, unanswerable)
+				if r.WrongRefusal > MaxWrongRefusal {
+					continue
+				}
+				if !ok || r.NoCoverage > best.NoCoverage || (r.NoCoverage == best.NoCoverage && r.WrongRefusal < best.WrongRefusal) {
+					best, ok = r, true
+				}
+			}
+		}
+	}
+	return best, ok
+}
+
+// LabelledEvidence is one eval question's evidence with its corpus.
+type LabelledEvidence struct {
+	Corpus     string
+	Answerable bool
+	Evidence   Evidence
+}
+
+// LeaveOneCorpusOut calibrates the floors (CalibrateFloors, on band) on
+// every corpus but one and measures them on that one, for each corpus that
+// has unanswerable questions; it returns the rates by held-out corpus and
+// pooled over them (each question counted once, under the floors chosen
+// without its corpus). These are the figures to report for a floor: an
+// in-sample figure says little about a team's own repositories.
+func LeaveOneCorpusOut(band Thresholds, evs []LabelledEvidence) (map[string]Rates, Rates) {
+	var corpora []string
+	for _, e := range evs {
+		if !e.Answerable && !slices.Contains(corpora, e.Corpus) {
+			corpora = append(corpora, e.Corpus)
+		}
+	}
+	split := func(keep func(string) bool) (ans, un []Evidence) {
+		for _, e := range evs {
+			if !keep(e.Corpus) {
+				continue
+			}
+			if e.Answerable {
+				ans = append(ans, e.Evidence)
+			} else {
+				un = append(un, e.Evidence)
+			}
+		}
+		return ans, un
+	}
+	out := map[string]Rates{}
+	var pooledAns, pooledUn float64
+	var pooled Rates
+	for _, c := range corpora {
+		trainAns, trainUn := split(func(s string) bool { return s != c })
+		th, ok := CalibrateFloors(band, trainAns, trainUn)
+		if !ok {
+			th.Thresholds = band
+		}
+		testAns, testUn := split(func(s string) bool { return s == c })
+		r := RatesAt(th.Thresholds, testAns, testUn)
+		out[c] = r
+		na, nu := float64(len(testAns)), float64(len(testUn))
+		pooled.WrongRefusal += r.WrongRefusal * na
+		pooled.NotSure += r.NotSure * na
+		pooled.NoCoverage += r.NoCoverage * nu
+		pooled.SureWrong += r.SureWrong * nu
+		pooledAns += na
+		pooledUn += nu
+	}
+	if pooledAns > 0 {
+		pooled.WrongRefusal /= pooledAns
+		pooled.NotSure /= pooledAns
+	}
+	if pooledUn > 0 {
+		pooled.NoCoverage /= pooledUn
+		pooled.SureWrong /= pooledUn
+	}
+	return out, pooled
 }

@@ -8,25 +8,34 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-func TestEvidenceCovered(t *testing.T) {
-	th := retrieval.Thresholds{MinSimilarity: 0.3, MinTermCoverage: 0.6}
+func TestEvidenceDecide(t *testing.T) {
+	th := retrieval.Thresholds{MinSimilarity: 0.3, MinTermCoverage: 0.6, FloorSimilarity: 0.2, FloorTermCoverage: 0.3, MaxAbsentShare: 0.5}
 	tests := []struct {
 		name string
 		ev   retrieval.Evidence
-		want bool
+		want retrieval.Coverage
 	}{
-		{"exact name match covers, whatever the scores", retrieval.Evidence{Lexical: true}, true},
-		{"a missing name refuses, whatever the scores", retrieval.Evidence{Missing: "RedisStore.Flush", Similarity: 0.9, TermCoverage: 1}, false},
-		{"exact match wins over a missing second name", retrieval.Evidence{Lexical: true, Missing: "Foo"}, true},
-		{"both at the thresholds", retrieval.Evidence{Similarity: 0.3, TermCoverage: 0.6}, true},
-		{"similarity below", retrieval.Evidence{Similarity: 0.29, TermCoverage: 1}, false},
-		{"coverage below", retrieval.Evidence{Similarity: 0.9, TermCoverage: 0.59}, false},
-		{"both below", retrieval.Evidence{Similarity: 0.29, TermCoverage: 0.59}, false},
+		{"exact name match covers, whatever the scores", retrieval.Evidence{Lexical: true}, retrieval.Covered},
+		{"a missing name refuses, whatever the scores", retrieval.Evidence{Missing: "RedisStore.Flush", Similarity: 0.9, TermCoverage: 1}, retrieval.NoCoverage},
+		{"exact match wins over a missing second name", retrieval.Evidence{Lexical: true, Missing: "Foo"}, retrieval.Covered},
+		{"both at the answer thresholds", retrieval.Evidence{Similarity: 0.3, TermCoverage: 0.6}, retrieval.Covered},
+		{"similarity below the band, above the floor", retrieval.Evidence{Similarity: 0.29, TermCoverage: 1}, retrieval.NotSure},
+		{"coverage below the band: a paraphrase is not refused", retrieval.Evidence{Similarity: 0.9, TermCoverage: 0.05}, retrieval.NotSure},
+		{"similarity below the floor, coverage above it", retrieval.Evidence{Similarity: 0.1, TermCoverage: 0.4}, retrieval.NotSure},
+		{"both below the floors", retrieval.Evidence{Similarity: 0.19, TermCoverage: 0.29}, retrieval.NoCoverage},
+		{"most weight in words no chunk has", retrieval.Evidence{Similarity: 0.29, TermCoverage: 0.4, AbsentShare: 0.51}, retrieval.NoCoverage},
+		{"absent words do not refuse an answer in the band", retrieval.Evidence{Similarity: 0.3, TermCoverage: 0.6, AbsentShare: 0.9}, retrieval.Covered},
 	}
 	for _, tt := range tests {
-		if got := tt.ev.Covered(th); got != tt.want {
-			t.Errorf("%s: Covered(%+v) = %v, want %v", tt.name, tt.ev, got, tt.want)
+		if got := tt.ev.Decide(th); got != tt.want {
+			t.Errorf("%s: Decide(%+v) = %v, want %v", tt.name, tt.ev, got, tt.want)
 		}
+	}
+	// MaxAbsentShare 0 turns the absent-words rule off.
+	off := th
+	off.MaxAbsentShare = 0
+	if got := (retrieval.Evidence{Similarity: 0.29, TermCoverage: 0.4, AbsentShare: 1}).Decide(off); got != retrieval.NotSure {
+		t.Errorf("with MaxAbsentShare 0: Decide = %v, want %v", got, retrieval.NotSure)
 	}
 }
 
@@ -58,13 +67,79 @@ func TestCalibrate(t *testing.T) {
 }
 
 func TestRatesAt(t *testing.T) {
-	th := retrieval.Thresholds{MinSimilarity: 0.4, MinTermCoverage: 0.7}
-	ans := []retrieval.Evidence{{Similarity: 0.5, TermCoverage: 0.8}, {Similarity: 0.9, TermCoverage: 0.2}}
-	un := []retrieval.Evidence{{Similarity: 0.1, TermCoverage: 0.9}, {Similarity: 0.4, TermCoverage: 0.7}, {Missing: "SAML", Similarity: 0.9, TermCoverage: 0.9}}
-	// Refused: the second answerable (coverage), the first unanswerable
-	// (similarity) and the third (missing name); the second is answered.
-	want := retrieval.Rates{Thresholds: th, NoCoverage: 2.0 / 3, WrongRefusal: 0.5}
+	th := retrieval.Thresholds{MinSimilarity: 0.4, MinTermCoverage: 0.7, FloorSimilarity: 0.2, FloorTermCoverage: 0.3}
+	ans := []retrieval.Evidence{{Similarity: 0.5, TermCoverage: 0.8}, {Similarity: 0.9, TermCoverage: 0.2}, {Similarity: 0.1, TermCoverage: 0.1}}
+	un := []retrieval.Evidence{{Similarity: 0.1, TermCoverage: 0.2}, {Similarity: 0.4, TermCoverage: 0.7}, {Missing: "SAML", Similarity: 0.9, TermCoverage: 0.9}, {Similarity: 0.3, TermCoverage: 0.1}}
+	// Answerable: covered, not sure (coverage under the band), refused
+	// (both under the floors). Unanswerable: refused (floors), answered
+	// outright (in the band), refused (missing name), not sure.
+	want := retrieval.Rates{Thresholds: th, NoCoverage: 2.0 / 4, WrongRefusal: 1.0 / 3, SureWrong: 1.0 / 4, NotSure: 1.0 / 3}
 	if diff := cmp.Diff(want, retrieval.RatesAt(th, ans, un)); diff != "" {
 		t.Errorf("RatesAt (-want +got):\n%s", diff)
+	}
+}
+
+func TestCalibrateFloors(t *testing.T) {
+	band := retrieval.Thresholds{MinSimilarity: 0.4, MinTermCoverage: 0.5}
+	// Twenty answerable paraphrases: similar but sharing few terms. Three
+	// unanswerable questions lower on both signals, one whose words are
+	// mostly in no chunk, one like the paraphrases.
+	var ans []retrieval.Evidence
+	for i := range 20 {
+		ans = append(ans, retrieval.Evidence{Similarity: 0.3 + float64(i)/200, TermCoverage: 0.1 + float64(i)/100, AbsentShare: 0.2})
+	}
+	un := []retrieval.Evidence{
+		{Similarity: 0.1, TermCoverage: 0.05}, {Similarity: 0.2, TermCoverage: 0.08}, {Similarity: 0.25, TermCoverage: 0.02},
+		{Similarity: 0.35, TermCoverage: 0.2, AbsentShare: 0.7},
+		{Similarity: 0.35, TermCoverage: 0.2, AbsentShare: 0.1},
+	}
+	got, ok := retrieval.CalibrateFloors(band, ans, un)
+	if !ok {
+		t.Fatal("CalibrateFloors found no point; want one refusing no answerable question")
+	}
+	// Floors under every paraphrase's coverage (0.10) refuse the first
+	// three; an absent share limit between 0.2 and 0.7 the fourth; nothing
+	// separates the fifth from the paraphrases.
+	if got.NoCoverage != 0.8 || got.WrongRefusal != 0 {
+		t.Errorf("CalibrateFloors = %+v, want no_coverage 0.8 and wrong refusal 0", got)
+	}
+	if th := got.Thresholds; th.MinSimilarity != band.MinSimilarity || th.MinTermCoverage != band.MinTermCoverage ||
+		th.FloorTermCoverage > 0.1 || th.MaxAbsentShare < 0.2 || th.MaxAbsentShare >= 0.7 {
+		t.Errorf("CalibrateFloors thresholds = %+v: want the band kept, floor coverage <= 0.10, absent share in [0.2, 0.7)", th)
+	}
+}
+
+func TestLeaveOneCorpusOut(t *testing.T) {
+	band := retrieval.Thresholds{MinSimilarity: 0.4, MinTermCoverage: 0.5}
+	// Corpora a and b agree: unanswerable questions have coverage 0.05,
+	// answerable ones 0.2. Corpus c's answerable questions have coverage
+	// 0.03: floors learnt on a and b refuse them, which only the held-out
+	// figure for c shows; and with c in the training set no floor can
+	// refuse a's or b's unanswerable questions without refusing c's
+	// answerable ones.
+	var evs []retrieval.LabelledEvidence
+	add := func(corpus string, answerable bool, cov float64, n int) {
+		for range n {
+			evs = append(evs, retrieval.LabelledEvidence{Corpus: corpus, Answerable: answerable, Evidence: retrieval.Evidence{Similarity: 0.1, TermCoverage: cov}})
+		}
+	}
+	for _, c := range []string{"a", "b"} {
+		add(c, true, 0.2, 10)
+		add(c, false, 0.05, 4)
+	}
+	add("c", true, 0.03, 10)
+	add("c", false, 0.05, 4)
+	by, pooled := retrieval.LeaveOneCorpusOut(band, evs)
+	if len(by) != 3 {
+		t.Fatalf("LeaveOneCorpusOut gave %d corpora, want 3: %+v", len(by), by)
+	}
+	if r := by["c"]; r.WrongRefusal != 1 || r.NoCoverage != 1 {
+		t.Errorf("held-out c: %+v, want every question refused (floors from a and b sit above 0.03)", r)
+	}
+	if r := by["a"]; r.WrongRefusal != 0 || r.NoCoverage != 0 {
+		t.Errorf("held-out a: %+v, want nothing refused (floors from b and c sit at most at 0.03)", r)
+	}
+	if pooled.WrongRefusal != 10.0/30 || pooled.NoCoverage != 4.0/12 {
+		t.Errorf("pooled %+v, want wrong refusal 10/30 and no coverage 4/12", pooled)
 	}
 }

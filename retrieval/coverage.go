@@ -7,33 +7,55 @@ import (
 	"strings"
 )
 
-// Thresholds decide "no coverage" for questions that name nothing the top
-// hits match (see Evidence.Covered): a hit is relevant when its cosine
-// similarity to the question reaches MinSimilarity and it contains at least
-// MinTermCoverage of the question's content terms, each term weighted by its
-// inverse document frequency in the asker's scope (see Hit.TermCoverage).
-// Values are 0..1. They depend on the embedder, whose similarities have their own
-// scale, so config stores them per embedder name or family and `ragbot eval` with
-// unanswerable questions prints the values that balance wrong answers
-// against wrong refusals (see Calibrate).
+// Thresholds decide a question's Coverage from its Evidence (see
+// Evidence.Decide). Values are 0..1. Similarities depend on the embedder,
+// each with its own scale, so config stores them per embedder name or
+// family, and `ragbot eval` with unanswerable questions prints calibrated
+// values (see Calibrate and CalibrateFloors).
+//
+// The answer band: a hit is relevant when its cosine similarity to the
+// question reaches MinSimilarity and it contains at least MinTermCoverage of
+// the question's content terms, each weighted by its inverse document
+// frequency in the asker's scope (see Hit.TermCoverage).
+//
+// The floor: below it a question is "no coverage"; between the floor and
+// the answer band it is "not sure" and the closest matches are shown as
+// such. A question in a newcomer's own words shares few terms with the code
+// by nature, so low term coverage alone never refuses it.
 type Thresholds struct {
 	MinSimilarity   float64
 	MinTermCoverage float64
+	// FloorSimilarity and FloorTermCoverage: a question whose best hits are
+	// below both is refused ("far below every signal").
+	FloorSimilarity   float64
+	FloorTermCoverage float64
+	// MaxAbsentShare: a question is refused when more than this share of
+	// its IDF-weighted content terms occurs in no indexed chunk at all
+	// (Evidence.AbsentShare) and no hit reaches the answer band; 0 disables
+	// the rule.
+	MaxAbsentShare float64
 }
 
 // DefaultThresholds returns the thresholds used when the config has none
 // for the embedder (retrieval.thresholds, by name or family): the values
 // calibrated for the offline hashing embedder, and a starting point to
-// calibrate for any other. They come from `ragbot eval` on the public eval
-// set plus testdata/eval/unanswerable.jsonl (README "No-coverage
+// calibrate for any other. The answer band comes from `ragbot eval` on the
+// public eval set plus testdata/eval/unanswerable.jsonl (README "No-coverage
 // calibration"): the point with the most unanswerable questions refused
-// while at most 5% of the answerable ones are.
+// while at most 5% of the answerable ones are. The floor comes from the
+// question sets of eight corpora (the public set, testdata/eval/heldout and
+// testdata/eval/paraphrase): no floor refuses more of their unanswerable
+// questions at <= 5% wrong refusals, leave-one-corpus-out, than refusing
+// missing names alone does (README "Three outcomes"), so the floors sit
+// under every answerable question of all eight (similarity >= 0.16,
+// coverage >= 0.02, absent share <= 0.75) and only refuse what is far below
+// every signal: an off-topic question.
 func DefaultThresholds() Thresholds {
-	return Thresholds{MinSimilarity: 0.23, MinTermCoverage: 0.34}
+	return Thresholds{MinSimilarity: 0.23, MinTermCoverage: 0.34, FloorSimilarity: 0.10, FloorTermCoverage: 0.05, MaxAbsentShare: 0.9}
 }
 
 // Evidence is what the coverage decision reads off a question's retrieval.
-// Only Covered turns it into a decision, so `ragbot eval` can replay it
+// Only Decide turns it into a decision, so `ragbot eval` can replay it
 // under other thresholds.
 type Evidence struct {
 	// Lexical: one of the top hits matches a name from the question exactly:
@@ -52,26 +74,42 @@ type Evidence struct {
 	// Absent lists the question's content terms that no chunk in the
 	// asker's scope contains in any inflection (see inflections).
 	Absent []string `json:"absent,omitempty"`
+	// AbsentShare is the IDF-weighted share (0..1) of the question's
+	// content terms that are Absent (see weighTerms).
+	AbsentShare float64 `json:"absent_share"`
 }
 
-// Covered decides coverage: an exact match of a named thing covers the
-// question; a named thing the sources lack means they do not cover it (the
-// nearest chunks are about something else, however similar they read);
-// otherwise the top hits must clear both thresholds: the best weighted term
-// coverage shows the question's distinctive words are there, the best
-// similarity that the hits are not about something else that shares them.
-// Requiring both refused the most unanswerable questions of the eval at
-// <= 5% wrong refusals (README "No-coverage calibration"; either one alone,
-// or either of the two, refused fewer).
-func (e Evidence) Covered(th Thresholds) bool {
+// Decide makes the coverage decision:
+//   - an exact match of a named thing covers the question;
+//   - a named thing the sources lack means they do not cover it (the
+//     nearest chunks are about something else, however similar they read);
+//   - top hits that clear both answer thresholds cover it: the best
+//     weighted term coverage shows the question's distinctive words are
+//     there, the best similarity that the hits are not about something
+//     else that shares them (requiring both refused the most unanswerable
+//     questions of the eval at <= 5% wrong refusals, README "No-coverage
+//     calibration");
+//   - best hits below both floors, or a question most of whose weight is in
+//     words no chunk contains, are not covered;
+//   - anything else is NotSure: the closest matches are shown as such.
+func (e Evidence) Decide(th Thresholds) Coverage {
 	switch {
 	case e.Lexical:
-		return true
+		return Covered
 	case e.Missing != "":
-		return false
+		return NoCoverage
+	case e.Similarity >= th.MinSimilarity && e.TermCoverage >= th.MinTermCoverage:
+		return Covered
+	case e.Similarity < th.FloorSimilarity && e.TermCoverage < th.FloorTermCoverage:
+		return NoCoverage
+	case th.MaxAbsentShare > 0 && e.AbsentShare > th.MaxAbsentShare:
+		return NoCoverage
 	}
-	return e.Similarity >= th.MinSimilarity && e.TermCoverage >= th.MinTermCoverage
+	return NotSure
 }
+
+// Covered reports whether Decide answers the question outright.
+func (e Evidence) Covered(th Thresholds) bool { return e.Decide(th) == Covered }
 
 // relevant reports whether one hit, of a covered question, is worth showing.
 func relevant(th Thresholds, lexical bool, sim, cov float64) bool {
@@ -100,7 +138,7 @@ func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *questi
 	if err := a.fillSimilarity(ctx, r.Question, vec, top); err != nil {
 		return nil, Evidence{}, nil, err
 	}
-	ev := Evidence{Absent: w.absent}
+	ev := Evidence{Absent: w.absent, AbsentShare: w.absentShare()}
 	for i := range top {
 		top[i].TermCoverage = w.coverage(q.chunkTerms(top[i]))
 		ev.Similarity = max(ev.Similarity, top[i].Similarity)
@@ -216,6 +254,7 @@ var fillerWords = map[string]bool{
 type termWeights struct {
 	forms  [][]string // per term, its inflections (the term first)
 	idf    []float64
+	df     []int // document frequency of each term, before smoothing
 	sum    float64
 	absent []string // terms with document frequency 0
 }
@@ -249,7 +288,9 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 		return w, err
 	}
 	w.idf = make([]float64, len(df))
+	w.df = make([]int, len(df))
 	for i, d := range df {
+		w.df[i] = d
 		if d == 0 {
 			w.absent = append(w.absent, kept[i])
 		}
@@ -260,6 +301,21 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 		w.sum += w.idf[i]
 	}
 	return w, nil
+}
+
+// absentShare is the IDF-weighted share (0..1) of the terms that no chunk
+// contains; 0 when there are no terms.
+func (w termWeights) absentShare() float64 {
+	if w.sum == 0 {
+		return 0
+	}
+	var got float64
+	for i := range w.forms {
+		if w.df[i] == 0 {
+			got += w.idf[i]
+		}
+	}
+	return got / w.sum
 }
 
 // bm25IDF is BM25's inverse document frequency of a term found in df of n

@@ -30,6 +30,11 @@ func TestAnalyze(t *testing.T) {
 		// Product names: capitalised or all-caps words not starting a sentence, no HTTP method.
 		{"how do I set up SAML sign-on for the UI? Jira too", Analysis{Names: []string{"SAML", "UI"}, Words: 12}},
 		{"GET /v1/orders via the REST api", Analysis{Names: []string{"REST"}, Endpoint: "GET /v1/orders", Words: 5}},
+		// Apostrophes quote nothing; single quotes outside words do.
+		{"where does it warn me that I'm making a request without checking the server's certificate?", Analysis{Words: 15}},
+		{"what sets 'retry_after' on a 429?", Analysis{Literals: []string{"retry_after"}, Words: 5}},
+		// A hyphenated word is no camelCase identifier.
+		{"where are non-English host names turned into ASCII?", Analysis{Names: []string{"ASCII"}, Words: 8}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.q, func(t *testing.T) {

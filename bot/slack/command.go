@@ -76,7 +76,7 @@ func (b *Bot) whereIsMessage(ctx context.Context, channel, user, q, sharedBy str
 	log.Info("listed", "coverage", ans.Coverage, "snippets", len(ans.Snippets), "ms", time.Since(start).Milliseconds())
 	var blocks []slackgo.Block
 	var text string
-	if ans.Coverage != retrieval.Covered || len(ans.Snippets) == 0 {
+	if ans.Coverage == retrieval.NoCoverage || len(ans.Snippets) == 0 {
 		blocks, text = noCoverageBlocks(q, ans.Warnings)
 	} else {
 		blocks, text = b.listBlocks(q, ans, sharedBy)
@@ -93,6 +93,10 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 	defs, rest := bot.Definitions(ans.Snippets, q)
 	now := b.cfg.Now()
 	var blocks []slackgo.Block
+	notSure := ans.Coverage == retrieval.NotSure
+	if notSure {
+		blocks = append(blocks, mrkdwnContext(":grey_question: *"+escape(bot.NotSureTitle)+"*"))
+	}
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}
@@ -105,6 +109,9 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 			title = "*Also found in*"
 		}
 		blocks = append(blocks, mrkdwnSection(listSection(title, rest, now)))
+	}
+	if notSure {
+		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(bot.NotSureHint(ans))))
 	}
 	if sharedBy != "" && userID.MatchString(sharedBy) {
 		blocks = append(blocks, mrkdwnContext("Shared by <@"+sharedBy+"> with `"+b.cfg.Command+"` "+echo(cutBytes(q, 300))))

@@ -51,7 +51,7 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 	case bot.Help:
 		return nil, b.helpText()
 	}
-	if r.Answer.Coverage != retrieval.Covered || len(r.Answer.Snippets) == 0 {
+	if r.Answer.Coverage == retrieval.NoCoverage || len(r.Answer.Snippets) == 0 {
 		return noCoverageBlocks(r.Asked, r.Answer.Warnings)
 	}
 	return b.answerBlocks(r.Asked, r.Answer)
@@ -93,11 +93,17 @@ const maxMoreText = 2000
 // answerBlocks renders a covered answer: a summary line counting every
 // snippet, warnings, then per snippet (at most maxCodeSnippets) its code and
 // its citation line (and staleness), the other snippets' citations, then the
-// vote buttons. At most 5 snippets x 4 blocks + 5 = 25 blocks.
+// vote buttons. A "not sure" answer (retrieval.NotSure) has bot.NotSureTitle
+// for its summary line and bot.NotSureHint above the buttons. At most 5
+// snippets x 4 blocks + 6 = 26 blocks.
 func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block, string) {
 	all := ans.Snippets
 	snips := all[:min(len(all), maxCodeSnippets)]
+	notSure := ans.Coverage == retrieval.NotSure
 	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
+	if notSure {
+		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
+	}
 	if ans.Question != "" && ans.Question != asked {
 		summary += " · searched: _" + echo(cutBytes(ans.Question, 500)) + "_ (terms from this thread added)"
 	}
@@ -120,6 +126,9 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	if more != "" {
 		blocks = append(blocks, slackgo.NewDividerBlock(), mrkdwnSection(more))
 	}
+	if notSure {
+		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(bot.NotSureHint(ans))))
+	}
 	if b.cfg.Feedback != nil {
 		blocks = append(blocks, voteButtons(ans.Question, snips))
 	}
@@ -128,6 +137,9 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		fallback[i] = echo(s.Label())
 	}
 	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	if notSure {
+		text = fmt.Sprintf("Not sure, closest matches for “%s”: %s", echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	}
 	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
 

@@ -137,6 +137,11 @@ func TestGoldens(t *testing.T) {
 				Question: "kubernetes helm chart <ingress>", Coverage: retrieval.NoCoverage,
 				Warnings: []string{"httpx@main has not been indexed yet (run ragbot index)"}}})
 		}},
+		{"not_sure", func() ([]slackgo.Block, string) {
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: retrieval.Answer{
+				Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure,
+				Snippets: []retrieval.Snippet{retrySnippet(), docSnippet()}}})
+		}},
 		{"where_is", func() ([]slackgo.Block, string) {
 			def := retrySnippet()
 			call := docSnippet()

@@ -51,7 +51,7 @@ func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
 	case bot.Help:
 		return plainActivity(helpText)
 	}
-	if r.Answer.Coverage != retrieval.Covered || len(r.Answer.Snippets) == 0 {
+	if r.Answer.Coverage == retrieval.NoCoverage || len(r.Answer.Snippets) == 0 {
 		return noCoverageActivity(r.Asked, r.Answer)
 	}
 	return b.answerActivity(r.Asked, r.Answer)
@@ -116,6 +116,10 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	all := ans.Snippets
 	snips := all[:shown]
 	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), plural(len(all), "result"), cut(asked, 300))
+	notSure := ans.Coverage == retrieval.NotSure
+	if notSure {
+		summary = "❔ " + bot.NotSureTitle + " (“" + cut(asked, 300) + "”)"
+	}
 	head := []textRun{{Type: "TextRun", Text: summary, Weight: "Bolder"}}
 	if ans.Question != "" && ans.Question != asked {
 		head = append(head, textRun{Type: "TextRun", Text: " · searched: " + cut(ans.Question, 500), Italic: true, IsSubtle: true})
@@ -141,6 +145,10 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	if rest := all[shown:]; len(rest) > 0 {
 		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest), Separator: true, Spacing: "Medium"})
 	}
+	if notSure {
+		hint := bot.NotSureHint(ans)
+		c.Body = append(c.Body, richText(textRun{Type: "TextRun", Text: "💡 " + hint, IsSubtle: true}))
+	}
 	full := slices.Clone(fallback) // the answer as text, with the code, for a refused card
 	for i, s := range all {
 		line := citationLabel(s) + " · " + citationMeta(s, now)
@@ -161,7 +169,13 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	if b.cfg.Feedback != nil {
 		c.Actions = voteActions(ans.Question, snips)
 	}
-	a := cardActivity(c, strings.TrimPrefix(summary, "🔍 "), cut(strings.Join(fallback, "\n"), 4000))
+	title := strings.TrimPrefix(summary, "🔍 ")
+	if notSure {
+		title = "Not sure, closest matches for “" + cut(asked, 200) + "”"
+		fallback = append(fallback, bot.NotSureHint(ans))
+		full = append(full, bot.NotSureHint(ans))
+	}
+	a := cardActivity(c, title, cut(strings.Join(fallback, "\n"), 4000))
 	a.fallback = refusedText(strings.Join(full, "\n"))
 	return a
 }

@@ -84,6 +84,8 @@ func TestRenderGolden(t *testing.T) {
 		{"no-coverage", b, bot.Reply{Kind: bot.Answered, Asked: "where is RedisStore.Flush?", Answer: retrieval.Answer{
 			Question: "where is RedisStore.Flush?", Coverage: retrieval.NoCoverage, Missing: "RedisStore.Flush"}}},
 		{"top-k", b, bot.Reply{Kind: bot.Answered, Asked: topK.Question, Answer: topK}},
+		{"not-sure", withVotes, bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: retrieval.Answer{
+			Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure, Snippets: answer.Snippets}}},
 		{"no-sources", b, bot.Reply{Kind: bot.NoSources, Asked: "where?"}},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 )
@@ -88,7 +89,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var ans retrieval.Answer
 	if indexed == 0 {
-		ans = retrieval.Answer{Question: question, Coverage: retrieval.NoCoverage,
+		ans = retrieval.Answer{Question: question, Coverage: retrieval.NoCoverage, Confidence: retrieval.NoCoverage.Confidence(),
 			Warnings: []string{notIndexed(a.cfg, *sources, cf.config)}}
 	} else if ans, err = asker.Ask(ctx, req); err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
@@ -109,8 +110,8 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return nil
 	}
 	renderText(stdout, ans, asker.TopK, time.Now(), *explain)
-	if *explain && ans.Coverage == retrieval.NoCoverage {
-		fmt.Fprintln(stdout, whyRefused(ans.Evidence, asker.Thresholds))
+	if *explain && ans.Coverage != retrieval.Covered {
+		fmt.Fprintln(stdout, whyRefused(ans.Coverage, ans.Evidence, asker.Thresholds))
 	}
 	return nil
 }
@@ -144,16 +145,21 @@ func notIndexed(cfg *config.Config, sources, configPath string) string {
 	return fmt.Sprintf("Not indexed yet: %s. Run `ragbot index --config %s` first.", strings.Join(names, ", "), configPath)
 }
 
-// whyRefused is `ask --explain`'s account of a refusal: the coverage
-// evidence against the thresholds (retrieval.Evidence.Covered).
-func whyRefused(ev retrieval.Evidence, th retrieval.Thresholds) string {
+// whyRefused is `ask --explain`'s account of a refusal or a "not sure":
+// the coverage evidence against the thresholds (retrieval.Evidence.Decide).
+func whyRefused(cov retrieval.Coverage, ev retrieval.Evidence, th retrieval.Thresholds) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "why refused: exact name match %v", ev.Lexical)
+	what := "refused"
+	if cov == retrieval.NotSure {
+		what = "not sure"
+	}
+	fmt.Fprintf(&b, "why %s: exact name match %v", what, ev.Lexical)
 	if ev.Missing != "" {
 		fmt.Fprintf(&b, "; missing name %q (no indexed chunk contains it)", ev.Missing)
 	}
-	fmt.Fprintf(&b, "; similarity %.3f (min %.3f); term coverage %.2f (min %.2f)",
-		ev.Similarity, th.MinSimilarity, ev.TermCoverage, th.MinTermCoverage)
+	fmt.Fprintf(&b, "; similarity %.3f (answer %.3f, floor %.3f); term coverage %.2f (answer %.2f, floor %.2f)",
+		ev.Similarity, th.MinSimilarity, th.FloorSimilarity, ev.TermCoverage, th.MinTermCoverage, th.FloorTermCoverage)
+	fmt.Fprintf(&b, "; share of the question's weight in words no chunk has %.2f (max %.2f)", ev.AbsentShare, th.MaxAbsentShare)
 	if len(ev.Absent) > 0 {
 		fmt.Fprintf(&b, "; terms in no chunk: %s", strings.Join(ev.Absent, ", "))
 	}
@@ -175,6 +181,10 @@ func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, expl
 	}
 	for _, warn := range ans.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+	if ans.Coverage == retrieval.NotSure {
+		fmt.Fprintf(w, "%s\n\n", bot.NotSureTitle)
+		defer fmt.Fprintf(w, "\n%s\n", bot.NotSureHint(ans))
 	}
 	if ans.Summary != "" {
 		fmt.Fprintf(w, "%s\n\n", ans.Summary)
@@ -212,7 +222,7 @@ func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, expl
 		}
 		fmt.Fprintln(w)
 	}
-	if n := len(ans.Snippets); n < topK {
+	if n := len(ans.Snippets); n < topK && ans.Coverage == retrieval.Covered {
 		fmt.Fprintf(w, "(%d of up to %d snippets shown: the rest fell below the relevance thresholds)\n", n, topK)
 	}
 }

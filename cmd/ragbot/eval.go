@@ -64,16 +64,33 @@ type evalOutput struct {
 }
 
 type ratesJSON struct {
-	MinSimilarity    float64 `json:"min_similarity"`
-	MinTermCoverage  float64 `json:"min_term_coverage"`
-	NoCoverageRate   float64 `json:"no_coverage_rate"`
-	WrongRefusalRate float64 `json:"wrong_refusal_rate"`
+	MinSimilarity     float64 `json:"min_similarity"`
+	MinTermCoverage   float64 `json:"min_term_coverage"`
+	FloorSimilarity   float64 `json:"floor_similarity"`
+	FloorTermCoverage float64 `json:"floor_term_coverage"`
+	MaxAbsentShare    float64 `json:"max_absent_share"`
+	NoCoverageRate    float64 `json:"no_coverage_rate"`
+	WrongRefusalRate  float64 `json:"wrong_refusal_rate"`
+	// SureWrongRate: unanswerable questions answered outright; NotSureRate:
+	// answerable questions answered "not sure" (three-outcome rates only).
+	SureWrongRate float64 `json:"sure_wrong_rate"`
+	NotSureRate   float64 `json:"not_sure_rate"`
 }
 
 type calibrationJSON struct {
+	// Configured: the configured thresholds. Balanced and Target: the
+	// answer band (below it counts as refused; retrieval.Calibrate).
 	Configured ratesJSON  `json:"configured"`
 	Balanced   ratesJSON  `json:"balanced"`
 	Target     *ratesJSON `json:"target,omitempty"` // nil: no thresholds refuse <= 5% of answerable questions
+	// Floors: the configured band with the floors calibrated on every
+	// question (retrieval.CalibrateFloors); nil when none meets the bound.
+	Floors *ratesJSON `json:"floors,omitempty"`
+	// LeaveOneCorpusOut: the configured band with floors calibrated
+	// without each corpus, measured on it, by corpus and pooled; set when
+	// two or more corpora have unanswerable questions.
+	LeaveOneCorpusOut map[string]ratesJSON `json:"leave_one_corpus_out,omitempty"`
+	Pooled            *ratesJSON           `json:"leave_one_corpus_out_pooled,omitempty"`
 	// Evidence is what the coverage decision read for each question, by
 	// question id, so a wrong answer or refusal can be triaged.
 	Evidence map[string]retrieval.Evidence `json:"evidence"`
@@ -127,6 +144,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name(), Family: embedderFamily(asker.Embedder)}
 	var outs []eval.Outcome
 	var answerable, unanswerable []retrieval.Evidence
+	var labelled []retrieval.LabelledEvidence
 	evidence := map[string]retrieval.Evidence{}
 	for _, q := range qs {
 		src, ok := a.cfg.SourceNamed(q.Corpus)
@@ -138,8 +156,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return fmt.Errorf("question %s: %w", q.ID, err)
 		}
-		outs = append(outs, eval.Outcome{Question: q, Results: results(hits, 10), Refused: !ev.Covered(asker.Thresholds)})
+		cov := ev.Decide(asker.Thresholds)
+		outs = append(outs, eval.Outcome{Question: q, Results: results(hits, 10), Refused: cov == retrieval.NoCoverage, NotSure: cov == retrieval.NotSure})
 		evidence[q.ID] = ev
+		labelled = append(labelled, retrieval.LabelledEvidence{Corpus: q.Corpus, Answerable: len(q.Expect) > 0, Evidence: ev})
 		if len(q.Expect) == 0 {
 			unanswerable = append(unanswerable, ev)
 		} else {
@@ -157,6 +177,18 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if c.TargetOK {
 			t := ratesOf(c.Target)
 			out.Calibration.Target = &t
+		}
+		if f, ok := retrieval.CalibrateFloors(asker.Thresholds, answerable, unanswerable); ok {
+			r := ratesOf(f)
+			out.Calibration.Floors = &r
+		}
+		if by, pooled := retrieval.LeaveOneCorpusOut(asker.Thresholds, labelled); len(by) > 1 {
+			out.Calibration.LeaveOneCorpusOut = map[string]ratesJSON{}
+			for c, r := range by {
+				out.Calibration.LeaveOneCorpusOut[c] = ratesOf(r)
+			}
+			p := ratesOf(pooled)
+			out.Calibration.Pooled = &p
 		}
 	}
 	if *bench {
@@ -208,8 +240,10 @@ func results(hits []retrieval.Hit, n int) []eval.Result {
 }
 
 func ratesOf(r retrieval.Rates) ratesJSON {
-	return ratesJSON{MinSimilarity: r.Thresholds.MinSimilarity, MinTermCoverage: r.Thresholds.MinTermCoverage,
-		NoCoverageRate: r.NoCoverage, WrongRefusalRate: r.WrongRefusal}
+	th := r.Thresholds
+	return ratesJSON{MinSimilarity: th.MinSimilarity, MinTermCoverage: th.MinTermCoverage,
+		FloorSimilarity: th.FloorSimilarity, FloorTermCoverage: th.FloorTermCoverage, MaxAbsentShare: th.MaxAbsentShare,
+		NoCoverageRate: r.NoCoverage, WrongRefusalRate: r.WrongRefusal, SureWrongRate: r.SureWrong, NotSureRate: r.NotSure}
 }
 
 // benchAsk times Asker.Ask on every question with a corpus: one warm-up
@@ -237,6 +271,14 @@ func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 	sort.Float64s(ms)
 	rank := func(p float64) float64 { return ms[max(0, int(math.Ceil(p*float64(len(ms))))-1)] }
 	return &latencyJSON{Calls: len(ms), P50: rank(0.50), P95: rank(0.95), Max: ms[len(ms)-1]}, nil
+}
+
+// cutName shortens a corpus name to its last n bytes.
+func cutName(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
 }
 
 // printTable prints one metrics table: a header naming the rows' key, a
@@ -282,6 +324,26 @@ func printReport(w io.Writer, out evalOutput) {
 		fmt.Fprintf(w, "  (balanced: smallest max(1-no_coverage_rate, wrong_refusal_rate); target: best no_coverage_rate with wrong_refusal_rate <= %.2f)\n", retrieval.MaxWrongRefusal)
 		fmt.Fprintf(w, "  config:\n    retrieval:\n      thresholds:\n        %s: {min_similarity: %.2f, min_term_coverage: %.2f}\n",
 			out.Family, pick.MinSimilarity, pick.MinTermCoverage)
+		floors := func(name string, r ratesJSON) {
+			fmt.Fprintf(w, "  %-22s floor_similarity %.2f  floor_term_coverage %.2f  max_absent_share %.2f:  no_coverage_rate %.3f  wrong_refusal_rate %.3f  sure_wrong_rate %.3f  not_sure_rate %.3f\n",
+				name, r.FloorSimilarity, r.FloorTermCoverage, r.MaxAbsentShare, r.NoCoverageRate, r.WrongRefusalRate, r.SureWrongRate, r.NotSureRate)
+		}
+		fmt.Fprintf(w, "  three outcomes, configured band (answer above it, \"not sure\" between it and the floors, \"no coverage\" below):\n")
+		floors("configured", c.Configured)
+		if c.Floors != nil {
+			floors("floors, all corpora", *c.Floors)
+		}
+		for _, k := range slices.Sorted(maps.Keys(c.LeaveOneCorpusOut)) {
+			floors("held out: "+cutName(k, 12), c.LeaveOneCorpusOut[k])
+		}
+		if c.Pooled != nil {
+			floors("leave-one-corpus-out", *c.Pooled)
+		}
+		fmt.Fprintf(w, "  (floors: best no_coverage_rate with wrong_refusal_rate <= %.2f; held out: floors chosen on the other corpora; sure_wrong_rate: unanswerable answered outright; not_sure_rate: answerable answered \"not sure\")\n", retrieval.MaxWrongRefusal)
+		if f := c.Floors; f != nil {
+			fmt.Fprintf(w, "  config:\n    retrieval:\n      thresholds:\n        %s: {floor_similarity: %.2f, floor_term_coverage: %.2f, max_absent_share: %.2f}\n",
+				out.Family, f.FloorSimilarity, f.FloorTermCoverage, f.MaxAbsentShare)
+		}
 		if len(rep.WrongAnswers) > 0 {
 			fmt.Fprintf(w, "  unanswerable but answered: %v\n", rep.WrongAnswers)
 		}

@@ -46,6 +46,15 @@ func thresholdsFor(cfg *config.Config, emb retrieval.Embedder) retrieval.Thresho
 	if c.MinTermCoverage != nil {
 		th.MinTermCoverage = *c.MinTermCoverage
 	}
+	if c.FloorSimilarity != nil {
+		th.FloorSimilarity = *c.FloorSimilarity
+	}
+	if c.FloorTermCoverage != nil {
+		th.FloorTermCoverage = *c.FloorTermCoverage
+	}
+	if c.MaxAbsentShare != nil {
+		th.MaxAbsentShare = *c.MaxAbsentShare
+	}
 	return th
 }
 

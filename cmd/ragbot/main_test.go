@@ -162,8 +162,8 @@ func TestIndexThenAsk(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ans); code != 0 || err != nil {
 		t.Fatalf("ask: exit %d, %v", code, err)
 	}
-	if ans.Coverage != retrieval.NoCoverage || len(ans.Snippets) != 0 {
-		t.Errorf("unrelated question: coverage %s with %d snippets, want no_coverage", ans.Coverage, len(ans.Snippets))
+	if ans.Coverage != retrieval.NoCoverage || ans.Confidence != "none" || len(ans.Snippets) != 0 {
+		t.Errorf("unrelated question: coverage %s (confidence %q) with %d snippets, want no_coverage", ans.Coverage, ans.Confidence, len(ans.Snippets))
 	}
 
 	// A second run changes nothing.

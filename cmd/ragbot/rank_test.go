@@ -82,7 +82,7 @@ func TestRankE2E(t *testing.T) {
 		if err != nil {
 			t.Fatalf("question %s: %v", q.ID, err)
 		}
-		o := eval.Outcome{Question: q, Results: results(hits, 10), Refused: !ev.Covered(asker.Thresholds)}
+		o := eval.Outcome{Question: q, Results: results(hits, 10), Refused: ev.Decide(asker.Thresholds) == retrieval.NoCoverage}
 		outs = append(outs, o)
 		checkGolden(t, filepath.Join(rankDir, "golden", q.ID+".txt"), questionGolden(o, hits, ev))
 	}

@@ -174,6 +174,13 @@ type Report struct {
 	WrongAnswers []string `json:"wrong_answers,omitempty"`
 	// WrongRefusals lists the answerable questions answered "no coverage".
 	WrongRefusals []string `json:"wrong_refusals,omitempty"`
+	// NotSure lists the questions answered "not sure" (the closest matches,
+	// labelled as such), answerable or not.
+	NotSure []string `json:"not_sure,omitempty"`
+	// SureWrong lists the unanswerable questions answered outright (not
+	// "not sure"): the worst error, a confident answer to what the sources
+	// lack.
+	SureWrong []string `json:"sure_wrong,omitempty"`
 }
 
 // Outcome is one question's result, input to Score.
@@ -182,6 +189,7 @@ type Outcome struct {
 	Results  []Result // best first, at least 10 when available
 	NoCorpus bool     // the corpus is not a configured source: a miss, whatever Results holds
 	Refused  bool     // the answer was "no coverage"
+	NotSure  bool     // the answer was "not sure": the closest matches, labelled
 }
 
 // Score computes the report. Questions without expectations are left out of
@@ -206,6 +214,9 @@ func Score(outs []Outcome) Report {
 				noCov++
 			} else {
 				rep.WrongAnswers = append(rep.WrongAnswers, q.ID)
+				if !o.NotSure {
+					rep.SureWrong = append(rep.SureWrong, q.ID)
+				}
 			}
 		case !o.NoCorpus:
 			answerable++
@@ -213,6 +224,9 @@ func Score(outs []Outcome) Report {
 				refused++
 				rep.WrongRefusals = append(rep.WrongRefusals, q.ID)
 			}
+		}
+		if o.NotSure {
+			rep.NotSure = append(rep.NotSure, q.ID)
 		}
 		if len(q.Expect) == 0 {
 			continue

@@ -293,6 +293,9 @@ func TestScore(t *testing.T) {
 		// would match nothing anyway; R1 got snippets, R2 "no coverage".
 		{Question: eval.Question{ID: "R1", Corpus: "c", Kind: "semantic", Question: "bread?"}, Results: at(1, hit("R1"))},
 		{Question: eval.Question{ID: "R2", Corpus: "c", Kind: "refusal", Question: "weather?", Expect: []eval.Expect{}}, Refused: true},
+		// R3 got its closest matches labelled "not sure": not refused, not
+		// answered outright either.
+		{Question: eval.Question{ID: "R3", Corpus: "c", Kind: "refusal", Question: "rain?"}, Results: at(1, hit("R3")), NotSure: true},
 		// The corpus is not configured: a miss even if results would match.
 		{Question: code("N1", "docs"), Results: at(1, hit("N1")), NoCorpus: true},
 	}
@@ -327,12 +330,15 @@ func TestScore(t *testing.T) {
 		},
 		Ranks:    map[string]int{"I1": 1, "I2": 3, "I3": 7, "S1": 12, "S2": 0, "S3": 2, "O1": 1, "O2": 5, "N1": 0},
 		NoCorpus: []string{"N1"},
-		// R2 of R1, R2 refused; S2 of the 8 answerable with a corpus refused.
-		Unanswerable:     2,
-		NoCoverageRate:   ptr(1.0 / 2),
+		// R2 of R1, R2, R3 refused; S2 of the 8 answerable with a corpus
+		// refused; R1 answered outright, R3 "not sure".
+		Unanswerable:     3,
+		NoCoverageRate:   ptr(1.0 / 3),
 		WrongRefusalRate: ptr(1.0 / 8),
-		WrongAnswers:     []string{"R1"},
+		WrongAnswers:     []string{"R1", "R3"},
 		WrongRefusals:    []string{"S2"},
+		NotSure:          []string{"R3"},
+		SureWrong:        []string{"R1"},
 	}
 	type missRank struct {
 		ID   string
