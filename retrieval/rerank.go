@@ -81,11 +81,15 @@ const (
 	wTest = -0.3
 	// wHistory: changelogs and release notes mention every feature by name.
 	wHistory = -0.3
+	// wVendored: build output and copies of other projects' code (see
+	// isVendoredPath) repeat the team's own code or are not theirs, unless
+	// the question asks about them; the same weight as tests.
+	wVendored = -0.3
 )
 
 // RerankFeatures names the rerank's features as `ragbot ask --explain`
 // shows them, for ablation (Asker.Without, `ragbot eval --without`).
-var RerankFeatures = []string{"symbol_exact", "symbol_member", "path", "literal", "defined", "coverage", "test", "history"}
+var RerankFeatures = []string{"symbol_exact", "symbol_member", "path", "literal", "defined", "coverage", "test", "history", "vendored"}
 
 // rerank scores hits by the analysis of question q, drops duplicates (same
 // content hash, e.g. a vendored copy or another branch) and sorts them best
@@ -96,6 +100,8 @@ func rerank(q *question, w termWeights, hits []Hit, without ...string) []Hit {
 	wantTests := terms["test"] || terms["tests"] || terms["mock"] || terms["mocks"] || terms["fixture"] ||
 		terms["fake"] || terms["fakes"] || terms["stub"] || terms["stubs"]
 	wantHistory := terms["changelog"] || terms["release"] || terms["released"] || terms["changed"]
+	wantVendored := terms["dist"] || terms["vendor"] || terms["vendored"] || terms["bundle"] || terms["bundled"] ||
+		terms["build"] || terms["built"] || terms["node_modules"] || terms["modules"]
 	seen := map[string]bool{}
 	out := make([]Hit, 0, len(hits))
 	for _, h := range hits {
@@ -138,6 +144,9 @@ func rerank(q *question, w termWeights, hits []Hit, without ...string) []Hit {
 		}
 		if !wantHistory && isHistoryPath(c.Path) {
 			bump(wHistory, "history")
+		}
+		if !wantVendored && !pathMatch(a.Paths, c.Path) && isVendoredPath(c.Path) {
+			bump(wVendored, "vendored")
 		}
 		h.Score = score
 		if len(parts) > 0 {
@@ -222,6 +231,21 @@ func isTestPath(p string) bool {
 		strings.HasPrefix(lp, "testdata/") || strings.Contains(lp, "/testdata/"),
 		strings.Contains(lp, "/fixtures/") || strings.Contains(lp, "__tests__/"):
 		return true
+	}
+	return false
+}
+
+// isVendoredPath reports build output and third-party copies by the folder
+// patterns GitHub Linguist treats as vendored (lib/linguist/vendor.yml:
+// "(^|/)dist/", "(^|/)node_modules/", "(^|/)vendors?/",
+// "(^|/)bower_components/"): a bundle in dist/ repeats every function of the
+// sources it was built from, and a vendored module is someone else's code.
+func isVendoredPath(p string) bool {
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		switch dir {
+		case "dist", "node_modules", "vendor", "vendors", "bower_components":
+			return true
+		}
 	}
 	return false
 }

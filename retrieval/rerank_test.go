@@ -247,3 +247,36 @@ func rerankUniform(query string, hits []Hit) []Hit {
 	}
 	return rerank(q, w, hits)
 }
+
+func TestIsVendoredPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"dist/axios.js":                  true,
+		"dist/node/axios.cjs":            true,
+		"web/node_modules/lodash/map.js": true,
+		"vendor/github.com/x/y/z.go":     true,
+		"lib/core/buildFullPath.js":      false,
+		"distance/metric.go":             false,
+		"docs/vendoring.md":              false,
+	} {
+		if got := isVendoredPath(p); got != want {
+			t.Errorf("isVendoredPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestRerankVendored: a bundle in dist/ that repeats the source's function
+// ranks under it, unless the question asks about the build or names the file.
+func TestRerankVendored(t *testing.T) {
+	src := Hit{ID: "src", Chunk: Chunk{Path: "lib/helpers/throttle.js", Symbol: "throttle", Kind: KindCode, Content: "function throttle(fn, freq) {}"}, Score: 0.5}
+	bundle := Hit{ID: "dist", Chunk: Chunk{Path: "dist/axios.js", Symbol: "throttle", Kind: KindCode, Content: "function throttle(fn, freq) {}"}, Score: 0.6}
+	for q, want := range map[string]string{
+		"where are progress updates limited?":                    "src",
+		"where are progress updates limited in the dist bundle?": "dist",
+		"what does dist/axios.js do to limit progress updates?":  "dist",
+	} {
+		got := rerank(newQuestion(q), termWeights{}, []Hit{bundle, src})
+		if got[0].ID != want {
+			t.Errorf("%q: first %s, want %s", q, got[0].ID, want)
+		}
+	}
+}
