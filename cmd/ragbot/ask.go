@@ -109,6 +109,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return nil
 	}
 	renderText(stdout, ans, asker.TopK, time.Now(), *explain)
+	if *explain {
+		explainRewrite(stdout, ans.Rewrite)
+	}
 	if *explain && ans.Coverage == retrieval.NoCoverage {
 		fmt.Fprintln(stdout, whyRefused(ans.Evidence, asker.Thresholds))
 	}
@@ -158,6 +161,24 @@ func whyRefused(ev retrieval.Evidence, th retrieval.Thresholds) string {
 		fmt.Fprintf(&b, "; terms in no chunk: %s", strings.Join(ev.Absent, ", "))
 	}
 	return b.String()
+}
+
+// explainRewrite is `ask --explain`'s account of the LLM query rewrite
+// (retrieval.rewrite): the standalone question, then each query searched
+// beside the question, or why none was; nothing without a rewriter.
+func explainRewrite(w io.Writer, rw retrieval.Rewritten) {
+	if rw.Standalone != "" {
+		fmt.Fprintf(w, "searched as: %s\n", rw.Standalone)
+	}
+	for i, v := range rw.Variants {
+		fmt.Fprintf(w, "also searched (%d): %s\n", i+1, v)
+	}
+	if rw.HyDE != "" {
+		fmt.Fprintf(w, "also searched (hypothetical snippet, by its vector):\n    %s\n", strings.ReplaceAll(rw.HyDE, "\n", "\n    "))
+	}
+	if rw.Dropped != "" {
+		fmt.Fprintf(w, "query rewrite not used: %s\n", rw.Dropped)
+	}
 }
 
 // renderText prints an answer for a terminal: one header line per snippet,
