@@ -33,7 +33,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlags("ask", askAbout, stderr)
 	cf.register(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	explain := fs.Bool("explain", false, "show each hit's score parts, or why a question was refused (similarity, term coverage, missing name against the thresholds)")
+	explain := fs.Bool("explain", false, "show each hit's score parts, the LLM rewrites searched (retrieval.rewrite), or why a question was refused (similarity, term coverage, missing name against the thresholds)")
 	sources := fs.String("source", "", "search only these sources (comma-separated names); empty means all")
 	branch := fs.String("branch", "", "answer about this tracked branch, e.g. release-1.2; empty means the main (first tracked) branch of the git sources in scope")
 	index := fs.Bool("index", false, "first bring the index up to date (as ragbot index), then answer")
