@@ -270,7 +270,11 @@ var breakerRewrite = reply(map[string]any{
 func chunkText(c retrieval.Chunk) string { return c.Symbol + "\n" + c.Path + "\n" + c.Content }
 
 // newBreakerAsker indexes breakerCorpus into a fresh collection of a real
-// Weaviate and returns an asker on it (TopK 3) without a rewriter.
+// Weaviate and returns an asker on it without a rewriter. TopK and
+// Candidates are 3: each query's list is short against the corpus, as 40
+// candidates are against a real repository's thousands of chunks (a longer
+// list would hold every chunk of this tiny corpus, since the vector side
+// returns the nearest whatever their distance).
 func newBreakerAsker(t *testing.T) *retrieval.Asker {
 	t.Helper()
 	ctx := context.Background()
@@ -287,7 +291,7 @@ func newBreakerAsker(t *testing.T) *retrieval.Asker {
 	if err := store.Upsert(ctx, breakerCorpus, vecs); err != nil {
 		t.Fatal(err)
 	}
-	return &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 3, Candidates: 30,
+	return &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 3, Candidates: 3,
 		Thresholds: retrieval.DefaultThresholds(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 }
 
