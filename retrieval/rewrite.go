@@ -226,9 +226,9 @@ func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") 
 
 // retrieveRewritten is retrieve with a Rewriter: it searches the question
 // (the full path of the mode, hybrid and lookups and rerank by default)
-// while the rewriter runs, then each variant by one hybrid query (its own
-// vector; alpha as for a question) and the HyDE snippet by its vector alone
-// (BM25 in ModeBM25), all with the request's scope, and fuses the lists by
+// while the rewriter runs, then each variant the same way and the HyDE
+// snippet by its vector (searchRewrites), all with the request's scope,
+// and fuses the lists by
 // Reciprocal Rank Fusion (FuseRRF), the question's list first. The result
 // keeps the question's vector and term weights, and a hit that only a
 // rewrite found loses its Similarity and BM25 (they measured the rewrite),
@@ -240,35 +240,62 @@ func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, l
 	if p == nil {
 		p = a.startRewrite(ctx, r.Question, nil)
 	}
-	res, err := a.retrieve(context.WithValue(ctx, plainKey{}, true), r, q, limit, weights)
-	if err != nil {
-		return res, err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the other side when one fails
+	// The question's search and the rewrite's (wait for the model, then
+	// search its queries) run side by side; channels are buffered, so
+	// neither goroutine blocks after an early return.
+	type own struct {
+		res retrieved
+		err error
 	}
-	log := a.logger()
-	rw, err := p.wait(ctx)
-	if err != nil {
-		log.Warn("query rewrite dropped; searched the question alone", "err", err, "ms", time.Since(p.start).Milliseconds())
-		p.setTrace(func(t *Rewritten) { t.Dropped = err.Error() })
+	type rewritten struct {
+		lists   []RankedList
+		queries []rewriteQuery
+		why     error // the rewrite was dropped
+	}
+	ownc, rwc := make(chan own, 1), make(chan rewritten, 1)
+	raw := q.raw
+	go func() {
+		res, err := a.retrieve(context.WithValue(ctx, plainKey{}, true), r, q, limit, weights)
+		ownc <- own{res, err}
+	}()
+	go func() {
+		rw, err := p.wait(ctx)
+		if err != nil {
+			rwc <- rewritten{why: err}
+			return
+		}
+		queries := rewriteQueries(raw, rw)
+		if len(queries) == 0 {
+			rwc <- rewritten{why: errors.New("the rewrite held no usable query")}
+			return
+		}
+		lists, err := a.searchRewrites(ctx, r, queries, max(limit, a.Candidates))
+		if err != nil {
+			err = fmt.Errorf("searching the rewritten queries: %w", err)
+		}
+		rwc <- rewritten{lists: lists, queries: queries, why: err}
+	}()
+	o := <-ownc
+	if o.err != nil {
+		return o.res, o.err
+	}
+	res, rw := o.res, <-rwc
+	if rw.why != nil {
+		if ctx.Err() == nil {
+			a.logger().Warn("query rewrite dropped; searched the question alone", "err", rw.why, "ms", time.Since(p.start).Milliseconds())
+		}
+		p.setTrace(func(t *Rewritten) { t.Dropped = rw.why.Error() })
 		return res, nil
 	}
-	queries := rewriteQueries(q.raw, rw)
-	if len(queries) == 0 {
-		p.setTrace(func(t *Rewritten) { t.Dropped = "the rewrite held no usable query" })
-		return res, nil
-	}
-	lists, err := a.searchRewrites(ctx, r, queries, max(limit, a.Candidates))
-	if err != nil {
-		log.Warn("rewritten queries not searched; searched the question alone", "err", err)
-		p.setTrace(func(t *Rewritten) { t.Dropped = err.Error() })
-		return res, nil
-	}
-	own := make(map[string]bool, len(res.hits))
+	ids := make(map[string]bool, len(res.hits))
 	for _, h := range res.hits {
-		own[h.ID] = true
+		ids[h.ID] = true
 	}
-	fused := FuseRRF(append([]RankedList{{Name: "q", Hits: res.hits}}, lists...))
+	fused := FuseRRF(append([]RankedList{{Name: "q", Hits: res.hits}}, rw.lists...))
 	for i := range fused {
-		if !own[fused[i].ID] {
+		if !ids[fused[i].ID] {
 			fused[i].Similarity, fused[i].BM25 = 0, 0
 		}
 	}
@@ -277,7 +304,7 @@ func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, l
 	}
 	res.hits = fused
 	p.setTrace(func(t *Rewritten) {
-		for _, rq := range queries {
+		for _, rq := range rw.queries {
 			if rq.hyde {
 				t.HyDE = rq.text
 			} else {
@@ -285,52 +312,54 @@ func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, l
 			}
 		}
 	})
-	log.Debug("query rewritten", "queries", len(queries), "ms", time.Since(p.start).Milliseconds())
+	a.logger().Debug("query rewritten", "queries", len(rw.queries), "ms", time.Since(p.start).Milliseconds())
 	return res, nil
 }
 
 // searchRewrites runs the queries' searches at once and returns their
-// lists, in order.
+// lists, in order. A variant is searched as a question (retrieve: in the
+// default mode its own analysis, hybrid query, lookups of the names it
+// holds and rerank), so a code term the model named is matched as exactly
+// as one the user named; the HyDE snippet is a pseudo-document, not a
+// question, and is searched by its vector alone (BM25 in ModeBM25).
 func (a *Asker) searchRewrites(ctx context.Context, r Request, queries []rewriteQuery, limit int) ([]RankedList, error) {
-	mode := a.Mode
-	if mode == "" {
-		mode = ModeHybridRerank
-	}
-	var vecs [][]float32
-	if mode != ModeBM25 {
-		texts := make([]string, len(queries))
-		for i, rq := range queries {
-			texts[i] = rq.text
-		}
-		var err error
-		if vecs, err = a.Embedder.Embed(ctx, texts); err != nil {
-			return nil, fmt.Errorf("embed rewritten queries: %w", err)
-		}
-	}
+	plain := context.WithValue(ctx, plainKey{}, true)
 	lists := make([]RankedList, len(queries))
 	errs := make([]error, len(queries))
 	var wg sync.WaitGroup
 	for i, rq := range queries {
-		alpha := a.Alpha
-		switch {
-		case mode == ModeBM25:
-			alpha = 0
-		case mode == ModeVector || rq.hyde:
-			alpha = 1
-		case mode == ModeHybridRerank && Analyze(rq.text).IdentifierHeavy():
-			alpha = min(alpha, identifierAlpha)
-		}
-		query := Query{Text: SearchQuery(rq.text), Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
-		if vecs != nil {
-			query.Vector = vecs[i]
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hits, err := a.Store.Search(ctx, query)
+			var hits []Hit
+			var err error
+			if rq.hyde {
+				hits, err = a.searchHyDE(ctx, r, rq.text, limit)
+			} else {
+				vr := r
+				vr.Question, vr.Thread = rq.text, nil
+				var res retrieved
+				res, err = a.retrieve(plain, vr, newQuestion(rq.text), limit, false)
+				hits = res.hits
+			}
 			lists[i], errs[i] = RankedList{Name: rq.name, Hits: hits}, err
 		}()
 	}
 	wg.Wait()
 	return lists, errors.Join(errs...)
+}
+
+// searchHyDE searches a hypothetical snippet by its vector (Gao et al.
+// 2022: the pseudo-document's embedding finds real documents near it), or
+// by BM25 in ModeBM25, within the request's scope.
+func (a *Asker) searchHyDE(ctx context.Context, r Request, snippet string, limit int) ([]Hit, error) {
+	q := Query{Text: SearchQuery(snippet), Alpha: 0, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
+	if a.Mode != ModeBM25 {
+		vec, err := a.embedQuestion(ctx, snippet)
+		if err != nil {
+			return nil, err
+		}
+		q.Vector, q.Alpha = vec, 1
+	}
+	return a.Store.Search(ctx, q)
 }
