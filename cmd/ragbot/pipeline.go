@@ -14,9 +14,8 @@ import (
 // config (docs/architecture.md, "Answering flow"): the retrieval.Asker with
 // its thresholds, optional query rewriter and optional summary, the main
 // branches of the git sources (read now; serve refreshes them after each
-// index run), and the answer
-// guards in order: git snippets against their branch heads
-// (ingest.StaleCode), doc snippets against their source's TTL
+// index run), and the answer guards in order: git snippets against their
+// branch heads (ingest.StaleCode), doc snippets against their source's TTL
 // (ingest.StaleDocs), and the index against the branch heads
 // (ingest.BranchFreshness).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
