@@ -163,15 +163,19 @@ func (b *Bot) respond(ctx context.Context, m Mention, log *slog.Logger) Reply {
 	sctx, cancel := context.WithTimeoutCause(ctx, b.cfg.Timeout, fmt.Errorf("%w (%s)", errSearchTimeout, b.cfg.Timeout))
 	defer cancel()
 	q := m.Text
+	var thread []string
 	if m.InThread {
 		earlier, err := b.cfg.Surface.Earlier(sctx, m.Thread, m.TS)
 		if err != nil {
 			log.Warn("read thread; answering without its context", "err", err)
 		}
 		q = FollowUp(q, earlier)
+		if len(earlier) > 0 { // for an Answerer's query rewriter (retrieval.Request.Thread)
+			thread = append(earlier[:len(earlier):len(earlier)], m.Text)
+		}
 	}
 	groups := b.cfg.Access.GroupsFor(m.Thread.Channel, m.User, m.Private)
-	ans, err := b.cfg.Answerer.Ask(sctx, retrieval.Request{Question: q, Sources: sources, Groups: groups})
+	ans, err := b.cfg.Answerer.Ask(sctx, retrieval.Request{Question: q, Sources: sources, Groups: groups, Thread: thread})
 	if err != nil {
 		if cause := context.Cause(sctx); cause != nil && !errors.Is(err, cause) {
 			err = fmt.Errorf("%w (%v)", err, cause)

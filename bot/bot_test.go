@@ -107,7 +107,8 @@ func TestHandle(t *testing.T) {
 			mention: bot.Mention{DeliveryID: "Ev1", Thread: root, TS: "60.1", InThread: true, Text: "and for v2?"},
 			earlier: []string{"where is the orders handler?"},
 			want:    []string{"post 100.0 in C1/50.1: searching", `update 100.0: answered "and for v2? orders handler"`},
-			wantReq: []retrieval.Request{{Question: "and for v2? orders handler", Sources: []string{"repo:payments"}}},
+			wantReq: []retrieval.Request{{Question: "and for v2? orders handler", Sources: []string{"repo:payments"},
+				Thread: []string{"where is the orders handler?", "and for v2?"}}},
 		},
 		{
 			name:    "search failure is said",

@@ -24,7 +24,10 @@ const (
 // more, or one without earlier messages, is returned unchanged.
 //
 // This is deliberately simple and visible: the answer shows what was
-// searched, so a reader can see why a follow-up found what it found.
+// searched, so a reader can see why a follow-up found what it found. The
+// bot also passes the thread in retrieval.Request.Thread: an Answerer with
+// an LLM query rewriter (retrieval.rewrite) searches the model's standalone
+// question instead, and this text when the model fails or is late.
 func FollowUp(question string, earlier []string) string {
 	own := retrieval.QueryTerms(question)
 	if len(own) >= followUpMaxOwn || len(earlier) == 0 {

@@ -103,6 +103,8 @@ type Retrieval struct {
 	Thresholds map[string]Thresholds `yaml:"thresholds"`
 	// Summary configures the optional LLM summary (retrieval.go).
 	Summary Summary `yaml:"summary"`
+	// Rewrite configures the optional LLM query rewriting (rewrite.go).
+	Rewrite Rewrite `yaml:"rewrite"`
 }
 
 // Indexing holds index-time settings.

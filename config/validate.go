@@ -22,6 +22,7 @@ func (c *Config) Validate() error {
 	v.retrieval()
 	v.thresholds()
 	v.summary()
+	v.rewrite()
 	v.indexing()
 	v.sources()
 	v.chat()

@@ -93,6 +93,9 @@ type Answer struct {
 	// cited nothing, named what no snippet has, or failed), for the
 	// operator's log and `ragbot ask -explain`; never shown to users.
 	SummaryDropped string `json:"summary_dropped,omitempty"`
+	// Rewrite is what the Asker's QueryRewriter added to the search, for
+	// `ragbot ask --explain`; zero without one. Not part of the JSON form.
+	Rewrite Rewritten `json:"-"`
 }
 
 // MaxSnippetLines is how many lines of a chunk an answer shows; the rest is
@@ -126,6 +129,13 @@ type Asker struct {
 	Guards []Guard
 	// Summarizer, when set, writes Answer.Summary for covered questions.
 	Summarizer Summarizer
+	// Rewriter, when set, adds the model's rewrites of the question to the
+	// search: a standalone form of a thread follow-up, variants and a
+	// hypothetical snippet, fused with the question's own hits (rewrite.go).
+	Rewriter QueryRewriter
+	// RewriteTimeout bounds the Rewriter; a later rewrite is dropped and the
+	// question searched alone [DefaultRewriteTimeout].
+	RewriteTimeout time.Duration
 	// Log receives one Warn line per guard error [slog.Default()].
 	Log *slog.Logger
 }
@@ -162,6 +172,12 @@ type Request struct {
 	Sources  []string // source ids the asker's channel may see; empty means all
 	Groups   []string // the asker's groups, for chunk ACLs
 	Branch   string   // "" for any branch
+	// Thread, for a question asked inside a chat thread, holds the thread's
+	// messages, root first, ending with the question as typed; Question is
+	// then the surface's own standalone form of it (bot.FollowUp). An
+	// Asker with a Rewriter searches the model's standalone question
+	// instead, when it comes in time (rewrite.go). Nil elsewhere.
+	Thread []string
 }
 
 // Ask is the one answer pipeline of ask, serve and eval: it resolves the
@@ -175,7 +191,7 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 	if r.Branch == "" && a.Branches != nil {
 		r.Branch = a.Branches.MainBranch(r.Sources)
 	}
-	ans, err := a.answer(ctx, r)
+	ans, err := a.answerRewritten(ctx, r)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -52,6 +52,9 @@ type retrieved struct {
 // (weighTerms) are looked up while the search runs when the rerank needs
 // them or weights is set.
 func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int, weights bool) (retrieved, error) {
+	if a.rewriting(ctx) {
+		return a.retrieveRewritten(ctx, r, q, limit, weights)
+	}
 	an, text := q.Analysis, q.text
 	if text == "" {
 		return retrieved{}, fmt.Errorf("empty question")

@@ -34,7 +34,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlags("ask", askAbout, stderr)
 	cf.register(fs)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
-	explain := fs.Bool("explain", false, "show each hit's score parts, or why a question was refused (similarity, term coverage, missing name against the thresholds)")
+	explain := fs.Bool("explain", false, "show each hit's score parts, the LLM rewrites searched (retrieval.rewrite), or why a question was refused (similarity, term coverage, missing name against the thresholds)")
 	sources := fs.String("source", "", "search only these sources (comma-separated names); empty means all")
 	branch := fs.String("branch", "", "answer about this tracked branch, e.g. release-1.2; empty means the main (first tracked) branch of the git sources in scope")
 	index := fs.Bool("index", false, "first bring the index up to date (as ragbot index), then answer")
@@ -110,6 +110,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return nil
 	}
 	renderText(stdout, ans, asker.TopK, time.Now(), *explain)
+	if *explain {
+		explainRewrite(stdout, ans.Rewrite)
+	}
 	if *explain && ans.Coverage != retrieval.Covered {
 		fmt.Fprintln(stdout, whyRefused(ans.Coverage, ans.Evidence, asker.Thresholds))
 	}
@@ -164,6 +167,24 @@ func whyRefused(cov retrieval.Coverage, ev retrieval.Evidence, th retrieval.Thre
 		fmt.Fprintf(&b, "; terms in no chunk: %s", strings.Join(ev.Absent, ", "))
 	}
 	return b.String()
+}
+
+// explainRewrite is `ask --explain`'s account of the LLM query rewrite
+// (retrieval.rewrite): the standalone question, then each query searched
+// beside the question, or why none was; nothing without a rewriter.
+func explainRewrite(w io.Writer, rw retrieval.Rewritten) {
+	if rw.Standalone != "" {
+		fmt.Fprintf(w, "searched as: %s\n", rw.Standalone)
+	}
+	for i, v := range rw.Variants {
+		fmt.Fprintf(w, "also searched (%d): %s\n", i+1, v)
+	}
+	if rw.HyDE != "" {
+		fmt.Fprintf(w, "also searched (hypothetical snippet, by its vector):\n    %s\n", strings.ReplaceAll(rw.HyDE, "\n", "\n    "))
+	}
+	if rw.Dropped != "" {
+		fmt.Fprintf(w, "query rewrite not used: %s\n", rw.Dropped)
+	}
 }
 
 // renderText prints an answer for a terminal: one header line per snippet,

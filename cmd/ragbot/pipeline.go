@@ -3,17 +3,19 @@ package main
 import (
 	"context"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/ingest/code"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/openai"
 )
 
 // pipeline builds the one answer pipeline of ask, serve and eval from the
 // config (docs/architecture.md, "Answering flow"): the retrieval.Asker with
-// its thresholds and optional summary, the main branches of the git sources
-// (read now; serve refreshes them after each index run), and the answer
-// guards in order: git snippets against their branch heads
-// (ingest.StaleCode), doc snippets against their source's TTL
+// its thresholds, optional query rewriter and optional summary, the main
+// branches of the git sources (read now; serve refreshes them after each
+// index run), and the answer guards in order: git snippets against their
+// branch heads (ingest.StaleCode), doc snippets against their source's TTL
 // (ingest.StaleDocs), and the index against the branch heads
 // (ingest.BranchFreshness).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
@@ -21,6 +23,10 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	sum, err := newSummarizer(a.cfg)
 	if err != nil { // the config was validated; answer without a summary
 		a.log.Warn("llm summary disabled", "err", err)
+	}
+	rw, err := newRewriter(a.cfg)
+	if err != nil { // the config was validated; search without rewrites
+		a.log.Warn("llm query rewrite disabled", "err", err)
 	}
 	repos := gitRepos(a.cfg)
 	branches := ingest.NewBranches(ctx, repos)
@@ -32,10 +38,29 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	return &retrieval.Asker{
 		Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
 		Thresholds: thresholdsFor(a.cfg, a.embedder), Summarizer: sum, Branches: branches, Log: a.log,
+		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
 			ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg)},
 			ingest.BranchFreshness{Repos: repos, States: a.store},
 		},
 	}, branches
+}
+
+// newRewriter returns the LLM query rewriter of retrieval.rewrite, or a nil
+// interface (not a nil pointer) when it is not enabled. Its endpoint
+// defaults to retrieval.summary's (config.Retrieval.RewriteEndpoint); HyDE
+// is on unless retrieval.rewrite.hyde is false.
+func newRewriter(cfg *config.Config) (retrieval.QueryRewriter, error) {
+	rw := cfg.Retrieval.Rewrite
+	if !rw.Enabled {
+		return nil, nil
+	}
+	base, model, keyEnv := cfg.Retrieval.RewriteEndpoint()
+	w, err := openai.NewRewriter(openai.RewriteConfig{BaseURL: base, Model: model, APIKey: envValue(keyEnv),
+		Timeout: rw.Timeout, Variants: rw.Variants, HyDE: rw.HyDE == nil || *rw.HyDE})
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
 }
