@@ -103,7 +103,15 @@ type Retrieval struct {
 	Thresholds map[string]Thresholds `yaml:"thresholds"`
 	// Summary configures the optional LLM summary (retrieval.go).
 	Summary Summary `yaml:"summary"`
+	// Expansion lists the query expansions to run, among ExpansionKinds:
+	// "prf" (pseudo-relevance feedback), "glove" (word-vector neighbours),
+	// "wordnet" (synonyms); see retrieval.Expander. Unset or [] runs none.
+	Expansion []string `yaml:"expansion"`
 }
+
+// ExpansionKinds are the valid entries of retrieval.expansion, the same as
+// retrieval.ExpansionKinds (a test of cmd/ragbot compares them).
+var ExpansionKinds = []string{"prf", "glove", "wordnet"}
 
 // Indexing holds index-time settings.
 type Indexing struct {
