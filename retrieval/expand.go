@@ -30,10 +30,12 @@ const (
 	// expandOrigRepeat is how many times the question's own terms are
 	// repeated in the expanded BM25 query, against once for each
 	// expansion term: Weaviate multiplies a query term's idf by its count
-	// in the query (BM25Searcher.createTerm, duplicateTextBoost), so the
-	// original terms weigh twice an added one, RM3's interpolation of the
-	// original query model with the feedback model (Abdul-Jaleel et al.,
-	// "UMass at TREC 2004", lambda 0.5 on the query side at 2:1).
+	// in the query (Weaviate v1.39, adapters/repos/db/inverted/
+	// bm25_searcher.go, duplicateTextBoost), so an original term weighs
+	// twice an added one: a query-side stand-in for RM3's interpolation of
+	// the original query with the feedback model (Abdul-Jaleel et al.,
+	// "UMass at TREC 2004"). Not tuned: expansion is off by default
+	// (README, "Query expansion").
 	expandOrigRepeat = 2
 	// expandFuse is the share (0..1) of the expanded query's fused hybrid
 	// score in a hit's merged score; the first pass's has the rest
