@@ -265,3 +265,23 @@ func TestSources(t *testing.T) {
 		})
 	}
 }
+
+func TestExpansion(t *testing.T) {
+	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
+	for _, tt := range []struct {
+		yaml string
+		want []string
+	}{
+		{"", nil},
+		{"retrieval: {expansion: []}", []string{}},
+		{"retrieval: {expansion: [wordnet, prf]}", []string{"wordnet", "prf"}},
+	} {
+		cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.yaml, err)
+		}
+		if diff := cmp.Diff(tt.want, cfg.Retrieval.Expansion); diff != "" {
+			t.Errorf("Parse(%q) expansion (-want +got):\n%s", tt.yaml, diff)
+		}
+	}
+}

@@ -53,6 +53,14 @@ func TestBadConfigs(t *testing.T) {
 			want: `retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got 1.5`,
 		},
 		{
+			file: "bad-expansion-kind.yaml",
+			want: `retrieval.expansion[1]: got "word2vec", want one of prf, glove, wordnet`,
+		},
+		{
+			file: "bad-expansion-twice.yaml",
+			want: `retrieval.expansion[2]: "wordnet" is listed twice`,
+		},
+		{
 			file: "bad-weaviate-url.yaml",
 			want: `weaviate.url: must be an absolute http(s) URL or empty for the embedded server, got "weaviate.local"`,
 		},

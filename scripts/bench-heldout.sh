@@ -5,6 +5,11 @@
 # retrieval mode, split into the ordinary kinds, the paraphrases and the
 # unanswerable questions, with figures per corpus.
 #   bash scripts/bench-heldout.sh [CORPUS_DIR]   (default .ragbot/heldout-corpus)
+# RAGBOT_EVAL_FLAGS is added to every `ragbot eval` (e.g. "--expand prf");
+# RAGBOT_EXPAND_SETS="none prf glove wordnet prf,glove,wordnet" also prints
+# hybrid+rerank for each query expansion set (`ragbot eval --expand`), on
+# the same index; RAGBOT_HELDOUT_PORT picks the Weaviate ports (default
+# 8289..8294).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -22,7 +27,7 @@ WORK="$(mktemp -d)"
 {
   echo "weaviate:"
   echo "  data_dir: $WORK/weaviate"
-  echo "  port: 8289"
+  echo "  port: ${RAGBOT_HELDOUT_PORT:-8289}"
   echo "sources:"
   for s in "${SETS[@]}"; do
     name="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["corpus"])' "testdata/eval/heldout/$s/questions.jsonl")"
@@ -58,3 +63,9 @@ for set in ordinary paraphrase; do
 done
 echo; echo "== every question, with the unanswerable ones (hybrid+rerank): no coverage"
 bin/ragbot eval --config "$WORK/heldout.yaml" "$WORK/all.jsonl" ${RAGBOT_EVAL_FLAGS:-} | sed -n '/^no coverage/,/^misses/p' | grep -v '^misses'
+for exp in ${RAGBOT_EXPAND_SETS:-}; do
+  for set in ordinary paraphrase; do
+    echo; echo "== $set questions, ragbot eval --expand $exp"
+    bin/ragbot eval --config "$WORK/heldout.yaml" ${RAGBOT_EVAL_FLAGS:-} --expand "$exp" "$WORK/$set.jsonl" | sed -n '/^kind/,/^misses/p' | grep -v '^misses'
+  done
+done

@@ -35,7 +35,8 @@ With --bench it then times Asker.Ask (retrieval, rerank and the coverage
 decision, in this process, excluding start-up) for every question and
 prints p50/p95/max in milliseconds.
 
-With --without it leaves rerank features out, for ablation. Figures are
+With --without it leaves rerank features out, and with --expand it picks
+the query expansions (retrieval.expansion), for ablation. Figures are
 given per kind and, when the questions span several corpora, per corpus.
 
 Question sets in this repository: testdata/eval/heldout/<set>/questions.jsonl
@@ -47,6 +48,7 @@ Examples:
   ragbot eval --config heldout.yaml testdata/eval/heldout/raft/questions.jsonl
   ragbot eval --config heldout.yaml --mode bm25 --json testdata/eval/heldout/urllib3/questions.jsonl
   ragbot eval --config heldout.yaml --without coverage,literal testdata/eval/heldout/axios/questions.jsonl
+  ragbot eval --config heldout.yaml --expand prf,wordnet testdata/eval/heldout/raft/questions.jsonl
   ragbot eval --config eval.yaml questions.jsonl testdata/eval/unanswerable.jsonl
   ragbot eval --config eval.yaml --bench questions.jsonl`
 
@@ -110,6 +112,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	mode := fs.String("mode", retrieval.ModeHybridRerank, "retrieval mode: "+strings.Join(retrieval.Modes, ", "))
 	without := fs.String("without", "", "rerank features to leave out, comma-separated, for ablation: "+strings.Join(retrieval.RerankFeatures, ", ")+"; empty uses them all")
+	expand := fs.String("expand", "", "query expansions to run, comma-separated, for ablation: "+strings.Join(retrieval.ExpansionKinds, ", ")+`, or "none"; empty uses retrieval.expansion of the config`)
 	bench := fs.Bool("bench", false, "also time Asker.Ask for every question and print p50/p95/max")
 	benchRuns := fs.Int("bench-runs", 3, "with --bench, timed passes over the questions after one warm-up pass")
 	if err := parseFlags(fs, args); err != nil {
@@ -121,6 +124,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, f := range commaList(*without) {
 		if !slices.Contains(retrieval.RerankFeatures, f) {
 			return fmt.Errorf("%w: --without %q, want rerank features among %s", errUsage, f, strings.Join(retrieval.RerankFeatures, ", "))
+		}
+	}
+	var expander *retrieval.Expander
+	if *expand != "" && *expand != "none" {
+		var err error
+		if expander, err = retrieval.NewExpander(commaList(*expand)); err != nil {
+			return fmt.Errorf("%w: --expand: %v", errUsage, err)
 		}
 	}
 	if !slices.Contains(retrieval.Modes, *mode) {
@@ -141,6 +151,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
 	asker.Without = commaList(*without)
+	if *expand != "" {
+		asker.Expand = expander
+	}
 	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name(), Family: embedderFamily(asker.Embedder)}
 	var outs []eval.Outcome
 	var answerable, unanswerable []retrieval.Evidence

@@ -35,8 +35,12 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	for _, repo := range repos {
 		stale.Sources[repo.Source.ID] = repo.Source
 	}
+	expand, err := retrieval.NewExpander(r.Expansion)
+	if err != nil { // the config was validated: the built-in word lists failed to parse
+		a.log.Warn("query expansion disabled", "err", err)
+	}
 	return &retrieval.Asker{
-		Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
+		Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Expand: expand,
 		Thresholds: thresholdsFor(a.cfg, a.embedder), Summarizer: sum, Branches: branches, Log: a.log,
 		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{
