@@ -31,7 +31,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	}
 	return &retrieval.Asker{
 		Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
-		Thresholds: thresholdsFor(a.cfg, a.embedder), Summarizer: sum, Branches: branches, Log: a.log,
+		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
 			ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg)},
