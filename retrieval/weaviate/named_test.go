@@ -341,3 +341,52 @@ func TestLegacySchemaIsRefusedWithTheFix(t *testing.T) {
 		t.Errorf("open after DropCollections: %v", err)
 	}
 }
+
+// TestAssessFillsSemanticSimilarity: with a Pair embedder, the top hits
+// carry the question's cosine similarity on each vector, computed from the
+// stored vectors: Similarity on the lexical one (what the coverage
+// thresholds are calibrated on), Semantic on the semantic one.
+func TestAssessFillsSemanticSimilarity(t *testing.T) {
+	ctx := context.Background()
+	p := retrieval.Pair{Lexical: embed.NewOffline(), Semantic: refunds}
+	store, _ := newNamed(t, p)
+	cs := semanticCorpus()
+	vecs := embedAll(t, p, cs)
+	if err := store.Upsert(ctx, cs, vecs); err != nil {
+		t.Fatal(err)
+	}
+	asker := &retrieval.Asker{Store: store, Embedder: p, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	const question = "where do we give customers their money back"
+	hits, _, err := asker.Assess(ctx, retrieval.Request{Question: question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qv, err := p.Embed(ctx, []string{question})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qLex, qSem := p.Split(qv[0])
+	byID := map[string][]float32{}
+	for i, c := range cs {
+		byID[c.ID()] = vecs[i]
+	}
+	found := false
+	for _, h := range hits[:min(len(hits), 5)] {
+		lex, sem := p.Split(byID[h.ID])
+		if d := math.Abs(h.Similarity - retrieval.Cosine(qLex, lex)); d > 1e-5 {
+			t.Errorf("%s: Similarity %.4f, want the lexical cosine %.4f", h.Chunk.Symbol, h.Similarity, retrieval.Cosine(qLex, lex))
+		}
+		if d := math.Abs(h.Semantic - retrieval.Cosine(qSem, sem)); d > 1e-5 {
+			t.Errorf("%s: Semantic %.4f, want the semantic cosine %.4f", h.Chunk.Symbol, h.Semantic, retrieval.Cosine(qSem, sem))
+		}
+		if h.Chunk.Symbol == "Ledger.Reimburse" {
+			found = true
+			if h.Semantic < 0.9 {
+				t.Errorf("Ledger.Reimburse: Semantic %.3f, want about 1", h.Semantic)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("Ledger.Reimburse not among the top 5 of %v", hits)
+	}
+}
