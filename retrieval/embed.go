@@ -80,8 +80,12 @@ func (p Pair) EmbedSemantic(ctx context.Context, texts []string) ([][]float32, e
 	return vs, nil
 }
 
-// Name is "LEXICAL+SEMANTIC"; the store records the two names apart.
-func (p Pair) Name() string { return p.Lexical.Name() + "+" + p.Semantic.Name() }
+// Name is the lexical embedder's Name. The store records the semantic
+// embedder apart and re-embeds the semantic vectors itself when it changes
+// (retrieval/weaviate, StoreConfig.Reembed), so a new semantic embedder
+// leaves what the indexer keys on the embedder's name (a source's settings)
+// as it is, and its chunks are not written again.
+func (p Pair) Name() string { return p.Lexical.Name() }
 
 // Family is the lexical embedder's family (its Family method, else its
 // Name): the coverage thresholds are on the lexical similarity.
