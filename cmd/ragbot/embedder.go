@@ -166,10 +166,12 @@ func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags comm
 		sc.Semantic, sc.LexicalDim, sc.SemanticWeight = p.Semantic.Name(), p.Lexical.Dim(), *a.cfg.Retrieval.SemanticWeight
 	}
 	if flags.indexing {
+		first := true
 		sc.Reembed = &weaviate.Reembedder{Text: ingest.EmbedText, Progress: func(done int) {
-			if done%1000 == 0 {
-				fmt.Fprintf(a.stderr, "re-embedding the semantic vectors with %s: %d chunks so far\n", sc.Semantic, done)
+			if first || done%1000 == 0 {
+				fmt.Fprintf(a.stderr, "re-embedding the semantic vectors with %s (lexical vectors and text kept): %d chunks so far\n", sc.Semantic, done)
 			}
+			first = false
 		}}
 		if p, ok := a.embedder.(retrieval.Pair); ok {
 			sc.Reembed.Embed = p.EmbedSemantic
