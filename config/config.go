@@ -83,6 +83,13 @@ type Embedder struct {
 	MaxInputTokens int `yaml:"max_input_tokens"`
 	// OpenAI holds kind openai's other settings (retrieval.go).
 	OpenAI `yaml:",inline"`
+	// Semantic, when set, is a second embedder whose vectors are stored
+	// beside this one's as the named vector "semantic" and searched with
+	// them (hybrid over both vectors plus BM25; README, "Semantic vectors").
+	// It takes the keys above (kind, model, max_input_tokens and kind
+	// openai's settings) except adapt and semantic. Changing it re-embeds
+	// only the semantic vectors at the next `ragbot index`.
+	Semantic *Embedder `yaml:"semantic"`
 }
 
 // Retrieval holds query-time settings.
@@ -94,6 +101,11 @@ type Retrieval struct {
 	TopK int `yaml:"top_k"`
 	// Candidates is how many hybrid hits are fetched before reranking; default 40.
 	Candidates int `yaml:"candidates"`
+	// SemanticWeight is the share (0..1) of the semantic vector in the
+	// vector side of hybrid search when embedder.semantic is set; the
+	// lexical vector has the rest. Unset means DefaultSemanticWeight. A
+	// pointer, because 0 is meaningful.
+	SemanticWeight *float64 `yaml:"semantic_weight"`
 	// Thresholds decide "no coverage", per embedder name or family (as
 	// `ragbot eval` prints them, e.g. "offline-hash-v1-384", or "static"
 	// for every static model, refined or not): similarities of different
@@ -182,9 +194,12 @@ const (
 	DefaultCollection = "Chunk"
 	DefaultTimeout    = 60 * time.Second
 	DefaultAlpha      = 0.5
-	DefaultTopK       = 5
-	DefaultCandidates = 40
-	DefaultMaxSymbol  = 150
+	// DefaultSemanticWeight is retrieval.semantic_weight; README,
+	// "Semantic vectors", gives the leave-one-corpus-out measurement behind it.
+	DefaultSemanticWeight = 0.5
+	DefaultTopK           = 5
+	DefaultCandidates     = 40
+	DefaultMaxSymbol      = 150
 	// DefaultOpenAIMaxInputTokens is embedder.max_input_tokens for kind
 	// openai: the input limit of OpenAI's embedding models.
 	DefaultOpenAIMaxInputTokens = 8192
@@ -253,6 +268,9 @@ func (c *Config) applyDefaults() {
 	if c.Embedder.Kind == "openai" && c.Embedder.MaxInputTokens == 0 {
 		c.Embedder.MaxInputTokens = DefaultOpenAIMaxInputTokens
 	}
+	if sem := c.Embedder.Semantic; sem != nil && sem.Kind == "openai" && sem.MaxInputTokens == 0 {
+		sem.MaxInputTokens = DefaultOpenAIMaxInputTokens
+	}
 	r := &c.Retrieval
 	if r.Alpha == nil {
 		a := DefaultAlpha
@@ -263,6 +281,10 @@ func (c *Config) applyDefaults() {
 	}
 	if r.Candidates == 0 {
 		r.Candidates = DefaultCandidates
+	}
+	if r.SemanticWeight == nil {
+		w := DefaultSemanticWeight
+		r.SemanticWeight = &w
 	}
 	if c.Indexing.MaxSymbolLines == 0 {
 		c.Indexing.MaxSymbolLines = DefaultMaxSymbol

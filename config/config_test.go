@@ -60,7 +60,7 @@ func TestLoadGood(t *testing.T) {
 		},
 		Embedder: config.Embedder{Kind: "offline"},
 		Retrieval: config.Retrieval{
-			Alpha:      ptr(0.5),
+			Alpha: ptr(0.5), SemanticWeight: ptr(config.DefaultSemanticWeight),
 			TopK:       5,
 			Candidates: 40,
 		},
@@ -217,7 +217,7 @@ sources:
 		},
 		Embedder: config.Embedder{Kind: "offline"},
 		Retrieval: config.Retrieval{
-			Alpha:      ptr(0.5),
+			Alpha: ptr(0.5), SemanticWeight: ptr(config.DefaultSemanticWeight),
 			TopK:       8,
 			Candidates: 80,
 			Thresholds: map[string]config.Thresholds{"offline-hash-v1-384": {MinSimilarity: ptr(0.0), MinTermCoverage: ptr(0.75)}},

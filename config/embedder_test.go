@@ -31,3 +31,23 @@ func TestStaticEmbedder(t *testing.T) {
 		})
 	}
 }
+
+// TestSemanticEmbedder: embedder.semantic takes the keys of an embedder,
+// with kind openai's default input limit, and retrieval.semantic_weight
+// defaults to DefaultSemanticWeight.
+func TestSemanticEmbedder(t *testing.T) {
+	const yaml = "embedder:\n  kind: offline\n  semantic: {kind: openai, base_url: 'http://localhost:11434/v1', model: nomic-embed-text, batch_size: 16}\n" +
+		"sources: [{name: handbook, kind: markdown, path: docs}]\n"
+	cfg, err := config.Parse([]byte(yaml), dir, env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: "openai", Model: "nomic-embed-text",
+		MaxInputTokens: config.DefaultOpenAIMaxInputTokens, OpenAI: config.OpenAI{BaseURL: "http://localhost:11434/v1", BatchSize: 16}}}
+	if diff := cmp.Diff(want, cfg.Embedder); diff != "" {
+		t.Errorf("Embedder mismatch (-want +got):\n%s", diff)
+	}
+	if w := cfg.Retrieval.SemanticWeight; w == nil || *w != config.DefaultSemanticWeight {
+		t.Errorf("retrieval.semantic_weight %v, want the default %g", w, config.DefaultSemanticWeight)
+	}
+}

@@ -63,32 +63,31 @@ type Thresholds struct {
 // reference, "Create embeddings").
 const maxOpenAIBatch = 2048
 
-// openai checks the embedder's OpenAI settings: required for kind openai,
-// refused for the other kinds.
-func (v *validator) openai() {
-	e := v.c.Embedder
+// openai checks the OpenAI settings of the embedder e at path p: required
+// for kind openai, refused for the other kinds.
+func (v *validator) openai(p string, e Embedder) {
 	if e.MaxInputTokens < 0 {
-		v.bad("embedder.max_input_tokens", "must be positive, or 0 for no limit, got %d", e.MaxInputTokens)
+		v.bad(p+".max_input_tokens", "must be positive, or 0 for no limit, got %d", e.MaxInputTokens)
 	}
 	if e.Kind != "openai" {
 		if e.OpenAI != (OpenAI{}) {
-			v.bad("embedder.base_url", "base_url, api_key_env, batch_size, dimensions and timeout are settings of kind openai, but kind is %q", e.Kind)
+			v.bad(p+".base_url", "base_url, api_key_env, batch_size, dimensions and timeout are settings of kind openai, but kind is %q", e.Kind)
 		}
 		return
 	}
-	v.apiURL("embedder.base_url", e.BaseURL)
+	v.apiURL(p+".base_url", e.BaseURL)
 	if e.Model == "" {
-		v.bad("embedder.model", `must name the embeddings model for kind openai, e.g. "text-embedding-3-small"`)
+		v.bad(p+".model", `must name the embeddings model for kind openai, e.g. "text-embedding-3-small"`)
 	}
-	v.apiKeyEnv("embedder.api_key_env", e.APIKeyEnv)
+	v.apiKeyEnv(p+".api_key_env", e.APIKeyEnv)
 	if n := e.BatchSize; n < 0 || n > maxOpenAIBatch {
-		v.bad("embedder.batch_size", "must be 1..%d, or 0 for 32, got %d", maxOpenAIBatch, n)
+		v.bad(p+".batch_size", "must be 1..%d, or 0 for 32, got %d", maxOpenAIBatch, n)
 	}
 	if e.Dimensions < 0 {
-		v.bad("embedder.dimensions", "must be positive, or 0 for the model's own length, got %d", e.Dimensions)
+		v.bad(p+".dimensions", "must be positive, or 0 for the model's own length, got %d", e.Dimensions)
 	}
 	if e.Timeout < 0 {
-		v.bad("embedder.timeout", "must be positive, got %s", e.Timeout)
+		v.bad(p+".timeout", "must be positive, got %s", e.Timeout)
 	}
 }
 

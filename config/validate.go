@@ -19,7 +19,6 @@ import (
 func (c *Config) Validate() error {
 	v := validator{c: c}
 	v.weaviate()
-	v.openai()
 	v.retrieval()
 	v.thresholds()
 	v.summary()
@@ -76,14 +75,32 @@ func (v *validator) weaviate() {
 	if col := w.Collection; !className.MatchString(col) {
 		v.bad("weaviate.collection", "must be a Weaviate class name (an upper-case letter, then letters, digits or _), got %q", col)
 	}
-	switch v.c.Embedder.Kind {
-	case "offline", "static", "openai":
-	default:
-		v.bad("embedder.kind", "got %q, want offline, static or openai", v.c.Embedder.Kind)
+	v.embedder("embedder", v.c.Embedder)
+	if sem := v.c.Embedder.Semantic; sem != nil {
+		v.embedder("embedder.semantic", *sem)
+		if sem.Adapt {
+			v.bad("embedder.semantic.adapt", "refining is done for the main embedder only")
+		}
+		if sem.Semantic != nil {
+			v.bad("embedder.semantic.semantic", "there is one semantic embedder")
+		}
 	}
-	if e := v.c.Embedder; e.Kind != "static" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
-		v.bad("embedder.model", "model and adapt are settings of the static embedder, but kind is %q", e.Kind)
+}
+
+// EmbedderKinds are the valid values of embedder.kind and
+// embedder.semantic.kind.
+var EmbedderKinds = []string{"offline", "static", "openai"}
+
+// embedder checks the kind and settings of the embedder at path p.
+func (v *validator) embedder(p string, e Embedder) {
+	if !slices.Contains(EmbedderKinds, e.Kind) {
+		n := len(EmbedderKinds)
+		v.bad(p+".kind", "got %q, want %s or %s", e.Kind, strings.Join(EmbedderKinds[:n-1], ", "), EmbedderKinds[n-1])
 	}
+	if e.Kind != "static" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
+		v.bad(p+".model", "model and adapt are settings of the static embedder, but kind is %q", e.Kind)
+	}
+	v.openai(p, e)
 }
 
 func (v *validator) retrieval() {
@@ -92,6 +109,9 @@ func (v *validator) retrieval() {
 		v.bad("retrieval.alpha", "must be set")
 	} else if a := *r.Alpha; a < 0 || a > 1 {
 		v.bad("retrieval.alpha", "must be between 0 (BM25 only) and 1 (vectors only), got %g", a)
+	}
+	if w := r.SemanticWeight; w != nil && (*w < 0 || *w > 1) {
+		v.bad("retrieval.semantic_weight", "must be between 0 (lexical vector only) and 1 (semantic vector only), got %g", *w)
 	}
 	if k := r.TopK; k < 1 || k > 20 {
 		v.bad("retrieval.top_k", "must be 1..20, got %d", k)

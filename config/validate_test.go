@@ -172,6 +172,25 @@ func TestParseErrors(t *testing.T) {
 			want: `embedder.kind: got "bert", want offline, static or openai`,
 		},
 		{
+			name: "semantic embedder of an unknown kind, adapted, nested",
+			yaml: "embedder: {semantic: {kind: bert, adapt: true, semantic: {kind: offline}}}\n" + sources,
+			want: `embedder.semantic.kind: got "bert", want offline, static or openai` + "\n" +
+				`embedder.semantic.model: model and adapt are settings of the static embedder, but kind is "bert"` + "\n" +
+				"embedder.semantic.adapt: refining is done for the main embedder only\n" +
+				"embedder.semantic.semantic: there is one semantic embedder",
+		},
+		{
+			name: "semantic openai embedder without model",
+			yaml: "embedder: {semantic: {kind: openai, base_url: 'http://localhost:11434/v1', batch_size: -1}}\n" + sources,
+			want: `embedder.semantic.model: must name the embeddings model for kind openai, e.g. "text-embedding-3-small"` + "\n" +
+				"embedder.semantic.batch_size: must be 1..2048, or 0 for 32, got -1",
+		},
+		{
+			name: "semantic weight out of range",
+			yaml: "retrieval: {semantic_weight: 1.5}\n" + sources,
+			want: "retrieval.semantic_weight: must be between 0 (lexical vector only) and 1 (semantic vector only), got 1.5",
+		},
+		{
 			name: "model without the static embedder",
 			yaml: "embedder: {kind: offline, model: m.bin, adapt: true}\n" + sources,
 			want: `embedder.model: model and adapt are settings of the static embedder, but kind is "offline"`,

@@ -1,6 +1,11 @@
 package retrieval
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // An Embedder turns texts into vectors of a fixed dimension. The query path
 // embeds the question with it and the ingest pipeline embeds chunks with it
@@ -22,4 +27,110 @@ type Embedder interface {
 	Name() string
 	// Dim is the vector length, in float32 elements.
 	Dim() int
+}
+
+// A Pair embeds each text with two embedders and returns one vector: the
+// Lexical embedder's vector followed by the Semantic one's (Dim is the sum
+// of theirs). The Weaviate store keeps the parts as two named vectors
+// (retrieval/weaviate, StoreConfig.Semantic) and hybrid search reads both;
+// Split takes a Pair vector apart again. SemanticMaxInputTokens, when
+// positive, cuts each text for the semantic embedder the way the indexer
+// cuts it for the lexical one (at 3 bytes a token; see CutText). A Pair is
+// safe for concurrent use when both embedders are.
+type Pair struct {
+	Lexical, Semantic      Embedder
+	SemanticMaxInputTokens int
+}
+
+// Embed runs both embedders, one after the other, and joins their vectors;
+// an error of either is returned, wrapped with its embedder's name.
+func (p Pair) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	lex, err := p.Lexical.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	sem, err := p.EmbedSemantic(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if len(lex) != len(texts) || len(sem) != len(texts) {
+		return nil, fmt.Errorf("embedders %s and %s returned %d and %d vectors for %d texts", p.Lexical.Name(), p.Semantic.Name(), len(lex), len(sem), len(texts))
+	}
+	out := make([][]float32, len(texts))
+	for i := range texts {
+		out[i] = append(append(make([]float32, 0, len(lex[i])+len(sem[i])), lex[i]...), sem[i]...)
+	}
+	return out, nil
+}
+
+// EmbedSemantic returns the Semantic embedder's vectors of texts, each cut
+// to SemanticMaxInputTokens first.
+func (p Pair) EmbedSemantic(ctx context.Context, texts []string) ([][]float32, error) {
+	if p.SemanticMaxInputTokens > 0 {
+		cut := make([]string, len(texts))
+		for i, t := range texts {
+			cut[i], _ = CutText(t, p.SemanticMaxInputTokens)
+		}
+		texts = cut
+	}
+	vs, err := p.Semantic.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("semantic embedder %s: %w", p.Semantic.Name(), err)
+	}
+	return vs, nil
+}
+
+// Name is the lexical embedder's Name. The store records the semantic
+// embedder apart and re-embeds the semantic vectors itself when it changes
+// (retrieval/weaviate, StoreConfig.Reembed), so a new semantic embedder
+// leaves what the indexer keys on the embedder's name (a source's settings)
+// as it is, and its chunks are not written again.
+func (p Pair) Name() string { return p.Lexical.Name() }
+
+// Family is the lexical embedder's family (its Family method, else its
+// Name): the coverage thresholds are on the lexical similarity.
+func (p Pair) Family() string {
+	if f, ok := p.Lexical.(interface{ Family() string }); ok {
+		return f.Family()
+	}
+	return p.Lexical.Name()
+}
+
+// Dim is the sum of both embedders' Dim.
+func (p Pair) Dim() int { return p.Lexical.Dim() + p.Semantic.Dim() }
+
+// Split returns the lexical and semantic parts of a Pair vector; a vector
+// no longer than the lexical Dim is returned whole as lexical, with a nil
+// semantic part (a chunk stored without a semantic vector).
+func (p Pair) Split(v []float32) (lexical, semantic []float32) {
+	n := p.Lexical.Dim()
+	if len(v) <= n {
+		return v, nil
+	}
+	return v[:n], v[n:]
+}
+
+// bytesPerToken is how many bytes of text CutText counts as one token. It
+// is conservative: OpenAI's tokenizers average about 4 bytes per token on
+// English and code ("What are tokens and how to count them?", OpenAI help
+// center), fewer on dense symbols.
+const bytesPerToken = 3
+
+// CutText returns text cut, when it is longer than maxTokens allows (at
+// bytesPerToken), to a prefix that fits: at a line break in its last
+// quarter, else at a character boundary; cut reports the cut. maxTokens
+// <= 0 means no limit.
+func CutText(text string, maxTokens int) (string, bool) {
+	n := maxTokens * bytesPerToken
+	if maxTokens <= 0 || len(text) <= n {
+		return text, false
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	text = text[:n]
+	if i := strings.LastIndexByte(text, '\n'); i >= n*3/4 {
+		text = text[:i+1]
+	}
+	return text, true
 }

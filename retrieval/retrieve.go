@@ -96,7 +96,8 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 			return res, err
 		}
 	}
-	base := Query{Text: text, Vector: res.vec, Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
+	lex, sem := a.splitVector(res.vec)
+	base := Query{Text: text, Vector: lex, Semantic: sem, Alpha: alpha, Limit: limit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
 	if mode != ModeHybridRerank {
 		var err error
 		if res.hits, err = a.Store.Search(ctx, base); err != nil {
@@ -140,6 +141,18 @@ func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) 
 		return nil, fmt.Errorf("embed question: %w", err)
 	}
 	return vs[0], nil
+}
+
+// splitVector returns the lexical and semantic parts of a question vector
+// of a.Embedder: a Pair's two parts, or v whole and nil for an embedder
+// of one vector.
+func (a *Asker) splitVector(v []float32) (lexical, semantic []float32) {
+	if p, ok := a.Embedder.(interface {
+		Split([]float32) ([]float32, []float32)
+	}); ok && v != nil {
+		return p.Split(v)
+	}
+	return v, nil
 }
 
 // lookups are the extra BM25 queries for what the question names: symbols
@@ -196,12 +209,17 @@ func mergeHits(hybrid, lookup []Hit) []Hit {
 
 // fillSimilarity sets the cosine similarity to the question of each hit
 // that has none because the vector side of its query did not return it
-// (BM25-only hits, lookups), reading the stored vectors. vec is the
+// (BM25-only hits, lookups, or every hit when the vector side searched
+// both vectors of a Pair), reading the stored vectors; with a Pair it also
+// sets each hit's Semantic, the cosine of the semantic parts. vec is the
 // question's vector, or nil to embed it now.
 func (a *Asker) fillSimilarity(ctx context.Context, question string, vec []float32, hits []Hit) error {
+	_, pair := a.Embedder.(interface {
+		Split([]float32) ([]float32, []float32)
+	})
 	var ids []string
 	for _, h := range hits {
-		if h.Similarity == 0 {
+		if h.Similarity == 0 || pair && h.Semantic == 0 {
 			ids = append(ids, h.ID)
 		}
 	}
@@ -218,9 +236,18 @@ func (a *Asker) fillSimilarity(ctx context.Context, question string, vec []float
 	if err != nil {
 		return err
 	}
+	qLex, qSem := a.splitVector(vec)
 	for i := range hits {
-		if v, ok := vecs[hits[i].ID]; ok && hits[i].Similarity == 0 {
-			hits[i].Similarity = Cosine(vec, v)
+		v, ok := vecs[hits[i].ID]
+		if !ok {
+			continue
+		}
+		lex, sem := a.splitVector(v)
+		if hits[i].Similarity == 0 {
+			hits[i].Similarity = Cosine(qLex, lex)
+		}
+		if hits[i].Semantic == 0 && qSem != nil && sem != nil {
+			hits[i].Semantic = Cosine(qSem, sem)
 		}
 	}
 	return nil

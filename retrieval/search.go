@@ -23,6 +23,9 @@ type Searcher interface {
 type Query struct {
 	Text   string    // the BM25 side: the question, normalised
 	Vector []float32 // the vector side: the embedded question (may be nil when Alpha is 0)
+	// Semantic is the question's semantic vector (see Pair), searched beside
+	// Vector when the store has semantic vectors; nil when there is none.
+	Semantic []float32
 	// Alpha weights the vector side: 0 is BM25 only, 1 is vectors only
 	// (Weaviate's hybrid alpha; Weaviate docs, 'Hybrid search').
 	Alpha   float64
@@ -47,8 +50,15 @@ type Hit struct {
 	// BM25 is the raw BM25 score of the keyword side (0 when it did not match).
 	BM25 float64
 	// Similarity is the raw cosine similarity of the vector side, -1..1
-	// (0 when the vector side did not return the hit).
+	// (0 when the vector side did not return the hit). With a semantic
+	// embedder it is the lexical vector's cosine, which Assess fills from the
+	// stored vectors for the top hits.
 	Similarity float64
+	// Semantic is the cosine similarity (-1..1) of the question's and the
+	// chunk's semantic vectors (see Pair), set by Assess for the top hits;
+	// 0 when there is no semantic embedder or the chunk has no semantic
+	// vector.
+	Semantic float64
 	// TermCoverage is the IDF-weighted share (0..1) of the question's content
 	// terms the chunk contains, set by Asker.Assess for the top hits only.
 	TermCoverage float64

@@ -39,7 +39,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cf.register(fs)
 	only := fs.String("source", "", "index only these sources (comma-separated names); empty means all")
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
-	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after an embedder change)")
+	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after a change of embedder.kind or from the single-vector schema of an earlier version; a new embedder.semantic needs none)")
 	adapt := fs.Bool("adapt", false, "static embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -54,16 +54,16 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if emb != nil {
+		if emb, err = withSemantic(ctx, cfg, emb, stderr); err != nil {
+			return err
+		}
+	}
 	a, err := openAppConfig(ctx, cfg, emb, cf, stderr)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	if *recreate {
-		if err := a.store.Recreate(ctx); err != nil {
-			return err
-		}
-	}
+	defer a.Close() // with --recreate, openStore dropped the collections
 	want := map[string]bool{}
 	for _, n := range commaList(*only) {
 		if _, ok := a.cfg.SourceNamed(n); !ok {

@@ -41,7 +41,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	}
 	return &retrieval.Asker{
 		Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Expand: expand,
-		Thresholds: thresholdsFor(a.cfg, a.embedder), Summarizer: sum, Branches: branches, Log: a.log,
+		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
 		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},

@@ -1,6 +1,10 @@
 package weaviate
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -15,11 +19,27 @@ const (
 
 func boolp(b bool) *bool { return &b }
 
+// Named vectors of a chunk (Weaviate docs, 'Multiple vectors (named
+// vectors)'): every object has a lexical vector, from the configured
+// embedder, and may have a semantic one, from the optional second embedder
+// (StoreConfig.Semantic), in VectorSemantic or, after the semantic
+// embedder changed, in a later named vector (see nextSlot).
+const (
+	VectorLexical  = "lexical"
+	VectorSemantic = "semantic"
+)
+
 // chunkClass is the Weaviate class of retrieval.Chunk, one property per
 // field (docs/architecture.md, "Chunk ids" for its ids). Vectors come
-// from our Embedder (vectorizer none). Only search_text and symbol are BM25
+// from our embedders (vectorizer none), as the two named vectors
+// VectorLexical and VectorSemantic; the description records the embedder
+// of each (describeEmbedders). Only search_text and symbol are BM25
 // searchable; content is stored for display only.
-func chunkClass(name, embedder string) *models.Class {
+func chunkClass(name, embedder, semantic string) *models.Class {
+	slot := ""
+	if semantic != "" {
+		slot = VectorSemantic
+	}
 	text := func(n, tok string) *models.Property {
 		return &models.Property{Name: n, DataType: []string{"text"}, Tokenization: tok}
 	}
@@ -28,15 +48,20 @@ func chunkClass(name, embedder string) *models.Class {
 	}
 	num := func(n string) *models.Property { return &models.Property{Name: n, DataType: []string{"int"}} }
 	date := func(n string) *models.Property { return &models.Property{Name: n, DataType: []string{"date"}} }
+	// Flat (brute-force) vector indexes: exact nearest neighbours, so the
+	// same index answers the same way however it was built (HNSW's graph
+	// depends on insertion order), which ragbot eval relies on. A scan of
+	// 100k 384-dim vectors takes milliseconds. Both named vectors exist from
+	// the start, so configuring a semantic embedder later needs no schema
+	// change; objects without a semantic vector are simply absent from its
+	// index.
+	vec := func() models.VectorConfig {
+		return models.VectorConfig{VectorIndexType: "flat", Vectorizer: map[string]any{"none": map[string]any{}}}
+	}
 	return &models.Class{
-		Class:       name,
-		Description: embedderTag + embedder,
-		Vectorizer:  "none",
-		// Flat (brute-force) vector index: exact nearest neighbours, so the
-		// same index answers the same way however it was built (HNSW's graph
-		// depends on insertion order), which ragbot eval relies on. A scan of
-		// 100k 384-dim vectors takes milliseconds.
-		VectorIndexType: "flat",
+		Class:        name,
+		Description:  describeEmbedders(embedder, semantic, slot),
+		VectorConfig: map[string]models.VectorConfig{VectorLexical: vec(), VectorSemantic: vec()},
 		InvertedIndexConfig: &models.InvertedIndexConfig{
 			// Okapi BM25 with the usual k1 and b (Robertson & Zaragoza 2009), Weaviate's defaults.
 			Bm25:      &models.BM25Config{K1: 1.2, B: 0.75},
@@ -75,8 +100,55 @@ func stateClass(name string) *models.Class {
 }
 
 // embedderTag prefixes the embedder name in the chunk class description: the
-// collection records which embedder made its vectors.
-const embedderTag = "ragbot chunks; embedder="
+// collection records which embedder made its vectors. With semantic
+// vectors, semanticTag follows with their embedder's name, and slotTag
+// with the named vector holding them (see Store.reembedSemantic).
+const (
+	embedderTag = "ragbot chunks; embedder="
+	semanticTag = "; semantic="
+	slotTag     = "; vector="
+)
+
+// describeEmbedders is the chunk class description naming the embedders of
+// the lexical and (when not "") the semantic vectors, and the named vector
+// that holds (or last held) semantic vectors ("" when none ever did).
+func describeEmbedders(lexical, semantic, slot string) string {
+	d := embedderTag + lexical
+	if semantic != "" {
+		d += semanticTag + semantic
+	}
+	if slot != "" {
+		d += slotTag + slot
+	}
+	return d
+}
+
+// parseEmbedders reads describeEmbedders' output back.
+func parseEmbedders(description string) (lexical, semantic, slot string) {
+	rest := strings.TrimPrefix(description, embedderTag)
+	rest, slot, _ = strings.Cut(rest, slotTag)
+	lexical, semantic, _ = strings.Cut(rest, semanticTag)
+	return lexical, semantic, slot
+}
+
+// nextSlot is the named vector that receives the semantic vectors of a new
+// semantic embedder when slot held the previous one's: VectorSemantic,
+// created with the collection, when none ever held any, else a new name
+// (semantic_2, semantic_3, ...). A new name, because Weaviate fixes a
+// vector index's length at its first vector and cannot drop an index
+// (its drop endpoint is experimental and off by default in v1.39), while a
+// new semantic model often has another length; writing an object with
+// only the new named vector removes its old one.
+func nextSlot(slot string) string {
+	switch {
+	case slot == "":
+		return VectorSemantic
+	case slot == VectorSemantic:
+		return VectorSemantic + "_2"
+	}
+	n, _ := strconv.Atoi(strings.TrimPrefix(slot, VectorSemantic+"_"))
+	return fmt.Sprintf("%s_%d", VectorSemantic, n+1)
+}
 
 // chunkFields lists the chunk properties read back by queries.
 var chunkFields = []string{

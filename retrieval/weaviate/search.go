@@ -37,8 +37,19 @@ func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit,
 	gql := s.client.GraphQL()
 	h := gql.HybridArgumentBuilder().WithQuery(q.Text).WithAlpha(float32(q.Alpha)).
 		WithFusionType(graphql.RelativeScore).WithProperties(props)
-	if q.Vector != nil {
-		h = h.WithVector(q.Vector)
+	both := s.bothVectors(q)
+	switch {
+	case both:
+		h = h.WithTargets(gql.MultiTargetArgumentBuilder().ManualWeights(map[string]float32{
+			VectorLexical: float32(1 - s.semW), s.slot: float32(s.semW)})).
+			WithSearches(gql.HybridSearchesArgumentBuilder().WithNearVector(gql.NearVectorArgBuilder().
+				WithVectorPerTarget(map[string][]float32{VectorLexical: q.Vector, s.slot: q.Semantic})))
+	case s.sem != "" && s.semW == 1 && len(q.Semantic) > 0:
+		h = h.WithVector(q.Semantic).WithTargetVectors(s.slot)
+	case q.Vector != nil:
+		h = h.WithVector(q.Vector).WithTargetVectors(VectorLexical)
+	default: // BM25 only (alpha 0): no vector is searched, but a collection of several must name one
+		h = h.WithTargetVectors(VectorLexical)
 	}
 	get := gql.Get().WithClassName(s.chunk).WithHybrid(h).WithLimit(q.Limit).
 		WithFields(resultFields("id score explainScore")...)
@@ -62,12 +73,33 @@ func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit,
 	for _, r := range rows {
 		hit := retrieval.Hit{Chunk: r.chunk(), ID: r.Additional.ID}
 		hit.Score, _ = strconv.ParseFloat(r.Additional.Score, 64)
-		hit.BM25, hit.Similarity = parseExplain(r.Additional.ExplainScore)
-		hit.Debug = fmt.Sprintf("hybrid(%.3f) bm25(%.2f) vec(%.3f)", hit.Score, hit.BM25, hit.Similarity)
+		var vec float64
+		hit.BM25, vec = parseExplain(r.Additional.ExplainScore)
+		if q.Vector != nil && !both && (s.sem == "" || s.semW < 1) {
+			// The vector side searched the lexical vector alone: its score is
+			// the lexical cosine. Over both vectors, or the semantic one, it
+			// is not, and the caller reads the stored vectors instead
+			// (retrieval's fillSimilarity).
+			hit.Similarity = vec
+		}
+		hit.Debug = fmt.Sprintf("hybrid(%.3f) bm25(%.2f) vec(%.3f)", hit.Score, hit.BM25, vec)
 		hits = append(hits, hit)
 	}
 	s.log.Debug("weaviate search", "query", q.Text, "alpha", q.Alpha, "hits", len(hits), "ms", time.Since(start).Milliseconds())
 	return hits, nil
+}
+
+// bothVectors reports whether q's vector side searches both named vectors:
+// a semantic embedder is configured with a weight strictly between 0 and 1
+// and q carries both vectors. The vector side is then Weaviate's
+// multi-target vector search (Weaviate docs, 'Multiple target vectors',
+// available since v1.26): each target's distances are weighted by
+// manualWeights and summed, with the distance of an object that only one
+// target returned computed from its stored vector for the other, so no
+// candidate lacks a part. That combined list is fused with BM25 by
+// relativeScoreFusion as with one vector.
+func (s *Store) bothVectors(q retrieval.Query) bool {
+	return s.sem != "" && s.semW > 0 && s.semW < 1 && q.Vector != nil && len(q.Semantic) > 0
 }
 
 func where(q retrieval.Query) *filters.WhereBuilder {
@@ -121,6 +153,14 @@ func parseExplain(s string) (bm25, sim float64) {
 	return bm25, sim
 }
 
+// vectorFields asks a GraphQL Get for the named vectors the store reads.
+func (s *Store) vectorFields() string {
+	if s.sem == "" {
+		return "vectors { " + VectorLexical + " }"
+	}
+	return "vectors { " + VectorLexical + " " + s.slot + " }"
+}
+
 func resultFields(additional string) []graphql.Field {
 	fs := make([]graphql.Field, 0, len(chunkFields)+1)
 	for _, f := range chunkFields {
@@ -152,10 +192,10 @@ type row struct {
 	ContentHash string   `json:"content_hash"`
 	ACL         []string `json:"acl"`
 	Additional  struct {
-		ID           string    `json:"id"`
-		Score        string    `json:"score"`
-		ExplainScore string    `json:"explainScore"`
-		Vector       []float32 `json:"vector"`
+		ID           string               `json:"id"`
+		Score        string               `json:"score"`
+		ExplainScore string               `json:"explainScore"`
+		Vectors      map[string][]float32 `json:"vectors"`
 	} `json:"_additional"`
 }
 

@@ -88,14 +88,15 @@ func (s *Store) ListStored(ctx context.Context, source, branch string) (map[stri
 }
 
 // Vectors returns the stored vectors of the given object ids (missing ids are
-// absent from the map), 500 ids a request.
+// absent from the map), 500 ids a request; with a semantic embedder each is
+// lexical and semantic concatenated, as Upsert takes them (see joined).
 func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32, error) {
 	out := make(map[string][]float32, len(ids))
 	for start := 0; start < len(ids); start += 500 {
 		end := min(start+500, len(ids))
 		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).WithValueText(ids[start:end]...)
 		resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(end - start).
-			WithFields(graphql.Field{Name: "_additional { id vector }"}).Do(ctx)
+			WithFields(graphql.Field{Name: "_additional { id " + s.vectorFields() + " }"}).Do(ctx)
 		if err == nil {
 			err = gqlErrors(resp)
 		}
@@ -107,7 +108,7 @@ func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32
 			return nil, err
 		}
 		for _, r := range rows {
-			out[r.Additional.ID] = r.Additional.Vector
+			out[r.Additional.ID] = s.joined(r.Additional.Vectors)
 		}
 	}
 	return out, nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/go-openapi/strfmt"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
@@ -27,6 +25,26 @@ type StoreConfig struct {
 	StateClass string        // collection of source states [ChunkClass+"SourceState", "SourceState" for "Chunk"]
 	Timeout    time.Duration // per request [60s]
 	Logger     *slog.Logger  // [slog.Default()]
+
+	// Semantic names the semantic embedder (retrieval.Pair's second), ""
+	// for none. With it, the vectors that Upsert takes and that Vectors and
+	// VectorsByHash return are the lexical vector (LexicalDim floats)
+	// followed by the semantic one, as retrieval.Pair makes them, stored as
+	// the named vectors VectorLexical and VectorSemantic; and Search reads
+	// Query.Semantic.
+	Semantic string
+	// LexicalDim is the lexical embedder's vector length; required with
+	// Semantic.
+	LexicalDim int
+	// SemanticWeight is the semantic vector's share (0..1) of the vector
+	// side of hybrid search; the lexical vector has the rest.
+	SemanticWeight float64
+	// Reembed, when set, lets OpenStore bring the semantic vectors in line
+	// with Semantic instead of refusing a collection whose semantic vectors
+	// come from another embedder or from none (ErrSemanticMismatch): it
+	// re-embeds every object's semantic vector, keeping its properties and
+	// lexical vector (see Reembedder). Index runs set it.
+	Reembed *Reembedder
 }
 
 // Store is the Weaviate store of chunks and source states. It is safe for
@@ -38,6 +56,12 @@ type Store struct {
 	emb    string // embedder name recorded in the chunk collection
 	log    *slog.Logger
 
+	sem      string  // semantic embedder configured ("" none)
+	semStore string  // semantic embedder recorded in the collection ("" none)
+	slot     string  // named vector holding (or that last held) semantic vectors, "" when none ever did
+	lexDim   int     // length of the lexical part of a Pair vector
+	semW     float64 // StoreConfig.SemanticWeight
+
 	totalsMu sync.Mutex
 	totals   map[string]scopeTotal // DocFreq's chunk counts by filter, see totalTTL
 }
@@ -48,45 +72,69 @@ type Store struct {
 // may re-embed).
 var ErrEmbedderMismatch = errors.New("collection was embedded by another embedder")
 
+// ErrSemanticMismatch is wrapped by OpenStore when a semantic embedder is
+// configured but the collection's semantic vectors come from another one,
+// or from none; `ragbot index` re-embeds them (StoreConfig.Reembed).
+var ErrSemanticMismatch = errors.New("collection's semantic vectors were made by another embedder")
+
+// ErrLegacySchema is wrapped by OpenStore when the chunk collection has the
+// single unnamed vector of an earlier ragbot instead of the named vectors
+// VectorLexical and VectorSemantic. Weaviate cannot turn an unnamed vector
+// into a named one in place, so the fix is a new collection: `ragbot index
+// --recreate` (or OpenStoreReembed, which drops it).
+var ErrLegacySchema = errors.New("collection has the single-vector schema of an earlier ragbot")
+
 // batchSize is how many objects go in one batch request: small enough to keep
 // a request under a few MB with 384-dim vectors and 4 KB of text each.
 const batchSize = 200
 
 // OpenStore connects to Weaviate, creates the chunk and state collections if
 // missing, and checks that the chunk collection was made by the embedder named
-// embedder. Errors: the server unreachable, a schema request failing, or
-// ErrEmbedderMismatch (wrapped, naming both embedders).
+// embedder (its lexical vectors) and, when cfg.Semantic is set, that its
+// semantic vectors come from cfg.Semantic; with cfg.Reembed it re-embeds
+// them when they do not. Errors: the server unreachable, a schema request
+// failing, ErrEmbedderMismatch (wrapped, naming both embedders),
+// ErrLegacySchema, ErrSemanticMismatch, or a re-embedding error.
 func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, error) {
-	u, err := url.Parse(cfg.URL)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
-	}
-	if cfg.ChunkClass == "" {
-		cfg.ChunkClass = "Chunk"
-	}
-	if cfg.StateClass == "" {
-		cfg.StateClass = "SourceState"
-		if cfg.ChunkClass != "Chunk" {
-			cfg.StateClass = cfg.ChunkClass + "SourceState"
-		}
-	}
+	cfg.ChunkClass, cfg.StateClass = classNames(cfg)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	wc := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: cfg.Timeout}
-	if cfg.APIKey != "" {
-		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
-	}
-	client, err := weaviate.NewClient(wc)
+	client, err := newClient(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("weaviate %s: %w", u.Host, err)
+		return nil, err
 	}
-	s := &Store{client: client, chunk: cfg.ChunkClass, state: cfg.StateClass, emb: embedder, log: cfg.Logger}
+	if cfg.Semantic != "" && cfg.LexicalDim <= 0 {
+		return nil, fmt.Errorf("weaviate store: semantic embedder %q needs the lexical vector length (LexicalDim)", cfg.Semantic)
+	}
+	if w := cfg.SemanticWeight; w < 0 || w > 1 {
+		return nil, fmt.Errorf("weaviate store: semantic weight %g out of range 0..1", w)
+	}
+	s := &Store{client: client, chunk: cfg.ChunkClass, state: cfg.StateClass, emb: embedder, log: cfg.Logger,
+		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight}
 	if err := s.ensureSchema(ctx); err != nil {
+		return nil, err
+	}
+	if s.sem == s.semStore || (s.sem == "" && cfg.Reembed == nil) {
+		return s, nil // without a semantic embedder, recorded semantic vectors are not read
+	}
+	if cfg.Reembed == nil {
+		have := s.semStore
+		if have == "" {
+			have = "none"
+		}
+		return nil, fmt.Errorf("weaviate collection %s holds semantic vectors of embedder %s, configured semantic embedder is %q; `ragbot index` re-embeds them: %w",
+			s.chunk, have, s.sem, ErrSemanticMismatch)
+	}
+	if err := s.reembedSemantic(ctx, cfg.Reembed); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
+
+// Semantic is the semantic embedder whose vectors Search reads, "" when
+// there is none.
+func (s *Store) Semantic() string { return s.sem }
 
 // ChunkClass is the name of the chunk collection.
 func (s *Store) ChunkClass() string { return s.chunk }
@@ -96,14 +144,23 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
 	switch {
 	case err == nil:
-		have := strings.TrimPrefix(got.Description, embedderTag)
+		if _, ok := got.VectorConfig[VectorLexical]; !ok {
+			return fmt.Errorf("weaviate collection %s has one unnamed vector, not the named vectors %q and %q of this version; re-index with `ragbot index --recreate`: %w",
+				s.chunk, VectorLexical, VectorSemantic, ErrLegacySchema)
+		}
+		have, sem, slot := parseEmbedders(got.Description)
 		if have != s.emb {
 			return fmt.Errorf("weaviate collection %s holds vectors from embedder %q, configured embedder is %q; re-index with `ragbot index --recreate`: %w",
 				s.chunk, have, s.emb, ErrEmbedderMismatch)
 		}
+		s.semStore, s.slot = sem, slot
 	case isNotFound(err):
-		if err := sc.ClassCreator().WithClass(chunkClass(s.chunk, s.emb)).Do(ctx); err != nil {
+		if err := sc.ClassCreator().WithClass(chunkClass(s.chunk, s.emb, s.sem)).Do(ctx); err != nil {
 			return fmt.Errorf("weaviate: create collection %s: %w", s.chunk, describe(err))
+		}
+		s.semStore, s.slot = s.sem, ""
+		if s.sem != "" {
+			s.slot = VectorSemantic
 		}
 	default:
 		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
@@ -121,10 +178,8 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 // Recreate drops both collections and creates them empty: every source must
 // then be indexed again. Used after an embedder change and by tests.
 func (s *Store) Recreate(ctx context.Context) error {
-	for _, c := range []string{s.chunk, s.state} {
-		if err := s.client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
-			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
-		}
+	if err := s.Drop(ctx); err != nil {
+		return err
 	}
 	return s.ensureSchema(ctx)
 }
@@ -139,8 +194,9 @@ func (s *Store) Drop(ctx context.Context) error {
 	return nil
 }
 
-// Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i])
-// in batches of batchSize. Each chunk is validated first. Weaviate answers a
+// Upsert writes chunks with their vectors (vectors[i] belongs to chunks[i];
+// with a semantic embedder, lexical and semantic concatenated, see
+// StoreConfig.Semantic) in batches of batchSize. Each chunk is validated first. Weaviate answers a
 // batch with HTTP 200 even when objects failed (Weaviate docs, 'Batch
 // import', "Error handling"), so every object's result is checked; the
 // batches go on after a failed object, and the error is then a *BatchError
@@ -155,6 +211,13 @@ func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors []
 	for _, c := range chunks {
 		if err := c.Validate(); err != nil {
 			verr = append(verr, err)
+		}
+	}
+	named := make([]models.Vectors, len(vectors))
+	for i, v := range vectors {
+		var err error
+		if named[i], err = s.split(v); err != nil {
+			verr = append(verr, fmt.Errorf("%s %s %q: %w", chunks[i].Source, chunks[i].Path, chunks[i].Symbol, err))
 		}
 	}
 	if err := errors.Join(verr...); err != nil {
@@ -172,7 +235,7 @@ func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors []
 				Class:      s.chunk,
 				ID:         id,
 				Properties: chunkProperties(chunks[i]),
-				Vector:     vectors[i],
+				Vectors:    named[i],
 			})
 		}
 		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
@@ -190,6 +253,32 @@ func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors []
 		return be
 	}
 	return nil
+}
+
+// split turns a vector as the embedder made it into the named vectors: all
+// of it lexical without a semantic embedder, else the first lexDim floats
+// lexical and the rest semantic (in s.slot).
+func (s *Store) split(v []float32) (models.Vectors, error) {
+	if s.sem == "" {
+		return models.Vectors{VectorLexical: v}, nil
+	}
+	if len(v) <= s.lexDim {
+		return nil, fmt.Errorf("vector of %d floats, want %d lexical and the semantic ones after them", len(v), s.lexDim)
+	}
+	return models.Vectors{VectorLexical: v[:s.lexDim], s.slot: v[s.lexDim:]}, nil
+}
+
+// joined is the inverse of split for vectors read back: lexical, then
+// semantic when a semantic embedder is configured and the object has a
+// semantic vector (else lexical alone, which a caller checking the length
+// against the embedder's Dim sees as missing).
+func (s *Store) joined(named map[string][]float32) []float32 {
+	lex := named[VectorLexical]
+	sem := named[s.slot]
+	if s.sem == "" || len(sem) == 0 || len(lex) == 0 {
+		return lex
+	}
+	return append(append(make([]float32, 0, len(lex)+len(sem)), lex...), sem...)
 }
 
 // A FailedChunk is one object that a batch reply marks FAILED.

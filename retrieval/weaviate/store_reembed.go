@@ -5,45 +5,78 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
+	"github.com/weaviate/weaviate/entities/models"
+
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // OpenStoreReembed is OpenStore for an index run that may re-embed: when
 // the chunk collection holds vectors of another embedder (a retrained or
-// refined static model, whose vectors are cheap to remake), it drops the
+// refined static model, whose vectors are cheap to remake) or has the
+// single-vector schema of an earlier ragbot (ErrLegacySchema), it drops the
 // chunk and state collections and creates them empty for embedder instead
 // of failing, and returns the name of the embedder whose vectors it
-// dropped ("" when nothing was dropped). The caller must then index every
-// source anew. Its other errors are OpenStore's.
+// dropped ("" when nothing was dropped; "single-vector schema" for a
+// legacy collection). The caller must then index every source anew. Its
+// other errors are OpenStore's.
 func OpenStoreReembed(ctx context.Context, cfg StoreConfig, embedder string) (*Store, string, error) {
 	s, err := OpenStore(ctx, cfg, embedder)
-	if !errors.Is(err, ErrEmbedderMismatch) {
+	if !errors.Is(err, ErrEmbedderMismatch) && !errors.Is(err, ErrLegacySchema) {
 		return s, "", err
 	}
-	prev, err := collectionEmbedder(ctx, cfg)
-	if err != nil {
-		return nil, "", err
+	prev := "single-vector schema"
+	if errors.Is(err, ErrEmbedderMismatch) {
+		if prev, err = collectionEmbedder(ctx, cfg); err != nil {
+			return nil, "", err
+		}
 	}
-	s, err = OpenStore(ctx, cfg, prev)
-	if err != nil {
-		return nil, "", err
-	}
-	s.emb = embedder
-	if err := s.Recreate(ctx); err != nil {
+	if err := DropCollections(ctx, cfg); err != nil {
 		return nil, prev, err
 	}
-	return s, prev, nil
+	s, err = OpenStore(ctx, cfg, embedder)
+	return s, prev, err
 }
 
-// collectionEmbedder reads the embedder name recorded in the description
-// of cfg's chunk collection.
-func collectionEmbedder(ctx context.Context, cfg StoreConfig) (string, error) {
+// DropCollections deletes cfg's chunk and state collections, whatever their
+// schema, without opening them (`ragbot index --recreate`); missing ones
+// are no error.
+func DropCollections(ctx context.Context, cfg StoreConfig) error {
+	client, err := newClient(cfg)
+	if err != nil {
+		return err
+	}
+	chunk, state := classNames(cfg)
+	for _, c := range []string{chunk, state} {
+		if err := client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
+			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
+		}
+	}
+	return nil
+}
+
+// classNames are cfg's chunk and state collections with their defaults.
+func classNames(cfg StoreConfig) (chunk, state string) {
+	chunk, state = cfg.ChunkClass, cfg.StateClass
+	if chunk == "" {
+		chunk = "Chunk"
+	}
+	if state == "" {
+		state = "SourceState"
+		if chunk != "Chunk" {
+			state = chunk + "SourceState"
+		}
+	}
+	return chunk, state
+}
+
+// newClient is the Weaviate client of cfg.
+func newClient(cfg StoreConfig) (*weaviate.Client, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
+		return nil, fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
 	}
 	wc := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: cfg.Timeout}
 	if cfg.APIKey != "" {
@@ -51,15 +84,144 @@ func collectionEmbedder(ctx context.Context, cfg StoreConfig) (string, error) {
 	}
 	client, err := weaviate.NewClient(wc)
 	if err != nil {
-		return "", fmt.Errorf("weaviate %s: %w", u.Host, err)
+		return nil, fmt.Errorf("weaviate %s: %w", u.Host, err)
 	}
-	class := cfg.ChunkClass
-	if class == "" {
-		class = "Chunk"
+	return client, nil
+}
+
+// collectionEmbedder reads the (lexical) embedder name recorded in the
+// description of cfg's chunk collection.
+func collectionEmbedder(ctx context.Context, cfg StoreConfig) (string, error) {
+	client, err := newClient(cfg)
+	if err != nil {
+		return "", err
 	}
+	class, _ := classNames(cfg)
 	got, err := client.Schema().ClassGetter().WithClassName(class).Do(ctx)
 	if err != nil {
 		return "", fmt.Errorf("weaviate: read collection %s: %w", class, describe(err))
 	}
-	return strings.TrimPrefix(got.Description, embedderTag), nil
+	lex, _, _ := parseEmbedders(got.Description)
+	return lex, nil
+}
+
+// A Reembedder remakes the semantic vectors of a collection (see
+// StoreConfig.Reembed).
+type Reembedder struct {
+	// Embed returns the semantic vectors of texts, one per text, in order
+	// (retrieval.Pair.EmbedSemantic).
+	Embed func(ctx context.Context, texts []string) ([][]float32, error)
+	// Text is what the semantic embedder reads for a chunk; only Symbol,
+	// Path, Signature and Content are set (ingest.EmbedText reads those).
+	Text func(retrieval.Chunk) string
+	// Progress, when set, is called after each batch with the objects
+	// re-embedded so far.
+	Progress func(done int)
+}
+
+// reembedBatch is how many objects are read, embedded and written at once.
+const reembedBatch = 100
+
+// reembedSemantic brings the collection's semantic vectors in line with
+// s.sem: it adds the named vector nextSlot(s.slot) to the collection
+// (Weaviate docs, 'Collection definition', adding named vectors), reads
+// every object with its properties and vectors (REST objects list, cursor
+// `after`; Weaviate docs, 'Read all objects'), embeds it with re.Embed from
+// re.Text, and writes the object back by batch with the same properties,
+// its lexical vector and the new semantic one, which replaces the old. Only
+// then is the new semantic embedder recorded in the collection, so an
+// interrupted run is redone whole by the next one. Without a semantic
+// embedder (s.sem "") nothing is embedded: the record is cleared, so that
+// the vectors left behind, which later writes no longer keep current, are
+// re-embedded whenever one is configured again.
+//
+// Weaviate gives an object whose vectors changed a new internal doc id, so
+// its inverted-index postings are rewritten too (same terms, same BM25
+// figures once compacted), as on any upsert of a changed chunk.
+func (s *Store) reembedSemantic(ctx context.Context, re *Reembedder) error {
+	sc := s.client.Schema()
+	class, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
+	}
+	slot := s.slot
+	if s.sem != "" {
+		slot = nextSlot(s.slot)
+		if _, ok := class.VectorConfig[slot]; !ok {
+			class.VectorConfig[slot] = class.VectorConfig[VectorLexical]
+			if err := sc.ClassUpdater().WithClass(class).Do(ctx); err != nil {
+				return fmt.Errorf("weaviate: add named vector %s to %s: %w", slot, s.chunk, describe(err))
+			}
+		}
+		s.slot = slot
+		after, done := "", 0
+		for {
+			get := s.client.Data().ObjectsGetter().WithClassName(s.chunk).WithVector().WithLimit(reembedBatch)
+			if after != "" {
+				get = get.WithAfter(after)
+			}
+			objs, err := get.Do(ctx)
+			if err != nil {
+				return fmt.Errorf("weaviate: read objects of %s to re-embed: %w", s.chunk, describe(err))
+			}
+			if len(objs) == 0 {
+				break
+			}
+			if err := s.reembedObjects(ctx, re, objs); err != nil {
+				return err
+			}
+			done += len(objs)
+			if re.Progress != nil {
+				re.Progress(done)
+			}
+			if len(objs) < reembedBatch {
+				break
+			}
+			after = string(objs[len(objs)-1].ID)
+		}
+		s.log.Info("re-embedded the semantic vectors", "collection", s.chunk, "from", s.semStore, "to", s.sem, "vector", slot, "objects", done)
+		if class, err = sc.ClassGetter().WithClassName(s.chunk).Do(ctx); err != nil {
+			return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
+		}
+	}
+	class.Description = describeEmbedders(s.emb, s.sem, slot)
+	if err := sc.ClassUpdater().WithClass(class).Do(ctx); err != nil {
+		return fmt.Errorf("weaviate: record semantic embedder of %s: %w", s.chunk, describe(err))
+	}
+	s.semStore = s.sem
+	return nil
+}
+
+// reembedObjects gives objs new semantic vectors and writes them back.
+func (s *Store) reembedObjects(ctx context.Context, re *Reembedder, objs []*models.Object) error {
+	texts := make([]string, len(objs))
+	for i, o := range objs {
+		p, _ := o.Properties.(map[string]any)
+		str := func(k string) string { v, _ := p[k].(string); return v }
+		texts[i] = re.Text(retrieval.Chunk{Symbol: str("symbol"), Path: str("path"), Signature: str("signature"), Content: str("content")})
+	}
+	vecs, err := re.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("re-embed semantic vectors: %w", err)
+	}
+	if len(vecs) != len(objs) {
+		return fmt.Errorf("re-embed semantic vectors: %d vectors for %d texts", len(vecs), len(objs))
+	}
+	out := make([]*models.Object, len(objs))
+	for i, o := range objs {
+		lex := o.Vectors[VectorLexical]
+		if len(lex) == 0 {
+			return fmt.Errorf("re-embed semantic vectors: object %s has no %s vector", o.ID, VectorLexical)
+		}
+		out[i] = &models.Object{Class: s.chunk, ID: o.ID, Properties: o.Properties,
+			Vectors: models.Vectors{VectorLexical: lex, s.slot: vecs[i]}}
+	}
+	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(out...).Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate: write re-embedded objects: %w", describe(err))
+	}
+	if err := batchErrors(resp); err != nil {
+		return fmt.Errorf("weaviate: write re-embedded objects: %w", err)
+	}
+	return nil
 }

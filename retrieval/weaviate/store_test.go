@@ -45,7 +45,7 @@ var corpus = []retrieval.Chunk{
 		"// Total sums the invoice lines.\nfunc (i *Invoice) Total() int {\n\tn := 0\n\tfor _, l := range i.Lines { n += l.Amount }\n\treturn n\n}", 3, 8, "finance"),
 }
 
-func embedAll(t *testing.T, e retrieval.Embedder, cs []retrieval.Chunk) [][]float32 {
+func embedAll(t testing.TB, e retrieval.Embedder, cs []retrieval.Chunk) [][]float32 {
 	t.Helper()
 	texts := make([]string, len(cs))
 	for i, c := range cs {

@@ -51,12 +51,13 @@ type StoredVector struct {
 }
 
 // VectorsByHash returns the stored chunks of source, on any branch, whose
-// content_hash is one of hashes, with their vectors. Hashes are asked 200 at
+// content_hash is one of hashes, with their vectors (as Vectors returns
+// them). Hashes are asked 200 at
 // a time; a hash shared by many chunks (the same file on several branches)
 // is returned once per chunk.
 func (s *Store) VectorsByHash(ctx context.Context, source string, hashes []string) ([]StoredVector, error) {
 	var out []StoredVector
-	fields := []graphql.Field{{Name: "path"}, {Name: "symbol"}, {Name: "signature"}, {Name: "content_hash"}, {Name: "_additional { id vector }"}}
+	fields := []graphql.Field{{Name: "path"}, {Name: "symbol"}, {Name: "signature"}, {Name: "content_hash"}, {Name: "_additional { id " + s.vectorFields() + " }"}}
 	for start := 0; start < len(hashes); start += 200 {
 		group := hashes[start:min(start+200, len(hashes))]
 		rows, err := s.filtered(ctx, group, fields, func(vals []string) *filters.WhereBuilder {
@@ -70,7 +71,7 @@ func (s *Store) VectorsByHash(ctx context.Context, source string, hashes []strin
 		}
 		for _, r := range rows {
 			out = append(out, StoredVector{ID: r.Additional.ID, Path: r.Path, Symbol: r.Symbol, Signature: r.Signature,
-				ContentHash: r.ContentHash, Vector: r.Additional.Vector})
+				ContentHash: r.ContentHash, Vector: s.joined(r.Additional.Vectors)})
 		}
 	}
 	return out, nil
