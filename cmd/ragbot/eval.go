@@ -349,8 +349,9 @@ func printReport(w io.Writer, out evalOutput) {
 		for _, k := range slices.Sorted(maps.Keys(c.LeaveOneCorpusOut)) {
 			floors("held out: "+cutName(k, 12), c.LeaveOneCorpusOut[k])
 		}
-		if c.Pooled != nil {
-			floors("leave-one-corpus-out", *c.Pooled)
+		if p := c.Pooled; p != nil {
+			fmt.Fprintf(w, "  %-22s %-83s  no_coverage_rate %.3f  wrong_refusal_rate %.3f  sure_wrong_rate %.3f  not_sure_rate %.3f\n",
+				"leave-one-corpus-out", "(pooled: each corpus under the floors chosen on the others)", p.NoCoverageRate, p.WrongRefusalRate, p.SureWrongRate, p.NotSureRate)
 		}
 		fmt.Fprintf(w, "  (floors: best no_coverage_rate with wrong_refusal_rate <= %.2f; held out: floors chosen on the other corpora; sure_wrong_rate: unanswerable answered outright; not_sure_rate: answerable answered \"not sure\")\n", retrieval.MaxWrongRefusal)
 		if f := c.Floors; f != nil {
