@@ -75,12 +75,12 @@ func (v *validator) weaviate() {
 		v.bad("weaviate.collection", "must be a Weaviate class name (an upper-case letter, then letters, digits or _), got %q", col)
 	}
 	switch v.c.Embedder.Kind {
-	case "offline", "static", "openai":
+	case "offline", "static", "openai", "codesearch":
 	default:
-		v.bad("embedder.kind", "got %q, want offline, static or openai", v.c.Embedder.Kind)
+		v.bad("embedder.kind", "got %q, want offline, static, openai or codesearch", v.c.Embedder.Kind)
 	}
-	if e := v.c.Embedder; e.Kind != "static" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
-		v.bad("embedder.model", "model and adapt are settings of the static embedder, but kind is %q", e.Kind)
+	if e := v.c.Embedder; e.Kind != "static" && (e.Model != "" && e.Kind != "openai" && e.Kind != "codesearch" || e.Adapt) {
+		v.bad("embedder.model", "model is a setting of the static and codesearch embedders and adapt of the static one, but kind is %q", e.Kind)
 	}
 }
 
