@@ -15,6 +15,7 @@ import (
 	"github.com/ragbot/ragbot/models"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/wordvec"
 )
@@ -26,6 +27,9 @@ import (
 func newEmbedder(ctx context.Context, cfg *config.Config, stderr io.Writer) (retrieval.Embedder, error) {
 	if cfg.Embedder.Kind == "openai" {
 		return newOpenAIEmbedder(ctx, cfg) // llm.go
+	}
+	if cfg.Embedder.Kind == "codesearch" {
+		return newCodeSearchEmbedder(cfg)
 	}
 	if cfg.Embedder.Kind != "static" {
 		return embed.NewOffline(), nil
@@ -93,4 +97,21 @@ func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags comm
 		fmt.Fprintf(a.stderr, "the collection held vectors of embedder %s; re-embedding every source with %s\n", prev, a.embedder.Name())
 	}
 	return s, err
+}
+
+// newCodeSearchEmbedder loads embedder.model, or the codesearch model built
+// into the binary when it is empty.
+func newCodeSearchEmbedder(cfg *config.Config) (retrieval.Embedder, error) {
+	if cfg.Embedder.Model == "" {
+		m, hash, err := codesearch.Load(models.CodeSearchV1)
+		if err != nil {
+			return nil, fmt.Errorf("built-in codesearch model: %w", err)
+		}
+		return embed.NewCodeSearch(m, hash), nil
+	}
+	m, hash, err := codesearch.LoadFile(cfg.Resolve(cfg.Embedder.Model))
+	if err != nil {
+		return nil, fmt.Errorf("embedder.model: %w", err)
+	}
+	return embed.NewCodeSearch(m, hash), nil
 }
