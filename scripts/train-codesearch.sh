@@ -7,7 +7,8 @@
 # checked against their h1: sums), the Debian packages of debian-packages.lock
 # (apt-get download, checked against their SHA-256) and the npm packages of
 # npm-packages.lock (npm pack, checked against their sha512 integrity). A
-# missing lock file is written from the current versions (the first run).
+# package missing from a lock file is added to it from the current registry
+# (the first run).
 # Same inputs and seed -> same model bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,14 +23,24 @@ echo "go stdlib $(go env GOROOT)/src" >> "$ROOTS"
 
 # Go modules: go mod download verifies each zip against the checksum
 # database; we also compare with the pinned h1: sum.
-while read -r mod ver sum; do
-  [ -z "$mod" ] && continue
-  json="$(GOFLAGS=-mod=mod go mod download -json "$mod@$ver")"
-  dir="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')"
-  got="$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Sum"])')"
-  [ "$got" = "$sum" ] || { echo "checksum mismatch for $mod@$ver: $got != $sum" >&2; exit 1; }
-  echo "go $mod $dir" >> "$ROOTS"
-done < "$IN/go-modules.txt"
+GOFLAGS=-mod=mod go mod download -json $(awk 'NF {print $1 "@" $2}' "$IN/go-modules.txt") > "$CACHE/go-modules.json"
+python3 - "$IN/go-modules.txt" "$CACHE/go-modules.json" >> "$ROOTS" <<'PY'
+import json, sys
+pinned = [l.split() for l in open(sys.argv[1]) if l.strip()]
+dec, text, got = json.JSONDecoder(), open(sys.argv[2]).read(), {}
+i = 0
+while i < len(text):
+    if text[i].isspace():
+        i += 1
+        continue
+    obj, i = dec.raw_decode(text, i)
+    got[obj["Path"] + "@" + obj["Version"]] = obj
+for mod, ver, h1 in pinned:
+    o = got.get(mod + "@" + ver)
+    if o is None or o.get("Error") or o.get("Sum") != h1:
+        sys.exit("checksum mismatch or download error for %s@%s: %s" % (mod, ver, o and (o.get("Error") or o.get("Sum"))))
+    print("go", mod, o["Dir"])
+PY
 
 # Debian packages (Python): pinned name=version and SHA-256.
 if [ ! -f "$IN/debian-packages.lock" ]; then
@@ -51,13 +62,13 @@ while read -r p v sha; do
 done < "$IN/debian-packages.lock"
 
 # npm packages (JavaScript/TypeScript): pinned name@version and integrity.
-if [ ! -f "$IN/npm-packages.lock" ]; then
-  while read -r p; do
-    [ -z "$p" ] && continue
-    (cd "$CACHE/npm" && npm pack --silent --json "$p" > "$CACHE/npm/pack.json")
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[0]; print(sys.argv[2], d["filename"], d["integrity"])' "$CACHE/npm/pack.json" "$p"
-  done < "$IN/npm-packages.txt" > "$IN/npm-packages.lock"
-fi
+touch "$IN/npm-packages.lock"
+while read -r p; do
+  [ -z "$p" ] && continue
+  grep -q "^$p " "$IN/npm-packages.lock" && continue
+  (cd "$CACHE/npm" && npm pack --silent --json "$p" > "$CACHE/npm/pack.json")
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[0]; print(sys.argv[2], d["filename"], d["integrity"])' "$CACHE/npm/pack.json" "$p" >> "$IN/npm-packages.lock"
+done < "$IN/npm-packages.txt"
 while read -r p file integrity; do
   f="$CACHE/npm/$file"
   [ -f "$f" ] || (cd "$CACHE/npm" && npm pack --silent "$p" >/dev/null)
