@@ -169,6 +169,11 @@ func TestParseErrors(t *testing.T) {
 			want: `embedder.model: model is a setting of the static and codesearch embedders and adapt of the static one, but kind is "offline"`,
 		},
 		{
+			name: "adapt with the codesearch embedder",
+			yaml: "embedder: {kind: codesearch, model: cs.bin, adapt: true}\n" + sources,
+			want: `embedder.model: model is a setting of the static and codesearch embedders and adapt of the static one, but kind is "codesearch"`,
+		},
+		{
 			name: "thresholds out of range, in field order",
 			yaml: "retrieval: {thresholds: {offline-hash-v1-384: {min_similarity: 1.5, min_term_coverage: -1}}}\n" + sources,
 			want: "retrieval.thresholds.offline-hash-v1-384.min_similarity: must be between 0 and 1, got 1.5\n" +

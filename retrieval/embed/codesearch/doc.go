@@ -2,7 +2,7 @@
 // after the NBoW baseline of Husain et al. 2019, "CodeSearchNet Challenge:
 // Evaluating the State of Semantic Code Search" (arXiv:1909.09436): a text,
 // question or code, is a bag of features (its lower-case identifier pieces
-// and their hashed character 3-grams, as fastText's subword features,
+// and their hashed byte 3-grams, after fastText's subword features,
 // Bojanowski et al. 2017); each feature has a learned vector and a learned
 // scalar weight, and the text's vector is the softmax-weighted mean of its
 // feature vectors, L2-normalised. Unlike the paper, questions and code share

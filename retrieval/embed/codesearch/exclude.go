@@ -1,6 +1,7 @@
 package codesearch
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -27,7 +28,7 @@ var (
 )
 
 // ErrReserved is wrapped by CheckRoot's error for reserved inputs.
-var ErrReserved = fmt.Errorf("reserved for evaluation, never trained on")
+var ErrReserved = errors.New("reserved for evaluation, never trained on")
 
 // CheckRoot returns an error wrapping ErrReserved when name, a Go module
 // path or a Python or npm package name (an npm name may carry "@version"),

@@ -243,7 +243,7 @@ func LoadFile(path string) (*Model, string, error) {
 	return m, h, nil
 }
 
-// Words returns the vocabulary, in row order.
+// Vocabulary returns the vocabulary words, in row order.
 func (m *Model) Vocabulary() []string { return append([]string(nil), m.words...) }
 
 // sortedKeys returns the keys of m in increasing order.
