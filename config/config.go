@@ -72,10 +72,10 @@ type Embedder struct {
 	// means the built-in one), or, for kind openai, the model name
 	// ("text-embedding-3-small").
 	Model string `yaml:"model"`
-	// Adapt, for the static embedder, refines the model on the indexed
-	// sources at `ragbot index` (deterministic; when the vectors change the
-	// collection is re-embedded). The refined model is kept beside the
-	// Weaviate data dir, in <data_dir>/../embedder/.
+	// Adapt, for the static and codesearch embedders, refines the model on
+	// the indexed sources at `ragbot index` (deterministic; when the vectors
+	// change the collection is re-embedded). The refined model is kept
+	// beside the Weaviate data dir, in <data_dir>/../embedder/.
 	Adapt bool `yaml:"adapt"`
 	// MaxInputTokens is the longest text the embedder accepts, in tokens;
 	// a chunk over it is embedded from a prefix that fits (counted at 3

@@ -79,8 +79,8 @@ func (v *validator) weaviate() {
 	default:
 		v.bad("embedder.kind", "got %q, want offline, static, openai or codesearch", v.c.Embedder.Kind)
 	}
-	if e := v.c.Embedder; e.Kind != "static" && (e.Model != "" && e.Kind != "openai" && e.Kind != "codesearch" || e.Adapt) {
-		v.bad("embedder.model", "model is a setting of the static and codesearch embedders and adapt of the static one, but kind is %q", e.Kind)
+	if e := v.c.Embedder; e.Kind != "static" && e.Kind != "codesearch" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
+		v.bad("embedder.model", "model and adapt are settings of the static and codesearch embedders, but kind is %q", e.Kind)
 	}
 }
 

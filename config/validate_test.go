@@ -166,12 +166,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "model without the static embedder",
 			yaml: "embedder: {kind: offline, model: m.bin, adapt: true}\n" + sources,
-			want: `embedder.model: model is a setting of the static and codesearch embedders and adapt of the static one, but kind is "offline"`,
-		},
-		{
-			name: "adapt with the codesearch embedder",
-			yaml: "embedder: {kind: codesearch, model: cs.bin, adapt: true}\n" + sources,
-			want: `embedder.model: model is a setting of the static and codesearch embedders and adapt of the static one, but kind is "codesearch"`,
+			want: `embedder.model: model and adapt are settings of the static and codesearch embedders, but kind is "offline"`,
 		},
 		{
 			name: "thresholds out of range, in field order",
