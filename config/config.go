@@ -61,17 +61,21 @@ type Weaviate struct {
 type Embedder struct {
 	// Kind is "offline" (default: code-aware feature hashing, no network),
 	// "static" (offline too: word vectors trained from local text plus the
-	// hashing features; embed.Static) or "openai" (an OpenAI-compatible
-	// /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI; openai.Embedder).
+	// hashing features; embed.Static), "codesearch" (offline: a neural
+	// bag-of-words encoder trained on doc comment and code pairs;
+	// embed.CodeSearch) or "openai" (an OpenAI-compatible /v1/embeddings
+	// endpoint: OpenAI, Ollama, vLLM, TEI; openai.Embedder).
 	Kind string `yaml:"kind"`
 	// Model is the static embedder's model file (`ragbot embeddings train`
-	// writes one; empty means the model built into the binary), or, for
-	// kind openai, the model name ("text-embedding-3-small").
+	// writes one; empty means the model built into the binary), the
+	// codesearch embedder's (scripts/train-codesearch.sh writes one; empty
+	// means the built-in one), or, for kind openai, the model name
+	// ("text-embedding-3-small").
 	Model string `yaml:"model"`
-	// Adapt, for the static embedder, refines the model on the indexed
-	// sources at `ragbot index` (deterministic; when the vectors change the
-	// collection is re-embedded). The refined model is kept beside the
-	// Weaviate data dir, in <data_dir>/../embedder/.
+	// Adapt, for the static and codesearch embedders, refines the model on
+	// the indexed sources at `ragbot index` (deterministic; when the vectors
+	// change the collection is re-embedded). The refined model is kept
+	// beside the Weaviate data dir, in <data_dir>/../embedder/.
 	Adapt bool `yaml:"adapt"`
 	// MaxInputTokens is the longest text the embedder accepts, in tokens;
 	// a chunk over it is embedded from a prefix that fits (counted at 3

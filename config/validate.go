@@ -89,7 +89,7 @@ func (v *validator) weaviate() {
 
 // EmbedderKinds are the valid values of embedder.kind and
 // embedder.semantic.kind.
-var EmbedderKinds = []string{"offline", "static", "openai"}
+var EmbedderKinds = []string{"offline", "static", "openai", "codesearch"}
 
 // embedder checks the kind and settings of the embedder at path p.
 func (v *validator) embedder(p string, e Embedder) {
@@ -97,8 +97,8 @@ func (v *validator) embedder(p string, e Embedder) {
 		n := len(EmbedderKinds)
 		v.bad(p+".kind", "got %q, want %s or %s", e.Kind, strings.Join(EmbedderKinds[:n-1], ", "), EmbedderKinds[n-1])
 	}
-	if e.Kind != "static" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
-		v.bad(p+".model", "model and adapt are settings of the static embedder, but kind is %q", e.Kind)
+	if e.Kind != "static" && e.Kind != "codesearch" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
+		v.bad(p+".model", "model and adapt are settings of the static and codesearch embedders, but kind is %q", e.Kind)
 	}
 	v.openai(p, e)
 }

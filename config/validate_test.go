@@ -169,13 +169,13 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown embedder",
 			yaml: "embedder: {kind: bert}\n" + sources,
-			want: `embedder.kind: got "bert", want offline, static or openai`,
+			want: `embedder.kind: got "bert", want offline, static, openai or codesearch`,
 		},
 		{
 			name: "semantic embedder of an unknown kind, adapted, nested",
 			yaml: "embedder: {semantic: {kind: bert, adapt: true, semantic: {kind: offline}}}\n" + sources,
-			want: `embedder.semantic.kind: got "bert", want offline, static or openai` + "\n" +
-				`embedder.semantic.model: model and adapt are settings of the static embedder, but kind is "bert"` + "\n" +
+			want: `embedder.semantic.kind: got "bert", want offline, static, openai or codesearch` + "\n" +
+				`embedder.semantic.model: model and adapt are settings of the static and codesearch embedders, but kind is "bert"` + "\n" +
 				"embedder.semantic.adapt: refining is done for the main embedder only\n" +
 				"embedder.semantic.semantic: there is one semantic embedder",
 		},
@@ -193,7 +193,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "model without the static embedder",
 			yaml: "embedder: {kind: offline, model: m.bin, adapt: true}\n" + sources,
-			want: `embedder.model: model and adapt are settings of the static embedder, but kind is "offline"`,
+			want: `embedder.model: model and adapt are settings of the static and codesearch embedders, but kind is "offline"`,
 		},
 		{
 			name: "thresholds out of range, in field order",
@@ -294,7 +294,7 @@ func TestValidateZero(t *testing.T) {
 	err := new(config.Config).Validate()
 	want := `weaviate.port: must be 1..65530 (ports port..port+5 are used), got 0
 weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got ""
-embedder.kind: got "", want offline, static or openai
+embedder.kind: got "", want offline, static, openai or codesearch
 retrieval.alpha: must be set
 retrieval.top_k: must be 1..20, got 0
 indexing.max_symbol_lines: must be at least 10, got 0

@@ -40,7 +40,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	only := fs.String("source", "", "index only these sources (comma-separated names); empty means all")
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after a change of embedder.kind or from the single-vector schema of an earlier version; a new embedder.semantic needs none)")
-	adapt := fs.Bool("adapt", false, "static embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
+	adapt := fs.Bool("adapt", false, "static or codesearch embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

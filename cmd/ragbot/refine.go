@@ -31,6 +31,9 @@ import (
 // the collection (openStore). Every other command only reads the refined
 // model (newEmbedder). Errors name embedder.adapt and the source to blame.
 func refineStatic(ctx context.Context, cfg *config.Config, refresh bool, stderr io.Writer) (retrieval.Embedder, error) {
+	if cfg.Embedder.Kind == "codesearch" && cfg.Embedder.Adapt {
+		return refineCodeSearch(ctx, cfg, refresh, stderr) // embedder.go
+	}
 	if cfg.Embedder.Kind != "static" || !cfg.Embedder.Adapt {
 		return nil, nil
 	}
@@ -93,12 +96,19 @@ func writeFileAtomic(path string, data []byte) error {
 // source not cloned yet is left out, with a note on stderr; Confluence
 // sources are not read.
 func sourceTexts(ctx context.Context, cfg *config.Config, stderr io.Writer) ([]string, string, error) {
-	var docs []string
+	_, docs, print, err := sourceFiles(ctx, cfg, stderr)
+	return docs, print, err
+}
+
+// sourceFiles is sourceTexts with the path of each text, relative to its
+// source.
+func sourceFiles(ctx context.Context, cfg *config.Config, stderr io.Writer) (paths, docs []string, print string, err error) {
 	h := sha256.New()
 	for _, src := range cfg.Sources {
 		add := func(path string, data []byte) error {
 			fmt.Fprintf(h, "%s\x00%s\x00%d\x00", src.Name, path, len(data))
 			h.Write(data)
+			paths = append(paths, path)
 			docs = append(docs, string(data))
 			return nil
 		}
@@ -124,8 +134,8 @@ func sourceTexts(ctx context.Context, cfg *config.Config, stderr io.Writer) ([]s
 			err = ingest.DirFiles(dirSourceOf(cfg, src), add)
 		}
 		if err != nil {
-			return nil, "", fmt.Errorf("embedder.adapt: source %s: %w", src.Name, err)
+			return nil, nil, "", fmt.Errorf("embedder.adapt: source %s: %w", src.Name, err)
 		}
 	}
-	return docs, hex.EncodeToString(h.Sum(nil)), nil
+	return paths, docs, hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -99,10 +99,10 @@ func embedderName(ctx context.Context, cfg *config.Config, stderr io.Writer) str
 	switch cfg.Embedder.Kind {
 	case "openai":
 		return "openai:" + cfg.Embedder.Model
-	case "static":
+	case "static", "codesearch":
 		emb, err := newEmbedder(ctx, cfg, stderr)
 		if err != nil {
-			return fmt.Sprintf("static (model not loaded: %v)", err)
+			return fmt.Sprintf("%s (model not loaded: %v)", cfg.Embedder.Kind, err)
 		}
 		return emb.Name()
 	}
