@@ -58,7 +58,7 @@ func TestLoadGood(t *testing.T) {
 			Collection: "Chunk",
 			Timeout:    60 * time.Second,
 		},
-		Embedder: config.Embedder{Kind: "offline"},
+		Embedder: config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: config.DefaultSemanticKind}},
 		Retrieval: config.Retrieval{
 			Alpha: ptr(0.5), SemanticWeight: ptr(config.DefaultSemanticWeight),
 			TopK:       5,
@@ -215,7 +215,7 @@ sources:
 			Collection: "Code_Chunk2",
 			Timeout:    150 * time.Second,
 		},
-		Embedder: config.Embedder{Kind: "offline"},
+		Embedder: config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: config.DefaultSemanticKind}},
 		Retrieval: config.Retrieval{
 			Alpha: ptr(0.5), SemanticWeight: ptr(config.DefaultSemanticWeight),
 			TopK:       8,
@@ -282,6 +282,29 @@ func TestExpansion(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.want, cfg.Retrieval.Expansion); diff != "" {
 			t.Errorf("Parse(%q) expansion (-want +got):\n%s", tt.yaml, diff)
+		}
+	}
+}
+
+// TestSemanticDefault: with the offline embedder the codesearch encoder is
+// the semantic vector unless kind none turns it off; other kinds get none.
+func TestSemanticDefault(t *testing.T) {
+	src := "sources: [{name: handbook, kind: markdown, path: docs}]\n"
+	for _, tt := range []struct {
+		yaml string
+		want *config.Embedder
+	}{
+		{src, &config.Embedder{Kind: "codesearch"}},
+		{"embedder: {kind: offline, semantic: {kind: none}}\n" + src, nil},
+		{"embedder: {kind: static}\n" + src, nil},
+		{"embedder: {kind: offline, semantic: {kind: static}}\n" + src, &config.Embedder{Kind: "static"}},
+	} {
+		cfg, err := config.Parse([]byte(tt.yaml), dir, env(nil))
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.yaml, err)
+		}
+		if diff := cmp.Diff(tt.want, cfg.Embedder.Semantic); diff != "" {
+			t.Errorf("Parse(%q) embedder.semantic (-want +got):\n%s", tt.yaml, diff)
 		}
 	}
 }

@@ -201,9 +201,11 @@ func (a *Asker) ExpansionTerms(ctx context.Context, r Request) ([]string, error)
 	}
 	base := Query{Text: q.text, Alpha: alpha, Limit: max(a.TopK, a.Candidates), Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
 	if alpha > 0 {
-		if base.Vector, err = a.embedQuestion(ctx, r.Question); err != nil {
+		vec, err := a.embedQuestion(ctx, r.Question)
+		if err != nil {
 			return nil, err
 		}
+		base.Vector, base.Semantic = a.splitVector(vec) // a Pair's vector holds both parts
 	}
 	hits, err := a.Store.Search(ctx, base)
 	if err != nil {

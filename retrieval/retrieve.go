@@ -160,7 +160,7 @@ func (a *Asker) splitVector(v []float32) (lexical, semantic []float32) {
 func lookups(base Query, an Analysis) []Query {
 	bm25 := func(text string, props []string, limit int) Query {
 		q := base
-		q.Text, q.Vector, q.Alpha, q.Properties, q.Limit = text, nil, 0, props, limit
+		q.Text, q.Vector, q.Semantic, q.Alpha, q.Properties, q.Limit = text, nil, nil, 0, props, limit
 		return q
 	}
 	var qs []Query

@@ -359,7 +359,8 @@ func (a *Asker) searchHyDE(ctx context.Context, r Request, snippet string, limit
 		if err != nil {
 			return nil, err
 		}
-		q.Vector, q.Alpha = vec, 1
+		q.Vector, q.Semantic = a.splitVector(vec) // a Pair's vector holds both parts
+		q.Alpha = 1
 	}
 	return a.Store.Search(ctx, q)
 }

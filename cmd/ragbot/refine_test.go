@@ -103,7 +103,8 @@ sources:
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	want := retrieval.Thresholds{MinSimilarity: 0.41, MinTermCoverage: 0.52}
+	want := retrieval.DefaultThresholds() // the floors keep their defaults
+	want.MinSimilarity, want.MinTermCoverage = 0.41, 0.52
 
 	var stderr bytes.Buffer
 	base, err := newEmbedder(ctx, cfg, &stderr) // no refined model yet: the base one
@@ -128,7 +129,8 @@ sources:
 		t.Errorf("thresholds of the refined model %s = %+v, want the family's %+v", loaded.Name(), got, want)
 	}
 
-	exact := retrieval.Thresholds{MinSimilarity: 0.63, MinTermCoverage: 0.74}
+	exact := want
+	exact.MinSimilarity, exact.MinTermCoverage = 0.63, 0.74
 	cfg.Retrieval.Thresholds[loaded.Name()] = config.Thresholds{MinSimilarity: &exact.MinSimilarity, MinTermCoverage: &exact.MinTermCoverage}
 	if got := thresholdsFor(cfg, loaded); got != exact {
 		t.Errorf("thresholds with an entry for %s = %+v, want that entry's %+v", loaded.Name(), got, exact)
