@@ -209,9 +209,9 @@ const (
 	// because it raised paraphrase recall on every held-out corpus without
 	// lowering any kind of the public eval set (README, "Semantic vectors").
 	DefaultSemanticKind = "codesearch"
-	DefaultTopK           = 5
-	DefaultCandidates     = 40
-	DefaultMaxSymbol      = 150
+	DefaultTopK         = 5
+	DefaultCandidates   = 40
+	DefaultMaxSymbol    = 150
 	// DefaultOpenAIMaxInputTokens is embedder.max_input_tokens for kind
 	// openai: the input limit of OpenAI's embedding models.
 	DefaultOpenAIMaxInputTokens = 8192
