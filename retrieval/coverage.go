@@ -77,6 +77,10 @@ type Evidence struct {
 	// AbsentShare is the IDF-weighted share (0..1) of the question's
 	// content terms that are Absent (see weighTerms).
 	AbsentShare float64 `json:"absent_share"`
+	// Semantic is the best cosine similarity of a top hit to the question
+	// on the semantic vector (Hit.Semantic); 0 without one. For `ragbot
+	// eval` and --explain; the decision does not read it.
+	Semantic float64 `json:"semantic,omitempty"`
 }
 
 // Decide makes the coverage decision:
@@ -142,6 +146,7 @@ func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *questi
 	for i := range top {
 		top[i].TermCoverage = w.coverage(q.chunkTerms(top[i]))
 		ev.Similarity = max(ev.Similarity, top[i].Similarity)
+		ev.Semantic = max(ev.Semantic, top[i].Semantic)
 		ev.TermCoverage = max(ev.TermCoverage, top[i].TermCoverage)
 		ev.Lexical = ev.Lexical || lexicalMatch(q.Analysis, top[i].Chunk)
 	}

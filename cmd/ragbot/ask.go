@@ -162,6 +162,9 @@ func whyRefused(cov retrieval.Coverage, ev retrieval.Evidence, th retrieval.Thre
 	}
 	fmt.Fprintf(&b, "; similarity %.3f (answer %.3f, floor %.3f); term coverage %.2f (answer %.2f, floor %.2f)",
 		ev.Similarity, th.MinSimilarity, th.FloorSimilarity, ev.TermCoverage, th.MinTermCoverage, th.FloorTermCoverage)
+	if ev.Semantic != 0 {
+		fmt.Fprintf(&b, "; semantic similarity %.3f", ev.Semantic)
+	}
 	fmt.Fprintf(&b, "; share of the question's weight in words no chunk has %.2f (max %.2f)", ev.AbsentShare, th.MaxAbsentShare)
 	if len(ev.Absent) > 0 {
 		fmt.Fprintf(&b, "; terms in no chunk: %s", strings.Join(ev.Absent, ", "))
