@@ -41,8 +41,10 @@ given per kind and, when the questions span several corpora, per corpus.
 
 Question sets in this repository: testdata/eval/heldout/<set>/questions.jsonl
 (hashicorp/raft, urllib3, axios; each set's fetch.sh fetches its corpus, and
-scripts/bench-heldout.sh runs them all) and testdata/eval/unanswerable.jsonl
-(questions the public eval corpora cannot answer; README, "Retrieval quality").
+scripts/bench-heldout.sh runs them all), testdata/eval/paraphrase/<set>/
+questions.jsonl (questions in a newcomer's words over bbolt, requests and ws;
+scripts/bench-paraphrase.sh) and testdata/eval/unanswerable.jsonl (questions
+the public eval corpora cannot answer; README, "Retrieval quality").
 
 Examples:
   ragbot eval --config heldout.yaml testdata/eval/heldout/raft/questions.jsonl
