@@ -105,7 +105,11 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
 	}
 	if ans.Question != "" && ans.Question != asked {
-		summary += " · searched: _" + echo(cutBytes(ans.Question, 500)) + "_ (terms from this thread added)"
+		how := "(terms from this thread added)"
+		if ans.Rewrite.Standalone != "" {
+			how = "(rewritten with this thread)"
+		}
+		summary += " · searched: _" + echo(cutBytes(ans.Question, 500)) + "_ " + how
 	}
 	blocks := []slackgo.Block{mrkdwnContext(summary)}
 	if w := warningsSection(ans.Warnings); w != nil {

@@ -112,6 +112,11 @@ func TestGoldens(t *testing.T) {
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "and for 429?", Answer: retrieval.Answer{
 				Question: "and for 429? retry 503", Coverage: retrieval.Covered, Snippets: []retrieval.Snippet{retrySnippet()}}})
 		}},
+		{"followup_rewritten", func() ([]slackgo.Block, string) {
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "and for 429?", Answer: retrieval.Answer{
+				Question: "where is the retry for 429 responses?", Coverage: retrieval.Covered, Snippets: []retrieval.Snippet{retrySnippet()},
+				Rewrite: retrieval.Rewritten{Standalone: "where is the retry for 429 responses?"}}})
+		}},
 		{"escaped", func() ([]slackgo.Block, string) {
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "who pings <!channel>?", Answer: retrieval.Answer{
 				Question: "who pings <!channel>?", Coverage: retrieval.Covered, Snippets: []retrieval.Snippet{hostile}}})
