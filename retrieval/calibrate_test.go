@@ -25,6 +25,10 @@ func TestEvidenceDecide(t *testing.T) {
 		{"both below the floors", retrieval.Evidence{Similarity: 0.19, TermCoverage: 0.29}, retrieval.NoCoverage},
 		{"most weight in words no chunk has", retrieval.Evidence{Similarity: 0.29, TermCoverage: 0.4, AbsentShare: 0.51}, retrieval.NoCoverage},
 		{"absent words do not refuse an answer in the band", retrieval.Evidence{Similarity: 0.3, TermCoverage: 0.6, AbsentShare: 0.9}, retrieval.Covered},
+		{"two weak hits, one similar, one sharing the words, are no answer", retrieval.Evidence{Similarity: 0.5, TermCoverage: 0.8,
+			Top: []retrieval.HitEvidence{{Similarity: 0.5, TermCoverage: 0.1}, {Similarity: 0.1, TermCoverage: 0.8}}}, retrieval.NotSure},
+		{"one hit with both", retrieval.Evidence{Similarity: 0.5, TermCoverage: 0.8,
+			Top: []retrieval.HitEvidence{{Similarity: 0.5, TermCoverage: 0.1}, {Similarity: 0.35, TermCoverage: 0.65}}}, retrieval.Covered},
 	}
 	for _, tt := range tests {
 		if got := tt.ev.Decide(th); got != tt.want {

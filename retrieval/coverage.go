@@ -81,18 +81,44 @@ type Evidence struct {
 	// on the semantic vector (Hit.Semantic); 0 without one. For `ragbot
 	// eval` and --explain; the decision does not read it.
 	Semantic float64 `json:"semantic,omitempty"`
+	// Top holds each top hit's similarity and term coverage, best-ranked
+	// first: the answer band needs one hit that clears both thresholds.
+	Top []HitEvidence `json:"top,omitempty"`
+}
+
+// HitEvidence is what the coverage decision reads of one top hit.
+type HitEvidence struct {
+	Similarity   float64 `json:"similarity"`
+	TermCoverage float64 `json:"term_coverage"`
+}
+
+// inBand reports whether one top hit reaches both answer thresholds. An
+// Evidence without Top (made by hand) stands for one hit with its
+// Similarity and TermCoverage.
+func (e Evidence) inBand(th Thresholds) bool {
+	top := e.Top
+	if len(top) == 0 {
+		top = []HitEvidence{{Similarity: e.Similarity, TermCoverage: e.TermCoverage}}
+	}
+	for _, h := range top {
+		if h.Similarity >= th.MinSimilarity && h.TermCoverage >= th.MinTermCoverage {
+			return true
+		}
+	}
+	return false
 }
 
 // Decide makes the coverage decision:
 //   - an exact match of a named thing covers the question;
 //   - a named thing the sources lack means they do not cover it (the
 //     nearest chunks are about something else, however similar they read);
-//   - top hits that clear both answer thresholds cover it: the best
-//     weighted term coverage shows the question's distinctive words are
-//     there, the best similarity that the hits are not about something
-//     else that shares them (requiring both refused the most unanswerable
-//     questions of the eval at <= 5% wrong refusals, README "No-coverage
-//     calibration");
+//   - a top hit that clears both answer thresholds covers it: its weighted
+//     term coverage shows the question's distinctive words are there, its
+//     similarity that it is not about something else that shares them
+//     (requiring both refused the most unanswerable questions of the eval
+//     at <= 5% wrong refusals, README "No-coverage calibration"). Both in
+//     one hit: two weak hits, one similar and one sharing the words, do
+//     not make an answer;
 //   - best hits below both floors, or a question most of whose weight is in
 //     words no chunk contains, are not covered;
 //   - anything else is NotSure: the closest matches are shown as such.
@@ -102,7 +128,7 @@ func (e Evidence) Decide(th Thresholds) Coverage {
 		return Covered
 	case e.Missing != "":
 		return NoCoverage
-	case e.Similarity >= th.MinSimilarity && e.TermCoverage >= th.MinTermCoverage:
+	case e.inBand(th):
 		return Covered
 	case e.Similarity < th.FloorSimilarity && e.TermCoverage < th.FloorTermCoverage:
 		return NoCoverage
@@ -145,6 +171,7 @@ func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *questi
 	ev := Evidence{Absent: w.absent, AbsentShare: w.absentShare()}
 	for i := range top {
 		top[i].TermCoverage = w.coverage(q.chunkTerms(top[i]))
+		ev.Top = append(ev.Top, HitEvidence{Similarity: top[i].Similarity, TermCoverage: top[i].TermCoverage})
 		ev.Similarity = max(ev.Similarity, top[i].Similarity)
 		ev.Semantic = max(ev.Semantic, top[i].Semantic)
 		ev.TermCoverage = max(ev.TermCoverage, top[i].TermCoverage)
