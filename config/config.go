@@ -244,18 +244,34 @@ func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Con
 	var cfg Config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
+	// A file that is YAML but has unknown keys or values of the wrong type
+	// decodes all the rest (yaml.v3 collects those as one *yaml.TypeError
+	// and goes on), so it is validated too and every problem is reported in
+	// one go. Only a file that is not YAML stops here.
+	var problems []decodeProblem
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-		return nil, decodeError(err, data)
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return nil, fmt.Errorf("parse YAML: %w", err)
+		}
+		problems = decodeProblems(te, data)
 	}
 	cfg.dir = dir
 	cfg.lookupEnv = lookupEnv
 	cfg.slackSet = hasTopKey(data, "slack")
 	cfg.applyDefaults()
+	errs := make([]error, 0, len(problems))
+	for _, p := range problems {
+		errs = append(errs, p.err)
+	}
 	if err := cfg.applyEnv(lookupEnv); err != nil {
-		return nil, err
+		return nil, errors.Join(append(errs, err)...)
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		errs = append(errs, withoutRepeats(err, problems)...)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return &cfg, nil
 }

@@ -147,6 +147,31 @@ func TestParseErrors(t *testing.T) {
 			want: "parse YAML: yaml: line 1: did not find expected node content",
 		},
 		{
+			name: "an unknown key and a missing path, reported together",
+			yaml: "sources: [{name: h, kind: markdown, path: nowhere, exclud: [drafts]}]\n",
+			want: "sources[0].exclud (line 1): unknown key; did you mean exclude?\n" +
+				`sources[0].path: "nowhere" does not exist`,
+		},
+		{
+			name: "a wrong type and bad values, reported together: decoding's problems first",
+			yaml: "weaviate:\n  timeout: soon\n  collection: my-chunks\nsources: [{name: h, kind: svn, path: docs}]\n",
+			want: `weaviate.timeout (line 2): want a duration such as 60s, 10m or 24h, got "soon"` + "\n" +
+				`weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got "my-chunks"` + "\n" +
+				`sources[0].kind: got "svn", want one of git, markdown, openapi, confluence, html`,
+		},
+		{
+			name: "a mistyped key is not reported again as the key it was meant for",
+			yaml: "sources:\n  - name: h\n    kind: markdown\n    pth: docs\n  - name: g\n    kind: git\n    path: nowhere\n",
+			want: "sources[0].pth (line 4): unknown key; did you mean path?\n" +
+				`sources[1].path: "nowhere" does not exist`,
+		},
+		{
+			name: "an unknown key with nothing close",
+			yaml: "retrieval: {flux_capacitor: 1}\nsources: [{name: h, kind: markdown, path: docs, acl: x}]\n",
+			want: "retrieval.flux_capacitor (line 1): unknown key\n" +
+				`sources[0].acl (line 2): want a list, got "x"`,
+		},
+		{
 			name: "bad duration",
 			yaml: "weaviate: {timeout: soon}\n" + sources,
 			want: `weaviate.timeout (line 1): want a duration such as 60s, 10m or 24h, got "soon"`,

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -70,15 +69,22 @@ var (
 	typeErrRe      = regexp.MustCompile("^line (\\d+): cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
 )
 
-// decodeError turns a yaml.v3 error into one line per problem that starts
-// with the field's YAML path, e.g. `weaviate.urll (line 3): unknown key` or
-// `weaviate.timeout (line 9): want a duration such as 60s or 24h, got "60"`.
-// yaml.v3 itself names lines and Go types, not fields.
-func decodeError(err error, data []byte) error {
-	var te *yaml.TypeError
-	if !errors.As(err, &te) {
-		return fmt.Errorf("parse YAML: %w", err)
-	}
+// decodeProblem is one problem yaml.v3 reported while decoding.
+type decodeProblem struct {
+	err error
+	// paths are the fields the problem is about, for withoutRepeats: the
+	// field itself, and for an unknown key the key it was taken for
+	// ("sources[0].path" for "sources[0].pth"). Empty when yaml.v3's line
+	// could not be matched to a field.
+	paths []string
+}
+
+// decodeProblems turns a yaml.v3 type error into one problem per line that
+// starts with the field's YAML path, e.g. `weaviate.urll (line 3): unknown
+// key; did you mean url?` or `weaviate.timeout (line 9): want a duration
+// such as 60s or 24h, got "60"`. yaml.v3 itself names lines and Go types,
+// not fields.
+func decodeProblems(te *yaml.TypeError, data []byte) []decodeProblem {
 	entries := yamlEntries(data)
 	find := func(line int, match func(yamlEntry) bool) string {
 		for _, e := range entries {
@@ -88,16 +94,18 @@ func decodeError(err error, data []byte) error {
 		}
 		return ""
 	}
-	errs := make([]error, len(te.Errors))
+	out := make([]decodeProblem, len(te.Errors))
 	for i, msg := range te.Errors {
-		errs[i] = fmt.Errorf("parse YAML: %s", msg)
+		out[i].err = fmt.Errorf("parse YAML: %s", msg)
 		if m := unknownFieldRe.FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			if p := find(line, func(e yamlEntry) bool { return e.key == m[2] }); p != "" {
+				out[i].paths = []string{p}
 				if near, ok := suggest.Closest(m[2], knownKeys()[m[3]]); ok {
-					errs[i] = fmt.Errorf("%s (line %d): unknown key; did you mean %s?", p, line, near)
+					out[i].err = fmt.Errorf("%s (line %d): unknown key; did you mean %s?", p, line, near)
+					out[i].paths = append(out[i].paths, strings.TrimSuffix(p, m[2])+near)
 				} else {
-					errs[i] = fmt.Errorf("%s (line %d): unknown key", p, line)
+					out[i].err = fmt.Errorf("%s (line %d): unknown key", p, line)
 				}
 			}
 		} else if m := typeErrRe.FindStringSubmatch(msg); m != nil {
@@ -116,11 +124,42 @@ func decodeError(err error, data []byte) error {
 				case strings.HasPrefix(m[3], "[]"):
 					want = "a list"
 				}
-				errs[i] = fmt.Errorf("%s (line %d): want %s, got %q", p, line, want, m[2])
+				out[i].err = fmt.Errorf("%s (line %d): want %s, got %q", p, line, want, m[2])
+				out[i].paths = []string{p}
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return out
+}
+
+// withoutRepeats returns the lines of the validation error err (joined by
+// Validate) but those about a field a decode problem already names: a value
+// of the wrong type is left unset, and a mistyped key leaves the key it was
+// meant for unset, so validation would report the same mistake again as
+// "must not be empty".
+func withoutRepeats(err error, problems []decodeProblem) []error {
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	var out []error
+	for _, e := range errs {
+		msg := e.Error()
+		repeat := false
+		for _, p := range problems {
+			for _, path := range p.paths {
+				if strings.HasPrefix(msg, path+": ") || strings.HasPrefix(msg, path+" (from ") {
+					repeat = true
+				}
+			}
+		}
+		if !repeat {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // knownKeys maps each Go type of the config tree, named as yaml.v3's

@@ -34,6 +34,15 @@ Examples:
   ragbot embeddings train --dry-run      # list the inputs and their fingerprints only
   ragbot embeddings similar retry auth   # the 10 nearest words of each, to inspect a model`
 
+const embeddingsUsage = `ragbot embeddings builds and inspects the word-vector model of the offline
+"static" embedder (embedder.kind: static).
+
+Usage:
+  ragbot embeddings train [flags]             build the model from text already on this machine
+  ragbot embeddings similar [flags] WORD...   print each word's nearest neighbours in a model
+
+Run "ragbot embeddings train -h" or "ragbot embeddings similar -h" for their flags.`
+
 // defaultModelPath is where `embeddings train` writes and the static
 // embedder looks, relative to the working directory, unless configured.
 const defaultModelPath = "models/static-v1/model.bin"
@@ -42,12 +51,14 @@ func runEmbeddings(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(args) > 0 && args[0] == "similar" {
 		return runSimilar(args[1:], stdout, stderr)
 	}
-	if len(args) == 0 || args[0] != "train" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintln(stdout, embeddingsAbout)
-			return nil
-		}
+	switch {
+	case len(args) > 0 && isHelp(args[0]):
+		fmt.Fprintln(stdout, embeddingsUsage)
+		return nil
+	case len(args) == 0:
 		return fmt.Errorf("%w: want `ragbot embeddings train [flags]` or `ragbot embeddings similar WORD...`", errUsage)
+	case args[0] != "train":
+		return unknownSubcommand("embeddings", args[0], []string{"train", "similar"})
 	}
 	fs := newFlags("embeddings train", embeddingsAbout, stderr)
 	p := wordvec.DefaultParams()

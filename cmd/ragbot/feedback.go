@@ -33,12 +33,14 @@ Examples:
   ragbot feedback export --config ragbot.yaml -o feedback.jsonl -down triage.jsonl`
 
 func runFeedback(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-		fmt.Fprintln(stdout, feedbackAbout)
+	switch {
+	case len(args) > 0 && isHelp(args[0]):
+		fmt.Fprintln(stdout, feedbackAbout+"\n\nRun \"ragbot feedback export -h\" for its flags.")
 		return nil
-	}
-	if len(args) == 0 || args[0] != "export" {
+	case len(args) == 0:
 		return fmt.Errorf("%w: feedback needs a subcommand: ragbot feedback export [flags]", errUsage)
+	case args[0] != "export":
+		return unknownSubcommand("feedback", args[0], []string{"export"})
 	}
 	var cf commonFlags
 	fs := newFlags("feedback export", feedbackAbout, stderr)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/ragbot/ragbot/internal/suggest"
@@ -88,6 +89,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ragbot %s: %v\n", name, err)
 		return 1
 	}
+}
+
+// unknownSubcommand is the usage error of `ragbot CMD WORD` when WORD is not
+// one of CMD's subcommands (subs), with the closest one as a hint.
+func unknownSubcommand(cmd, word string, subs []string) error {
+	want := "ragbot " + cmd + " " + strings.Join(subs, "|")
+	if near, ok := suggest.Closest(word, subs); ok {
+		return fmt.Errorf("%w: unknown subcommand %q; did you mean %q? (%s; -h for help)", errUsage, word, near, want)
+	}
+	return fmt.Errorf("%w: unknown subcommand %q (%s; -h for help)", errUsage, word, want)
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"
 }
 
 // newFlags makes a subcommand's flag set with a usage text that says what it

@@ -25,9 +25,11 @@ import (
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
-const serveAbout = `ragbot serve runs the Slack bot: @mentions and direct messages are answered in
-their thread with cited snippets, /where-is with a list of locations, and the
-👍/👎 buttons under answers are stored for "ragbot feedback export".
+const serveAbout = `ragbot serve runs the chat bots (Slack, Microsoft Teams), push webhooks and
+scheduled re-indexing until interrupted. In Slack, @mentions and direct
+messages are answered in their thread with cited snippets, /where-is with a
+list of locations, and the 👍/👎 buttons under answers are stored for
+"ragbot feedback export".
 
 Slack is reached over Socket Mode (slack.mode: socket, the default: no public
 URL needed) or the HTTP Events API (slack.mode: http: Slack POSTs to
@@ -44,6 +46,17 @@ valid Bot Framework token. The app password comes from
 RAGBOT_TEAMS_APP_PASSWORD (teams.app_password_env renames it). With a teams
 section and no slack section (or slack.enabled: false), Slack is off and no
 Slack token is needed.
+
+Keeping the index fresh: serve indexes every git source at start, then again
+on push webhooks and every sources[].poll_interval (0, the default: webhooks
+only). Point a GitHub or GitLab push hook at POST /webhooks/<source name> (or
+an organisation-wide hook at /webhooks/) with the secret held by the variable
+the source's webhook_secret_env names; a bad signature gets 401, and a burst
+of pushes becomes one run. Confluence sources are re-synced every ttl (24h by
+default), or at their cron schedule (sources[].schedule, e.g. "0 3 * * *"),
+the first time once the ttl has run out since the last sync. Git polls and
+Confluence syncs share one scheduler; failed runs back off and are retried.
+Markdown, openapi and html sources are indexed by "ragbot index" only.
 
 Example:
   RAGBOT_SLACK_BOT_TOKEN=xoxb-... RAGBOT_SLACK_APP_TOKEN=xapp-... ragbot serve --config ragbot.yaml`
