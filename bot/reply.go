@@ -84,12 +84,12 @@ const NotSureTitle = "Not sure: nothing indexed clearly answers this. The closes
 
 // NotSureHint is the plain-text advice under a "not sure" answer's closest
 // matches: how to ask by name for a sure answer, with the first match's
-// symbol as the example when it has one.
+// symbol as the example when it is code with a symbol.
 func NotSureHint(ans retrieval.Answer) string {
-	hint := "If none of these is it, ask by name for a sure answer: a function, type, file or error message"
-	for _, s := range ans.Snippets {
-		if s.Symbol != "" && s.Kind == retrieval.KindCode {
-			return hint + ", e.g. “where is " + s.Symbol + "?”"
+	hint := "For a sure answer, ask by name: a function, type, file or error message"
+	if len(ans.Snippets) > 0 {
+		if s := ans.Snippets[0]; s.Symbol != "" && s.Kind == retrieval.KindCode {
+			return hint + " (“where is " + s.Symbol + "?” if [1] is what you meant)."
 		}
 	}
 	return hint + "."

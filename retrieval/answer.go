@@ -15,6 +15,9 @@ const (
 	Covered    Coverage = "covered"     // at least one snippet cleared the answer thresholds
 	NotSure    Coverage = "not_sure"    // no snippet cleared them, but the closest matches are not far off: show them as such
 	NoCoverage Coverage = "no_coverage" // nothing relevant is indexed: say so, show nothing
+	// NotIndexed: the sources in scope hold no chunk yet (`ragbot ask`
+	// before `ragbot index`), which says nothing about what they cover.
+	NotIndexed Coverage = "not_indexed"
 )
 
 // Confidence is Coverage as the JSON form of an answer names it for
@@ -81,10 +84,13 @@ type Answer struct {
 	// chunk contains ("RedisStore.Flush", "SAML"), so a surface can say
 	// what was not found; "" otherwise.
 	Missing string `json:"missing,omitempty"`
-	// Evidence is what the coverage decision read (Evidence.Covered), for
-	// `ragbot ask --explain` to say why a question was refused; it is not
-	// part of the JSON form.
+	// Evidence is what the coverage decision read (Evidence.Decide), for
+	// `ragbot ask --explain` to say why; it is not part of the JSON form
+	// (Explain is, when asked for).
 	Evidence Evidence `json:"-"`
+	// Explain is Evidence in the JSON form of `ragbot ask --json
+	// --explain`; nil otherwise.
+	Explain *Evidence `json:"evidence,omitempty"`
 	// Summary is the optional LLM answer above the snippets, at most two
 	// sentences citing them as [1]..[n] (n = len(Snippets)); "" when no
 	// summarizer is configured or its reply failed the checks.

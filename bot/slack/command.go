@@ -77,7 +77,7 @@ func (b *Bot) whereIsMessage(ctx context.Context, channel, user, q, sharedBy str
 	var blocks []slackgo.Block
 	var text string
 	if ans.Coverage == retrieval.NoCoverage || len(ans.Snippets) == 0 {
-		blocks, text = noCoverageBlocks(q, ans.Warnings)
+		blocks, text = noCoverageBlocks(q, ans.Missing, ans.Warnings)
 	} else {
 		blocks, text = b.listBlocks(q, ans, sharedBy)
 	}

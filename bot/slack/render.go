@@ -52,7 +52,7 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 		return nil, b.helpText()
 	}
 	if r.Answer.Coverage == retrieval.NoCoverage || len(r.Answer.Snippets) == 0 {
-		return noCoverageBlocks(r.Asked, r.Answer.Warnings)
+		return noCoverageBlocks(r.Asked, r.Answer.Missing, r.Answer.Warnings)
 	}
 	return b.answerBlocks(r.Asked, r.Answer)
 }
@@ -68,9 +68,14 @@ func (b *Bot) helpText() string {
 }
 
 // noCoverageBlocks is the honest "not found" reply: one section with the
-// question and what to try, and the answer's warnings (an index not built).
-func noCoverageBlocks(asked string, warnings []string) ([]slackgo.Block, string) {
-	text := "I couldn't find anything about “" + echo(cutBytes(asked, 500)) + "” in the sources this channel can see. You could:\n" +
+// question, the name no indexed chunk contains (missing, "" for none) and
+// what to try, and the answer's warnings (an index not built).
+func noCoverageBlocks(asked, missing string, warnings []string) ([]slackgo.Block, string) {
+	text := "I couldn't find anything about “" + echo(cutBytes(asked, 500)) + "” in the sources this channel can see."
+	if missing != "" {
+		text += " Nothing indexed here mentions “" + echo(cutBytes(missing, 200)) + "”."
+	}
+	text += " You could:\n" +
 		"• rephrase it with words the code or docs would use\n" +
 		"• name a file, function or type, e.g. `UserRepository.findByEmail` or `retry.go`\n" +
 		"• check that the source is indexed and visible here: it may not be"

@@ -89,7 +89,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var ans retrieval.Answer
 	if indexed == 0 {
-		ans = retrieval.Answer{Question: question, Coverage: retrieval.NoCoverage, Confidence: retrieval.NoCoverage.Confidence(),
+		ans = retrieval.Answer{Question: question, Coverage: retrieval.NotIndexed, Confidence: retrieval.NotIndexed.Confidence(),
 			Warnings: []string{notIndexed(a.cfg, *sources, cf.config)}}
 	} else if ans, err = asker.Ask(ctx, req); err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
@@ -101,6 +101,10 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		ans.Warnings = []string{}
 	}
 	if *asJSON {
+		if *explain && indexed > 0 {
+			ev := ans.Evidence
+			ans.Explain = &ev
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(ans)
@@ -113,7 +117,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *explain {
 		explainRewrite(stdout, ans.Rewrite)
 	}
-	if *explain && ans.Coverage != retrieval.Covered {
+	if *explain {
 		fmt.Fprintln(stdout, whyRefused(ans.Coverage, ans.Evidence, asker.Thresholds))
 	}
 	return nil
@@ -153,8 +157,11 @@ func notIndexed(cfg *config.Config, sources, configPath string) string {
 func whyRefused(cov retrieval.Coverage, ev retrieval.Evidence, th retrieval.Thresholds) string {
 	var b strings.Builder
 	what := "refused"
-	if cov == retrieval.NotSure {
+	switch cov {
+	case retrieval.NotSure:
 		what = "not sure"
+	case retrieval.Covered:
+		what = "answered"
 	}
 	fmt.Fprintf(&b, "why %s: exact name match %v", what, ev.Lexical)
 	if ev.Missing != "" {
@@ -200,6 +207,10 @@ func explainRewrite(w io.Writer, rw retrieval.Rewritten) {
 func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain bool) {
 	if ans.Coverage == retrieval.NoCoverage {
 		fmt.Fprintf(w, "No coverage in the indexed sources for %q.\n", ans.Question)
+		if ans.Missing != "" {
+			fmt.Fprintf(w, "Nothing indexed mentions %q: check the spelling, or that the source holding it is indexed (ragbot index).\n", ans.Missing)
+			return
+		}
 		fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
 		return
 	}

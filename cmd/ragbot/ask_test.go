@@ -141,7 +141,8 @@ func TestAskNotIndexed(t *testing.T) {
 		t.Errorf("ask before index: exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, out, want, errOut)
 	}
 	code, out, errOut = ragbot(t, "ask", "--config", cfg, "where is the retry?", "--json") // a flag after the question counts
-	if code != 0 || !strings.Contains(out, `"snippets": []`) || !strings.Contains(out, "Not indexed yet") {
+	if code != 0 || !strings.Contains(out, `"snippets": []`) || !strings.Contains(out, "Not indexed yet") ||
+		!strings.Contains(out, `"coverage": "not_indexed"`) {
 		t.Errorf("ask --json before index: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 
@@ -167,5 +168,15 @@ func TestAskNoWeaviateBinary(t *testing.T) {
 	code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry?")
 	if code != 1 || !strings.Contains(errOut, "install it with: bash scripts/install-weaviate.sh") {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and the install script", code, errOut)
+	}
+}
+
+// TestRenderTextNoCoverageNamesMissing: a refusal for a name no chunk
+// contains says which name, instead of advising to name one.
+func TestRenderTextNoCoverageNamesMissing(t *testing.T) {
+	var out bytes.Buffer
+	renderText(&out, retrieval.Answer{Question: "where is KafkaConsumer.Poll?", Coverage: retrieval.NoCoverage, Missing: "KafkaConsumer.Poll"}, 5, time.Now(), false)
+	if got := out.String(); !strings.Contains(got, `Nothing indexed mentions "KafkaConsumer.Poll"`) || strings.Contains(got, "Try naming") {
+		t.Errorf("renderText:\n%s", got)
 	}
 }

@@ -132,7 +132,10 @@ func TestIndexThenAsk(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ans); err != nil {
 		t.Fatalf("ask --json: %v\n%s", err, out)
 	}
-	if ans.Coverage != retrieval.Covered || len(ans.Snippets) == 0 {
+	// Five chunks make thin evidence, and the answer band needs one hit
+	// that is both similar and holds the question's words, so the outcome
+	// may be "not sure"; either way its first match must be RetryOn503.
+	if ans.Coverage == retrieval.NoCoverage || len(ans.Snippets) == 0 {
 		t.Fatalf("answer: coverage %s with %d snippets", ans.Coverage, len(ans.Snippets))
 	}
 	got := ans.Snippets[0].Citation
