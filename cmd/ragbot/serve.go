@@ -81,6 +81,7 @@ type server struct {
 	shutdownTimeout time.Duration
 	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
 	git             *gitIndexing      // git webhooks, polls and the stale guard
+	metrics         *metrics          // GET /metrics
 }
 
 // startServer loads the config, checks the credentials of the chat surfaces
@@ -96,11 +97,14 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	if err != nil {
 		return nil, err
 	}
-	a, err := openApp(ctx, cf, stderr)
+	m := newMetrics(cfg)
+	cf.observe = m.weaviateRequest
+	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
 	if err != nil {
 		return nil, err
 	}
-	s := &server{app: a, log: serveLogger(stderr, cf), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout}
+	a.onRun = m.indexRun
+	s := &server{app: a, log: serveLogger(stderr, cf), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout, metrics: m}
 	if !a.cfg.SlackEnabled() {
 		s.mode = "off"
 	}
@@ -127,10 +131,10 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	lister := *answerer
 	lister.TopK = max(answerer.TopK, 10)
 	lister.Candidates = max(answerer.Candidates, lister.TopK)
-	listAnswerer := &lister
+	listAnswerer := s.metrics.answerer(surfaceSlackCommand, &lister)
 	// Freshness: Confluence sources re-sync by TTL on the scheduler; git
 	// sources by push webhooks and polls on the same scheduler.
-	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log})
+	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log, OnSkip: s.metrics.scheduleSkipped})
 	pageIndexer := newIndexer(s.app)
 	pageIndexer.Log = s.log
 	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg); err != nil {
@@ -149,7 +153,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		s.bot, err = slackbot.New(ctx, slackbot.Config{
 			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
-			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log,
+			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceSlack),
 		})
 		if err != nil {
 			return err
@@ -160,6 +164,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	s.mux.Handle("GET /metrics", s.metrics.Handler()) // Prometheus text format (metrics.go)
 	if s.bot != nil && s.mode == config.SlackHTTP {
 		s.bot.Routes(s.mux)
 	}
@@ -167,7 +172,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		s.teams.Routes(s.mux) // POST /api/messages
 	}
 	// Push webhooks: POST /webhooks/<source name>, or /webhooks/ for an org-wide hook.
-	s.mux.Handle("/webhooks/", s.git.Webhooks())
+	s.mux.Handle("/webhooks/", s.metrics.countWebhooks(s.git.Webhooks()))
 	if listen == "" {
 		listen = cfg.Serve.Listen
 	}
