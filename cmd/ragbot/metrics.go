@@ -13,6 +13,7 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 // metrics are the Prometheus metrics of `ragbot serve`, served at GET
@@ -31,7 +32,7 @@ type metrics struct {
 	questions  *prometheus.CounterVec   // surface, outcome
 	answerSecs *prometheus.HistogramVec // surface
 	duplicates *prometheus.CounterVec   // surface
-	weaviate   *prometheus.HistogramVec // kind
+	weaviateRq *prometheus.HistogramVec // kind
 	weaviateEr *prometheus.CounterVec   // kind
 	indexRuns  *prometheus.CounterVec   // source, result
 	embedded   *prometheus.CounterVec   // source
@@ -84,7 +85,7 @@ func newMetrics(cfg *config.Config) *metrics {
 		[]string{"surface"})
 	m.duplicates = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_duplicate_deliveries_total",
 		Help: "Event deliveries ignored as retries of one being or already answered, by surface."}, []string{"surface"})
-	m.weaviate = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ragbot_weaviate_request_duration_seconds",
+	m.weaviateRq = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ragbot_weaviate_request_duration_seconds",
 		Help:    "Weaviate HTTP request latency, by kind (search, aggregate, batch, batch_delete, objects, schema, other).",
 		Buckets: prometheus.ExponentialBuckets(0.001, 2.5, 12)}, // 1 ms .. about 24 s
 		[]string{"kind"})
@@ -105,7 +106,7 @@ func newMetrics(cfg *config.Config) *metrics {
 	m.skipped = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_scheduled_runs_skipped_total",
 		Help: "Scheduled syncs or polls skipped because the previous run of the source was still going, by source."},
 		[]string{"source"})
-	for _, c := range []prometheus.Collector{m.questions, m.answerSecs, m.duplicates, m.weaviate, m.weaviateEr, m.indexRuns,
+	for _, c := range []prometheus.Collector{m.questions, m.answerSecs, m.duplicates, m.weaviateRq, m.weaviateEr, m.indexRuns,
 		m.embedded, m.deleted, m.confluence, m.webhooks, m.skipped} {
 		f(c)
 	}
@@ -118,6 +119,10 @@ func newMetrics(cfg *config.Config) *metrics {
 			m.confluence.WithLabelValues(s.Name, "ok")
 			m.confluence.WithLabelValues(s.Name, "error")
 		}
+	}
+	for _, k := range []string{weaviate.RequestSearch, weaviate.RequestAggregate, weaviate.RequestBatch, weaviate.RequestBatchDelete,
+		weaviate.RequestObjects, weaviate.RequestSchema, weaviate.RequestOther} {
+		m.weaviateEr.WithLabelValues(k)
 	}
 	for _, r := range []string{"accepted", "ignored", "bad_signature", "unknown_source", "bad_request"} {
 		m.webhooks.WithLabelValues(r)
@@ -217,7 +222,7 @@ func (a observedAnswerer) Ask(ctx context.Context, r retrieval.Request) (retriev
 
 // weaviateRequest is the weaviate.RequestObserver of the store.
 func (m *metrics) weaviateRequest(kind string, elapsed time.Duration, failed bool) {
-	m.weaviate.WithLabelValues(kind).Observe(elapsed.Seconds())
+	m.weaviateRq.WithLabelValues(kind).Observe(elapsed.Seconds())
 	if failed {
 		m.weaviateEr.WithLabelValues(kind).Inc()
 	}
