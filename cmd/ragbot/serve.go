@@ -35,7 +35,7 @@ URL needed) or the HTTP Events API (slack.mode: http: Slack POSTs to
 Tokens come from the environment: RAGBOT_SLACK_BOT_TOKEN (xoxb-), and
 RAGBOT_SLACK_APP_TOKEN (xapp-) for Socket Mode or RAGBOT_SLACK_SIGNING_SECRET
 for HTTP (the slack.*_env keys rename them). GET /healthz answers 200 while
-the bot runs. SIGINT or SIGTERM stops it gracefully within
+the bot runs; GET /metrics serves Prometheus metrics (docs/deploy.md). SIGINT or SIGTERM stops it gracefully within
 serve.shutdown_timeout; a second signal cancels the answers still running.
 
 Microsoft Teams (when teams.app_id is set): the Bot Framework POSTs
