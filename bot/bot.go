@@ -35,6 +35,19 @@ type Config struct {
 	Timeout time.Duration
 	Logger  *slog.Logger     // [slog.Default()]
 	Now     func() time.Time // [time.Now]
+	Hooks   Hooks            // metrics callbacks; nil ones are skipped
+}
+
+// Hooks are optional callbacks for metrics. They run on the answering
+// goroutine and must not block.
+type Hooks struct {
+	// Replied is called once per answered delivery with the final reply,
+	// the time from the start of the answer to the reply, and the error of
+	// posting it (nil when posted).
+	Replied func(r Reply, elapsed time.Duration, err error)
+	// Duplicate is called for each delivery refused as a retry of one being
+	// or already answered (Deliveries.Claim).
+	Duplicate func()
 }
 
 // Bot answers mentions in the background, once per delivery. It is safe for
@@ -83,6 +96,9 @@ func (b *Bot) Handle(m Mention) bool {
 	replyTS, ok := b.seen.Claim(m.DeliveryID)
 	if !ok {
 		b.log.Debug("duplicate delivery ignored", "event_id", m.DeliveryID, "channel", m.Thread.Channel)
+		if b.cfg.Hooks.Duplicate != nil {
+			b.cfg.Hooks.Duplicate()
+		}
 		return false
 	}
 	if !b.Go(func(ctx context.Context) { b.answer(ctx, m, replyTS) }) {
@@ -140,7 +156,11 @@ func (b *Bot) answer(ctx context.Context, m Mention, replyTS string) {
 		}
 	}
 	r := b.respond(ctx, m, log)
-	if err := reply(r); err != nil {
+	err := reply(r)
+	if b.cfg.Hooks.Replied != nil {
+		b.cfg.Hooks.Replied(r, b.cfg.Now().Sub(start), err)
+	}
+	if err != nil {
 		log.Error("post answer", "reply_ts", replyTS, "err", err)
 		b.seen.Fail(m.DeliveryID)
 		return

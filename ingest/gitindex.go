@@ -34,6 +34,12 @@ import (
 //
 // Errors name the source and branch, and the file when one is to blame.
 func (ix *Indexer) IndexGit(ctx context.Context, src GitSource, full bool) (Stats, error) {
+	st, err := ix.indexGit(ctx, src, full)
+	ix.report(RunReport{Source: src.ID, UpToDate: st.UpToDate, Embedded: st.Embedded, Deleted: st.Deleted, Err: err})
+	return st, err
+}
+
+func (ix *Indexer) indexGit(ctx context.Context, src GitSource, full bool) (Stats, error) {
 	start := time.Now()
 	repo := gitRepo{dir: src.Dir}
 	commit, branch, err := repo.head(ctx, src.Branch)

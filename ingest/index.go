@@ -61,6 +61,25 @@ type Indexer struct {
 	// After waits before another try at a source lock that another run
 	// holds [time.After].
 	After func(time.Duration) <-chan time.Time
+	// OnRun, when set, is called after each IndexGit and IndexPages run
+	// with its outcome (metrics). It must not block.
+	OnRun func(RunReport)
+}
+
+// RunReport is the outcome of one index run, for Indexer.OnRun.
+type RunReport struct {
+	Source   string // source id
+	Pages    bool   // an IndexPages run (Confluence, HTML export), else IndexGit
+	UpToDate bool   // nothing to do (IndexGit's Stats.UpToDate)
+	Embedded int    // chunks embedded and written
+	Deleted  int    // stored chunks removed
+	Err      error  // nil when the run succeeded
+}
+
+func (ix *Indexer) report(r RunReport) {
+	if ix.OnRun != nil {
+		ix.OnRun(r)
+	}
 }
 
 // Stats summarise one index run.

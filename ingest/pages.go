@@ -109,6 +109,12 @@ func (p *storedPage) current(version string) bool {
 // place and records its error in SourceState.LastError; pages already written
 // keep their new version, so the next run resumes where this one stopped.
 func (ix *Indexer) IndexPages(ctx context.Context, src PageSet, full bool) (PageStats, error) {
+	st, err := ix.indexPages(ctx, src, full)
+	ix.report(RunReport{Source: src.ID, Pages: true, Embedded: st.Embedded, Deleted: st.Deleted, Err: err})
+	return st, err
+}
+
+func (ix *Indexer) indexPages(ctx context.Context, src PageSet, full bool) (PageStats, error) {
 	start := time.Now()
 	st := PageStats{Source: src.ID}
 	log := ix.pagesLog().With("source", src.ID)

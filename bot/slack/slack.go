@@ -41,6 +41,7 @@ type Config struct {
 	HTTPClient *http.Client
 	Logger     *slog.Logger     // [slog.Default()]
 	Now        func() time.Time // [time.Now]
+	Hooks      bot.Hooks        // metrics callbacks (bot.Config.Hooks)
 }
 
 // Bot is the Slack surface. Make it with New; it is safe for concurrent use.
@@ -92,7 +93,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	}
 	b.botUserID, b.botID = auth.UserID, auth.BotID
 	b.core = bot.New(bot.Config{Answerer: cfg.Answerer, Surface: b, Access: cfg.Access,
-		Timeout: cfg.AnswerTimeout, Logger: b.log, Now: cfg.Now})
+		Timeout: cfg.AnswerTimeout, Logger: b.log, Now: cfg.Now, Hooks: cfg.Hooks})
 	b.log.Info("slack bot ready", "bot_user_id", b.botUserID, "team", auth.Team)
 	return b, nil
 }

@@ -38,6 +38,7 @@ type Config struct {
 	HTTPClient *http.Client
 	Logger     *slog.Logger     // [slog.Default()]
 	Now        func() time.Time // [time.Now]; also the clock tokens are checked against
+	Hooks      bot.Hooks        // metrics callbacks (bot.Config.Hooks)
 }
 
 // Bot is the Teams surface. Make it with New; it is safe for concurrent use.
@@ -87,7 +88,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("teams: check the app id and password: %w", err)
 	}
 	b.core = bot.New(bot.Config{Answerer: cfg.Answerer, Surface: b, Access: cfg.Access,
-		Timeout: cfg.AnswerTimeout, Logger: log, Now: cfg.Now})
+		Timeout: cfg.AnswerTimeout, Logger: log, Now: cfg.Now, Hooks: cfg.Hooks})
 	log.Info("teams bot ready", "app_id", cfg.AppID, "messaging_endpoint", MessagesPath)
 	return b, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -25,8 +26,9 @@ type app struct {
 	log      *slog.Logger
 	embedder retrieval.Embedder
 	store    *weaviate.Store
-	server   *weaviatelocal.Server // nil unless this process started it
-	stderr   io.Writer             // progress and notices
+	server   *weaviatelocal.Server  // nil unless this process started it
+	stderr   io.Writer              // progress and notices
+	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
 }
 
 // commonFlags are the flags every subcommand has.
@@ -38,6 +40,8 @@ type commonFlags struct {
 	// re-embedded, not refused (openStore).
 	indexing bool
 	recreate bool // index --recreate: open a collection of another embedder to drop it
+	// observe, set by serve, times the store's Weaviate requests (metrics).
+	observe weaviate.RequestObserver
 }
 
 func (c *commonFlags) register(fs interface {
@@ -126,6 +130,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 	}
 	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
 		URL: url, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
+		Observe: flags.observe,
 	}, flags)
 	if err != nil {
 		a.Close()

@@ -17,6 +17,7 @@ func newIndexer(a *app) *ingest.Indexer {
 		MaxInputTokens: a.cfg.Embedder.MaxInputTokens,
 		Code:           code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines},
 		LockDir:        filepath.Join(a.cfg.Resolve(a.cfg.Indexing.ReposDir), "locks"),
+		OnRun:          a.onRun,
 	}
 }
 

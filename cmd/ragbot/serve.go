@@ -37,7 +37,7 @@ URL needed) or the HTTP Events API (slack.mode: http: Slack POSTs to
 Tokens come from the environment: RAGBOT_SLACK_BOT_TOKEN (xoxb-), and
 RAGBOT_SLACK_APP_TOKEN (xapp-) for Socket Mode or RAGBOT_SLACK_SIGNING_SECRET
 for HTTP (the slack.*_env keys rename them). GET /healthz answers 200 while
-the bot runs. SIGINT or SIGTERM stops it gracefully within
+the bot runs; GET /metrics serves Prometheus metrics (docs/deploy.md). SIGINT or SIGTERM stops it gracefully within
 serve.shutdown_timeout; a second signal cancels the answers still running.
 
 Microsoft Teams (when teams.app_id is set): the Bot Framework POSTs
@@ -94,6 +94,7 @@ type server struct {
 	shutdownTimeout time.Duration
 	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
 	git             *gitIndexing      // git webhooks, polls and the stale guard
+	metrics         *metrics          // GET /metrics
 }
 
 // startServer loads the config, checks the credentials of the chat surfaces
@@ -109,11 +110,14 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	if err != nil {
 		return nil, err
 	}
-	a, err := openApp(ctx, cf, stderr)
+	m := newMetrics(cfg)
+	cf.observe = m.weaviateRequest
+	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
 	if err != nil {
 		return nil, err
 	}
-	s := &server{app: a, log: serveLogger(stderr, cf), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout}
+	a.onRun = m.indexRun
+	s := &server{app: a, log: serveLogger(stderr, cf), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout, metrics: m}
 	if !a.cfg.SlackEnabled() {
 		s.mode = "off"
 	}
@@ -140,10 +144,10 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	lister := *answerer
 	lister.TopK = max(answerer.TopK, 10)
 	lister.Candidates = max(answerer.Candidates, lister.TopK)
-	listAnswerer := &lister
+	listAnswerer := s.metrics.answerer(surfaceSlackCommand, &lister)
 	// Freshness: Confluence sources re-sync by TTL on the scheduler; git
 	// sources by push webhooks and polls on the same scheduler.
-	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log})
+	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log, OnSkip: s.metrics.scheduleSkipped})
 	pageIndexer := newIndexer(s.app)
 	pageIndexer.Log = s.log
 	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg); err != nil {
@@ -162,7 +166,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		s.bot, err = slackbot.New(ctx, slackbot.Config{
 			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
-			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log,
+			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceSlack),
 		})
 		if err != nil {
 			return err
@@ -173,6 +177,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	s.mux.Handle("GET /metrics", s.metrics.Handler()) // Prometheus text format (metrics.go)
 	if s.bot != nil && s.mode == config.SlackHTTP {
 		s.bot.Routes(s.mux)
 	}
@@ -180,7 +185,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		s.teams.Routes(s.mux) // POST /api/messages
 	}
 	// Push webhooks: POST /webhooks/<source name>, or /webhooks/ for an org-wide hook.
-	s.mux.Handle("/webhooks/", s.git.Webhooks())
+	s.mux.Handle("/webhooks/", s.metrics.countWebhooks(s.git.Webhooks()))
 	if listen == "" {
 		listen = cfg.Serve.Listen
 	}

@@ -45,6 +45,9 @@ type StoreConfig struct {
 	// re-embeds every object's semantic vector, keeping its properties and
 	// lexical vector (see Reembedder). Index runs set it.
 	Reembed *Reembedder
+	// Observe, when set, is told about every HTTP request to Weaviate
+	// (metrics).
+	Observe RequestObserver
 }
 
 // Store is the Weaviate store of chunks and source states. It is safe for

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
@@ -79,7 +81,19 @@ func newClient(cfg StoreConfig) (*weaviate.Client, error) {
 		return nil, fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
 	}
 	wc := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: cfg.Timeout}
-	if cfg.APIKey != "" {
+	switch {
+	case cfg.Observe != nil:
+		// The client takes either AuthConfig or its own http.Client; with
+		// ours, the API key goes as the header auth.ApiKey sends.
+		if cfg.APIKey != "" {
+			wc.Headers = map[string]string{"authorization": "Bearer " + cfg.APIKey}
+		}
+		timeout := cfg.Timeout
+		if timeout <= 0 {
+			timeout = 60 * time.Second
+		}
+		wc.ConnectionClient = &http.Client{Transport: observedTransport{next: http.DefaultTransport, observe: cfg.Observe}, Timeout: timeout}
+	case cfg.APIKey != "":
 		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
 	}
 	client, err := weaviate.NewClient(wc)
