@@ -54,6 +54,7 @@ type SlackSecrets struct {
 // start with "xoxb-"`; it never contains a secret.
 func (c *Config) SlackSecrets() (SlackSecrets, error) {
 	if errs := c.slackTokenProblems(true); len(errs) > 0 {
+		errs = append(errs, errors.New("(to run serve without Slack, for webhooks, scheduled syncs and /metrics only, set slack: {enabled: false})"))
 		return SlackSecrets{}, errors.Join(errs...)
 	}
 	get := func(name string) Secret { v, _ := c.lookup()(name); return Secret(v) }

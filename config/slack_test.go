@@ -187,13 +187,15 @@ func TestSlackSecrets(t *testing.T) {
 		{
 			name: "nothing set",
 			wantErr: "slack.bot_token (from RAGBOT_SLACK_BOT_TOKEN): not set; ragbot serve needs the bot token (OAuth & Permissions > Bot User OAuth Token)\n" +
-				"slack.app_token (from RAGBOT_SLACK_APP_TOKEN): not set; ragbot serve needs an app-level token with connections:write (Basic Information > App-Level Tokens) for Socket Mode",
+				"slack.app_token (from RAGBOT_SLACK_APP_TOKEN): not set; ragbot serve needs an app-level token with connections:write (Basic Information > App-Level Tokens) for Socket Mode" +
+				"\n(to run serve without Slack, for webhooks, scheduled syncs and /metrics only, set slack: {enabled: false})",
 		},
 		{
 			name:    "http mode without signing secret",
 			yaml:    "slack: {mode: http}\n",
 			env:     map[string]string{"RAGBOT_SLACK_BOT_TOKEN": bot},
-			wantErr: "slack.signing_secret (from RAGBOT_SLACK_SIGNING_SECRET): not set; ragbot serve needs the signing secret (Basic Information > App Credentials)",
+			wantErr: "slack.signing_secret (from RAGBOT_SLACK_SIGNING_SECRET): not set; ragbot serve needs the signing secret (Basic Information > App Credentials)" +
+				"\n(to run serve without Slack, for webhooks, scheduled syncs and /metrics only, set slack: {enabled: false})",
 		},
 		{
 			name:      "tokens swapped",

@@ -137,7 +137,7 @@ func TestDoctor(t *testing.T) {
 		shards := setShard(t, base, class, "READONLY")
 		defer setShard(t, base, class, "READY")
 		code, out, errOut := ragbot(t, "doctor", "--config", healthy)
-		if code != 1 || !strings.Contains(errOut, "ragbot doctor: 1 checks failed") {
+		if code != 1 || !strings.Contains(errOut, "ragbot doctor: 1 check failed") {
 			t.Errorf("exit %d, stderr %q; want 1 and one failed check\n%s", code, errOut, out)
 		}
 		wantLines(t, out, fmt.Sprintf(`FAIL shard %s/%s: READONLY: index runs and votes cannot write (Weaviate sets this when the disk is nearly full); fix: free disk space on Weaviate's data dir, then curl -X PUT %s/v1/schema/%s/shards/%s -H 'Content-Type: application/json' -d '{"status":"READY"}'`,
@@ -163,7 +163,7 @@ func TestDoctor(t *testing.T) {
 	t.Run("weaviate down", func(t *testing.T) {
 		cfg := doctorConfig(t, "http://127.0.0.1:1", class, repo, "")
 		code, out, errOut := ragbot(t, "doctor", "--config", cfg)
-		if code != 1 || !strings.Contains(errOut, "ragbot doctor: 1 checks failed") {
+		if code != 1 || !strings.Contains(errOut, "ragbot doctor: 1 check failed") {
 			t.Errorf("exit %d, stderr %q; want 1 and one failed check\n%s", code, errOut, out)
 		}
 		wantLines(t, out, "FAIL weaviate: cannot reach http://127.0.0.1:1: ",
