@@ -191,9 +191,9 @@ func TestSlackSecrets(t *testing.T) {
 				"\n(to run serve without Slack, for webhooks, scheduled syncs and /metrics only, set slack: {enabled: false})",
 		},
 		{
-			name:    "http mode without signing secret",
-			yaml:    "slack: {mode: http}\n",
-			env:     map[string]string{"RAGBOT_SLACK_BOT_TOKEN": bot},
+			name: "http mode without signing secret",
+			yaml: "slack: {mode: http}\n",
+			env:  map[string]string{"RAGBOT_SLACK_BOT_TOKEN": bot},
 			wantErr: "slack.signing_secret (from RAGBOT_SLACK_SIGNING_SECRET): not set; ragbot serve needs the signing secret (Basic Information > App Credentials)" +
 				"\n(to run serve without Slack, for webhooks, scheduled syncs and /metrics only, set slack: {enabled: false})",
 		},
