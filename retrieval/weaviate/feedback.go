@@ -31,13 +31,8 @@ func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
 		name = s.chunk + "Feedback"
 	}
 	l := &FeedbackLog{client: s.client, class: name}
-	sc := s.client.Schema()
-	if _, err := sc.ClassGetter().WithClassName(name).Do(ctx); isNotFound(err) {
-		if err := sc.ClassCreator().WithClass(feedbackClass(name)).Do(ctx); err != nil {
-			return nil, fmt.Errorf("weaviate: create collection %s: %w", name, describe(err))
-		}
-	} else if err != nil {
-		return nil, fmt.Errorf("weaviate: read collection %s: %w", name, describe(err))
+	if err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

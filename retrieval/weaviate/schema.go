@@ -1,10 +1,14 @@
 package weaviate
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/weaviate/weaviate-go-client/v4/weaviate"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
 	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -155,4 +159,79 @@ var chunkFields = []string{
 	"source", "kind", "path", "symbol", "symbol_kind", "language", "signature", "content",
 	"start_line", "end_line", "ordinal", "commit_sha", "branch", "url", "author", "version",
 	"modified_at", "indexed_at", "content_hash", "acl",
+}
+
+// ensureSchema creates the chunk and state collections when missing and
+// checks an existing chunk collection (named vectors, embedder). Several
+// ragbot processes may start at once on a fresh Weaviate: a create that
+// loses the race is answered "already exists", and the collection the
+// winner made is then read back and checked like any existing one.
+func (s *Store) ensureSchema(ctx context.Context) error {
+	sc := s.client.Schema()
+	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
+	if isNotFound(err) {
+		created, cerr := createClass(ctx, s.client, chunkClass(s.chunk, s.emb, s.sem))
+		switch {
+		case cerr != nil:
+			return cerr
+		case created:
+			s.semStore, s.slot = s.sem, ""
+			if s.sem != "" {
+				s.slot = VectorSemantic
+			}
+			return s.ensureClass(ctx, stateClass(s.state))
+		}
+		got, err = sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
+	}
+	if _, ok := got.VectorConfig[VectorLexical]; !ok {
+		return fmt.Errorf("weaviate collection %s has one unnamed vector, not the named vectors %q and %q of this version; re-index with `ragbot index --recreate`: %w",
+			s.chunk, VectorLexical, VectorSemantic, ErrLegacySchema)
+	}
+	have, sem, slot := parseEmbedders(got.Description)
+	if have != s.emb {
+		return fmt.Errorf("weaviate collection %s holds vectors from embedder %q, configured embedder is %q; re-index with `ragbot index --recreate`: %w",
+			s.chunk, have, s.emb, ErrEmbedderMismatch)
+	}
+	s.semStore, s.slot = sem, slot
+	return s.ensureClass(ctx, stateClass(s.state))
+}
+
+// ensureClass creates class unless a collection of its name exists.
+// Errors: reading or creating the collection failed.
+func (s *Store) ensureClass(ctx context.Context, class *models.Class) error {
+	_, err := s.client.Schema().ClassGetter().WithClassName(class.Class).Do(ctx)
+	if isNotFound(err) {
+		_, err = createClass(ctx, s.client, class)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("weaviate: read collection %s: %w", class.Class, describe(err))
+	}
+	return nil
+}
+
+// createClass creates class. created is false, with a nil error, when
+// Weaviate answers that a collection of that name already exists (HTTP 422,
+// "class already exists", as when another process created it
+// between our read and our create): the caller then reads the existing one.
+func createClass(ctx context.Context, client *weaviate.Client, class *models.Class) (created bool, err error) {
+	err = client.Schema().ClassCreator().WithClass(class).Do(ctx)
+	if err == nil {
+		return true, nil
+	}
+	if alreadyExists(err) {
+		return false, nil
+	}
+	return false, fmt.Errorf("weaviate: create collection %s: %w", class.Class, describe(err))
+}
+
+// alreadyExists reports whether err is Weaviate's answer to creating a
+// collection that exists: status 422 with "already exists" in the message
+// (v1.39 says "updating schema: TYPE_ADD_CLASS: class already exists").
+func alreadyExists(err error) bool {
+	var we *fault.WeaviateClientError
+	return errors.As(err, &we) && we.StatusCode == 422 && strings.Contains(strings.ToLower(we.Msg), "already exists")
 }

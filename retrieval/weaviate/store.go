@@ -142,42 +142,6 @@ func (s *Store) Semantic() string { return s.sem }
 // ChunkClass is the name of the chunk collection.
 func (s *Store) ChunkClass() string { return s.chunk }
 
-func (s *Store) ensureSchema(ctx context.Context) error {
-	sc := s.client.Schema()
-	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
-	switch {
-	case err == nil:
-		if _, ok := got.VectorConfig[VectorLexical]; !ok {
-			return fmt.Errorf("weaviate collection %s has one unnamed vector, not the named vectors %q and %q of this version; re-index with `ragbot index --recreate`: %w",
-				s.chunk, VectorLexical, VectorSemantic, ErrLegacySchema)
-		}
-		have, sem, slot := parseEmbedders(got.Description)
-		if have != s.emb {
-			return fmt.Errorf("weaviate collection %s holds vectors from embedder %q, configured embedder is %q; re-index with `ragbot index --recreate`: %w",
-				s.chunk, have, s.emb, ErrEmbedderMismatch)
-		}
-		s.semStore, s.slot = sem, slot
-	case isNotFound(err):
-		if err := sc.ClassCreator().WithClass(chunkClass(s.chunk, s.emb, s.sem)).Do(ctx); err != nil {
-			return fmt.Errorf("weaviate: create collection %s: %w", s.chunk, describe(err))
-		}
-		s.semStore, s.slot = s.sem, ""
-		if s.sem != "" {
-			s.slot = VectorSemantic
-		}
-	default:
-		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
-	}
-	if _, err := sc.ClassGetter().WithClassName(s.state).Do(ctx); isNotFound(err) {
-		if err := sc.ClassCreator().WithClass(stateClass(s.state)).Do(ctx); err != nil {
-			return fmt.Errorf("weaviate: create collection %s: %w", s.state, describe(err))
-		}
-	} else if err != nil {
-		return fmt.Errorf("weaviate: read collection %s: %w", s.state, describe(err))
-	}
-	return nil
-}
-
 // Recreate drops both collections and creates them empty: every source must
 // then be indexed again. Used after an embedder change and by tests.
 func (s *Store) Recreate(ctx context.Context) error {
