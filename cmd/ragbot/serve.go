@@ -181,7 +181,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
 	s.ready = newReadiness(s.app.store.Ready)
-	s.mux.Handle("GET /readyz", s.ready) // ready.go
+	s.mux.Handle("GET /readyz", s.ready)              // ready.go
 	s.mux.Handle("GET /metrics", s.metrics.Handler()) // Prometheus text format (metrics.go)
 	if s.bot != nil && s.mode == config.SlackHTTP {
 		s.bot.Routes(s.mux)
