@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	slackgo "github.com/slack-go/slack"
@@ -52,8 +53,9 @@ type Bot struct {
 	api       *slackgo.Client
 	core      *bot.Bot
 	log       *slog.Logger
-	botUserID string // our own user id, from auth.test: mentions of it are stripped, its messages ignored
-	botID     string // our bot id
+	botUserID string      // our own user id, from auth.test: mentions of it are stripped, its messages ignored
+	botID     string      // our bot id
+	socketUp  atomic.Bool // a Socket Mode connection is open (RunSocketMode)
 }
 
 var _ bot.Surface = (*Bot)(nil)
