@@ -98,6 +98,23 @@ func (h *WebhookHandler) acquireLarge() bool {
 
 func (h *WebhookHandler) releaseLarge() { <-h.large }
 
+// readBody reads at most MaxWebhookBody bytes of r's body: into one buffer
+// of its Content-Length when announced (io.ReadAll would grow its buffer by
+// doubling, holding up to twice the body while it reads), else as
+// io.ReadAll does. Errors: *http.MaxBytesError past the cap, a read error,
+// or a body shorter than announced.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, MaxWebhookBody)
+	if n := r.ContentLength; n >= 0 && n <= MaxWebhookBody {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(body)
+}
+
 // signatureHeader is the delivery's signature (GitHub, X-Hub-Signature-256)
 // or token (GitLab, X-Gitlab-Token), "" when it has none.
 func signatureHeader(provider string, hdr http.Header) string {
@@ -215,7 +232,7 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer h.releaseLarge()
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
+	body, err := readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
