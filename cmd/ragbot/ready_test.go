@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,8 +23,8 @@ import (
 // address.
 const readyPort = 8476
 
-// TestServeReadyz: /readyz is 200 while Weaviate serves, 503 with the reason
-// once it is stopped (while /healthz stays 200), and 200 again after a
+// TestServeReadyz: /readyz is 200 while Weaviate serves, 503 while a chunk
+// shard is READONLY, 503 with the reason once Weaviate is stopped (while /healthz stays 200), and 200 again after a
 // restart. serve also waits out a Slack Web API failing at start.
 func TestServeReadyz(t *testing.T) {
 	weaviatetest.URL(t) // skip (fail on CI) where there is no weaviate-server
@@ -107,6 +108,36 @@ slack:
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	waitFor(http.StatusOK)
+
+	// A READONLY shard (as Weaviate marks them on a nearly full disk) is not ready.
+	setShards := func(status string) {
+		t.Helper()
+		var shards []struct{ Name string }
+		resp, err := http.Get(wv.URL + "/v1/schema/Chunk/shards")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&shards)
+		resp.Body.Close()
+		if err != nil || len(shards) == 0 {
+			t.Fatalf("shards of Chunk: %v %v", shards, err)
+		}
+		for _, sh := range shards {
+			req, _ := http.NewRequest(http.MethodPut, wv.URL+"/v1/schema/Chunk/shards/"+sh.Name, strings.NewReader(`{"status":"`+status+`"}`))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("set shard %s %s: %v %v", sh.Name, status, resp, err)
+			}
+			resp.Body.Close()
+		}
+	}
+	setShards("READONLY")
+	if body := waitFor(http.StatusServiceUnavailable); !strings.Contains(body, "READONLY") {
+		t.Errorf("/readyz 503 body %q does not say READONLY", body)
+	}
+	setShards("READY")
 	waitFor(http.StatusOK)
 
 	if err := wv.Stop(context.Background()); err != nil {
