@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -55,6 +56,16 @@ type Weaviate struct {
 	Collection string `yaml:"collection"`
 	// Timeout bounds each request to Weaviate; default 60s.
 	Timeout time.Duration `yaml:"timeout"`
+	// ReplicationFactor is how many copies of each object a multi-node
+	// Weaviate keeps (Weaviate docs, "Replication"): the
+	// replicationConfig.factor of the collections ragbot creates; an
+	// existing collection with another factor is an error. At most the
+	// cluster's node count; default 1.
+	ReplicationFactor int `yaml:"replication_factor"`
+	// ConsistencyLevel is how many replicas must answer a read or
+	// acknowledge a write: ONE, QUORUM or ALL (Weaviate docs,
+	// "Consistency"); default QUORUM when ReplicationFactor > 1, else ONE.
+	ConsistencyLevel string `yaml:"consistency_level"`
 }
 
 // Embedder selects how vectors are made.
@@ -289,6 +300,16 @@ func (c *Config) applyDefaults() {
 	}
 	if w.Timeout == 0 {
 		w.Timeout = DefaultTimeout
+	}
+	if w.ReplicationFactor == 0 {
+		w.ReplicationFactor = 1
+	}
+	w.ConsistencyLevel = strings.ToUpper(w.ConsistencyLevel)
+	if w.ConsistencyLevel == "" {
+		w.ConsistencyLevel = "ONE"
+		if w.ReplicationFactor > 1 {
+			w.ConsistencyLevel = "QUORUM"
+		}
 	}
 	if c.Embedder.Kind == "" {
 		c.Embedder.Kind = "offline"

@@ -57,6 +57,8 @@ func TestLoadGood(t *testing.T) {
 			Port:       8079,
 			Collection: "Chunk",
 			Timeout:    60 * time.Second,
+			// One copy, so one replica answers.
+			ReplicationFactor: 1, ConsistencyLevel: "ONE",
 		},
 		Embedder: config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: config.DefaultSemanticKind}},
 		Retrieval: config.Retrieval{
@@ -193,6 +195,8 @@ weaviate:
   port: 9100
   collection: Code_Chunk2
   timeout: 2m30s
+  replication_factor: 3
+  consistency_level: all
 retrieval:
   top_k: 8
   candidates: 80
@@ -214,6 +218,8 @@ sources:
 			Port:       9100,
 			Collection: "Code_Chunk2",
 			Timeout:    150 * time.Second,
+			// Names are case-insensitive and kept upper-case, as Weaviate spells them.
+			ReplicationFactor: 3, ConsistencyLevel: "ALL",
 		},
 		Embedder: config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: config.DefaultSemanticKind}},
 		Retrieval: config.Retrieval{
@@ -306,5 +312,41 @@ func TestSemanticDefault(t *testing.T) {
 		if diff := cmp.Diff(tt.want, cfg.Embedder.Semantic); diff != "" {
 			t.Errorf("Parse(%q) embedder.semantic (-want +got):\n%s", tt.yaml, diff)
 		}
+	}
+}
+
+// TestReplicationSettings: the consistency level follows the replication
+// factor unless set, and bad values name their key.
+func TestReplicationSettings(t *testing.T) {
+	const sources = "sources:\n  - {name: payments, kind: git, path: repo}\n"
+	tests := []struct {
+		yaml       string
+		wantFactor int
+		wantLevel  string
+		wantErr    string
+	}{
+		{yaml: "", wantFactor: 1, wantLevel: "ONE"},
+		{yaml: "weaviate: {replication_factor: 3}", wantFactor: 3, wantLevel: "QUORUM"},
+		{yaml: "weaviate: {replication_factor: 3, consistency_level: ONE}", wantFactor: 3, wantLevel: "ONE"},
+		{yaml: "weaviate: {consistency_level: quorum}", wantFactor: 1, wantLevel: "QUORUM"},
+		{yaml: "weaviate: {replication_factor: -1}", wantErr: "weaviate.replication_factor: must be at least 1 (the number of copies of each object), got -1"},
+		{yaml: "weaviate: {consistency_level: MOST}", wantErr: `weaviate.consistency_level: got "MOST", want one of ONE, QUORUM, ALL`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.yaml, func(t *testing.T) {
+			cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("Parse error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if w := cfg.Weaviate; w.ReplicationFactor != tt.wantFactor || w.ConsistencyLevel != tt.wantLevel {
+				t.Errorf("replication_factor %d, consistency_level %q; want %d, %q", w.ReplicationFactor, w.ConsistencyLevel, tt.wantFactor, tt.wantLevel)
+			}
+		})
 	}
 }

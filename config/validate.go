@@ -72,6 +72,14 @@ func (v *validator) weaviate() {
 	if w.Timeout < 0 {
 		v.bad("weaviate.timeout", "must be positive, got %s", w.Timeout)
 	}
+	if w.ReplicationFactor < 1 {
+		v.bad("weaviate.replication_factor", "must be at least 1 (the number of copies of each object), got %d", w.ReplicationFactor)
+	}
+	switch w.ConsistencyLevel {
+	case "ONE", "QUORUM", "ALL":
+	default:
+		v.bad("weaviate.consistency_level", "got %q, want one of ONE, QUORUM, ALL", w.ConsistencyLevel)
+	}
 	if col := w.Collection; !className.MatchString(col) {
 		v.bad("weaviate.collection", "must be a Weaviate class name (an upper-case letter, then letters, digits or _), got %q", col)
 	}

@@ -318,6 +318,8 @@ func TestWeaviateURLSecrets(t *testing.T) {
 func TestValidateZero(t *testing.T) {
 	err := new(config.Config).Validate()
 	want := `weaviate.port: must be 1..65530 (ports port..port+5 are used), got 0
+weaviate.replication_factor: must be at least 1 (the number of copies of each object), got 0
+weaviate.consistency_level: got "", want one of ONE, QUORUM, ALL
 weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got ""
 embedder.kind: got "", want offline, static, openai or codesearch
 retrieval.alpha: must be set

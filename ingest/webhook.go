@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/ragbot/ragbot/config"
 )
@@ -31,6 +32,9 @@ const MaxWebhookBody = 25 << 20
 // prefix itself: the source is then found by the repository URLs in the
 // payload (Repo.URLs).
 //
+// A delivery without a signature or token header gets 401 before its body is
+// read; one announcing more than MaxWebhookBody bytes gets 413 unread; large
+// ones are read MaxLargeBodies at a time (503 with Retry-After past that).
 // A delivery whose signature or token does not verify with its source's
 // WebhookSecret gets 401 and triggers nothing; the body is checked byte for
 // byte as received, before it is parsed for anything but the source, and
@@ -50,6 +54,77 @@ type WebhookHandler struct {
 	// block. Nil ignores deletions.
 	Delete func(source, branch, reason string)
 	Log    *slog.Logger // [slog.Default()]
+	// MaxLargeBodies is how many deliveries over largeWebhookBody bytes
+	// (or of unknown length) are read at once; another gets 503 with
+	// Retry-After, which GitHub and GitLab show as a failed delivery to
+	// redeliver. It bounds the memory that large bodies can hold to
+	// MaxLargeBodies x MaxWebhookBody [DefaultMaxLargeWebhookBodies].
+	MaxLargeBodies int
+
+	largeOnce sync.Once
+	large     chan struct{} // semaphore of large body reads
+}
+
+// DefaultMaxLargeWebhookBodies is WebhookHandler.MaxLargeBodies' default:
+// at most 4 x 25 MB = 100 MB of large bodies in memory. Push payloads are
+// usually a few KB to a few hundred KB, so a real burst of pushes stays
+// under largeWebhookBody and is not limited.
+const DefaultMaxLargeWebhookBodies = 4
+
+// largeWebhookBody is the size, in bytes, over which a delivery counts
+// against MaxLargeBodies: 1 MiB.
+const largeWebhookBody = 1 << 20
+
+// webhookRetryAfter is the Retry-After (seconds) of a 503 for too many
+// large deliveries: long enough for the reads under way to finish.
+const webhookRetryAfter = "10"
+
+func (h *WebhookHandler) maxLarge() int {
+	if h.MaxLargeBodies > 0 {
+		return h.MaxLargeBodies
+	}
+	return DefaultMaxLargeWebhookBodies
+}
+
+func (h *WebhookHandler) acquireLarge() bool {
+	h.largeOnce.Do(func() { h.large = make(chan struct{}, h.maxLarge()) })
+	select {
+	case h.large <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (h *WebhookHandler) releaseLarge() { <-h.large }
+
+// readBody reads at most MaxWebhookBody bytes of r's body: into one buffer
+// of its Content-Length when announced (io.ReadAll would grow its buffer by
+// doubling, holding up to twice the body while it reads), else as
+// io.ReadAll does. Errors: *http.MaxBytesError past the cap, a read error,
+// or a body shorter than announced.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, MaxWebhookBody)
+	if n := r.ContentLength; n >= 0 && n <= MaxWebhookBody {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(body)
+}
+
+// signatureHeader is the delivery's signature (GitHub, X-Hub-Signature-256)
+// or token (GitLab, X-Gitlab-Token), "" when it has none.
+func signatureHeader(provider string, hdr http.Header) string {
+	switch provider {
+	case providerGitHub:
+		return hdr.Get("X-Hub-Signature-256")
+	case providerGitLab:
+		return hdr.Get("X-Gitlab-Token")
+	}
+	return ""
 }
 
 var _ http.Handler = (*WebhookHandler)(nil)
@@ -138,7 +213,26 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery"})
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxWebhookBody))
+	// Nothing is read before the delivery could verify: a delivery without
+	// its provider's signature or token header cannot, and one announcing
+	// more than MaxWebhookBody bytes is refused from its Content-Length.
+	if signatureHeader(provider, r.Header) == "" {
+		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "no signature (X-Hub-Signature-256) or token (X-Gitlab-Token) header"})
+		return
+	}
+	if r.ContentLength > MaxWebhookBody {
+		reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody)})
+		return
+	}
+	if r.ContentLength < 0 || r.ContentLength > largeWebhookBody {
+		if !h.acquireLarge() {
+			w.Header().Set("Retry-After", webhookRetryAfter)
+			reply(http.StatusServiceUnavailable, webhookReply{Status: "error", Reason: fmt.Sprintf("%d large deliveries are being read; retry later", h.maxLarge())})
+			return
+		}
+		defer h.releaseLarge()
+	}
+	body, err := readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {

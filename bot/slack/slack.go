@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	slackgo "github.com/slack-go/slack"
 
 	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/httpretry"
 )
 
 // Config wires the Slack surface.
@@ -51,15 +53,19 @@ type Bot struct {
 	api       *slackgo.Client
 	core      *bot.Bot
 	log       *slog.Logger
-	botUserID string // our own user id, from auth.test: mentions of it are stripped, its messages ignored
-	botID     string // our bot id
+	botUserID string      // our own user id, from auth.test: mentions of it are stripped, its messages ignored
+	botID     string      // our bot id
+	socketUp  atomic.Bool // a Socket Mode connection is open (RunSocketMode)
 }
 
 var _ bot.Surface = (*Bot)(nil)
 
 // New checks the bot token with auth.test (learning the bot's own user id)
-// and returns the surface. Errors: the Web API unreachable or the token
-// refused ("invalid_auth").
+// and returns the surface. While the Web API is unreachable or answers a
+// transient failure (see startRetry) auth.test is tried again, with
+// exponential backoff, for about a minute and a half. Errors: the Web API
+// still unreachable after that, or the token refused ("invalid_auth", not
+// retried).
 func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.API == nil || cfg.Answerer == nil {
 		return nil, errors.New("slack: API and Answerer are required")
@@ -84,9 +90,15 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	}
 	b := &Bot{cfg: cfg, api: cfg.API, log: cfg.Logger.With("surface", "slack")}
 	var auth *slackgo.AuthTestResponse
-	err := withRetry(ctx, b.log, "auth.test", func() (err error) {
-		auth, err = b.api.AuthTestContext(ctx)
-		return err
+	start := startRetry
+	start.OnRetry = func(err error, wait time.Duration, retry int) {
+		b.log.Warn("slack Web API unavailable at start; retrying", "method", "auth.test", "err", err, "wait", wait, "attempt", retry, "of", start.MaxRetries)
+	}
+	err := start.Do(ctx, func(ctx context.Context) error {
+		return withRetry(ctx, b.log, "auth.test", func() (err error) {
+			auth, err = b.api.AuthTestContext(ctx)
+			return err
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("slack: auth.test with the bot token: %w", err)
@@ -109,3 +121,38 @@ func (b *Bot) Wait(ctx context.Context) error { return b.core.Wait(ctx) }
 // ends first they are cancelled. Stop the transports (HTTP server, Socket
 // Mode) first.
 func (b *Bot) Shutdown(ctx context.Context) error { return b.core.Shutdown(ctx) }
+
+// startRetry is the policy of New's auth.test: a process that starts while
+// Slack (or the network path to it) is briefly down waits for it instead of
+// exiting. 6 retries after 1, 2, 4, 8, 16 and 30 s (plus or minus 20%)
+// bound the wait to about 61 s, plus the attempts themselves. Retried:
+// network errors, HTTP 5xx, and the Web API's transient error codes
+// (api.slack.com/web, "Errors": internal_error, fatal_error,
+// service_unavailable, request_timeout); not retried: anything else, such as
+// invalid_auth.
+var startRetry = httpretry.Policy{
+	MaxRetries: 6,
+	Retryable:  transientAtStart,
+	ServerWait: func(error) time.Duration { return 0 },
+	Backoff:    httpretry.Exponential(time.Second, 30*time.Second, 0.2),
+}
+
+func transientAtStart(err error) bool {
+	var se slackgo.SlackErrorResponse
+	if errors.As(err, &se) {
+		switch se.Err {
+		case "internal_error", "fatal_error", "service_unavailable", "request_timeout":
+			return true
+		}
+		return false
+	}
+	var sc slackgo.StatusCodeError
+	if errors.As(err, &sc) {
+		return sc.Code >= 500
+	}
+	var rl *slackgo.RateLimitedError
+	if errors.As(err, &rl) { // withRetry gave up on it
+		return false
+	}
+	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}

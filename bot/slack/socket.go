@@ -24,6 +24,7 @@ func (b *Bot) RunSocketMode(ctx context.Context) error {
 	client := socketmode.New(b.api, socketmode.OptionLog(slogAdapter{b.log}))
 	runErr := make(chan error, 1)
 	go func() { runErr <- client.RunContext(ctx) }() // exits when ctx ends or the token is refused
+	defer b.socketUp.Store(false)
 	for {
 		select {
 		case err := <-runErr:
@@ -37,6 +38,11 @@ func (b *Bot) RunSocketMode(ctx context.Context) error {
 	}
 }
 
+// SocketConnected reports whether RunSocketMode has a Socket Mode
+// connection open right now: false before the first connection, while
+// slack-go reconnects, and after RunSocketMode returned.
+func (b *Bot) SocketConnected() bool { return b.socketUp.Load() }
+
 func (b *Bot) socketEvent(ctx context.Context, client *socketmode.Client, evt socketmode.Event) {
 	ack := func(payload any) {
 		if evt.Request == nil {
@@ -48,12 +54,15 @@ func (b *Bot) socketEvent(ctx context.Context, client *socketmode.Client, evt so
 	}
 	switch evt.Type {
 	case socketmode.EventTypeConnecting:
+		b.socketUp.Store(false) // slack-go connects again after every drop
 		b.log.Debug("socket mode connecting")
 	case socketmode.EventTypeConnected:
+		b.socketUp.Store(true)
 		if c, ok := evt.Data.(*socketmode.ConnectedEvent); ok {
 			b.log.Info("socket mode connected", "connection", c.ConnectionCount)
 		}
 	case socketmode.EventTypeConnectionError:
+		b.socketUp.Store(false)
 		b.log.Warn("socket mode connection failed; retrying", "err", evt.Data)
 	case socketmode.EventTypeInvalidAuth:
 		b.log.Error("socket mode: Slack refused the app-level token")

@@ -20,10 +20,18 @@ func TestSocketMode(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	if h.bot.SocketConnected() {
+		t.Error("SocketConnected before RunSocketMode")
+	}
 	go func() { done <- h.bot.RunSocketMode(ctx) }() // exits when ctx is cancelled below
 	const wait = 15 * time.Second
 	if err := h.fake.WaitConnections(1, wait); err != nil {
 		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(wait); !h.bot.SocketConnected(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("SocketConnected still false after the connection opened")
+		}
 	}
 
 	ts1 := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: "where is RetryOn503?"})
@@ -111,6 +119,9 @@ func TestSocketMode(t *testing.T) {
 	case err := <-done:
 		if err != nil {
 			t.Errorf("RunSocketMode after cancel: %v", err)
+		}
+		if h.bot.SocketConnected() {
+			t.Error("SocketConnected after RunSocketMode returned")
 		}
 	case <-time.After(wait):
 		t.Fatal("RunSocketMode did not return after cancel")

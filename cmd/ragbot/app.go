@@ -130,7 +130,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 	}
 	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
 		URL: url, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
-		Observe: flags.observe,
+		Observe: flags.observe, ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
 	}, flags)
 	if err != nil {
 		a.Close()

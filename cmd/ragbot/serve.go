@@ -37,7 +37,10 @@ URL needed) or the HTTP Events API (slack.mode: http: Slack POSTs to
 Tokens come from the environment: RAGBOT_SLACK_BOT_TOKEN (xoxb-), and
 RAGBOT_SLACK_APP_TOKEN (xapp-) for Socket Mode or RAGBOT_SLACK_SIGNING_SECRET
 for HTTP (the slack.*_env keys rename them). GET /healthz answers 200 while
-the bot runs; GET /metrics serves Prometheus metrics (docs/deploy.md). SIGINT or SIGTERM stops it gracefully within
+the bot runs (liveness); GET /readyz answers 200 only while Weaviate answers,
+every shard of the chunk collection is READY and, in Socket Mode, the Slack
+connection is open, else 503 with the reason
+(readiness, checked at most every 3 s); GET /metrics serves Prometheus metrics (docs/deploy.md). SIGINT or SIGTERM stops it gracefully within
 serve.shutdown_timeout; a second signal cancels the answers still running.
 
 Microsoft Teams (when teams.app_id is set): the Bot Framework POSTs
@@ -95,6 +98,7 @@ type server struct {
 	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
 	git             *gitIndexing      // git webhooks, polls and the stale guard
 	metrics         *metrics          // GET /metrics
+	ready           *readiness        // GET /readyz
 }
 
 // startServer loads the config, checks the credentials of the chat surfaces
@@ -177,6 +181,8 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	s.ready = newReadiness(s.readyCheck)
+	s.mux.Handle("GET /readyz", s.ready)              // ready.go
 	s.mux.Handle("GET /metrics", s.metrics.Handler()) // Prometheus text format (metrics.go)
 	if s.bot != nil && s.mode == config.SlackHTTP {
 		s.bot.Routes(s.mux)
@@ -286,6 +292,19 @@ func (s *server) Run(ctx context.Context) error {
 	wg.Wait()
 	s.log.Info("stopped")
 	return runErr
+}
+
+// readyCheck is /readyz's check: the store ready (Weaviate answers, every
+// chunk shard READY) and, in Socket Mode, a Slack connection open (events
+// reach this process only through it).
+func (s *server) readyCheck(ctx context.Context) error {
+	if err := s.app.store.Ready(ctx); err != nil {
+		return err
+	}
+	if s.bot != nil && s.mode == config.SlackSocket && !s.bot.SocketConnected() {
+		return errors.New("slack socket mode not connected")
+	}
+	return nil
 }
 
 // Close stops the local Weaviate if this process started it.

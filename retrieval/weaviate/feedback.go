@@ -21,6 +21,7 @@ import (
 type FeedbackLog struct {
 	client *weaviate.Client
 	class  string
+	cl     string // consistency level of writes, the store's
 }
 
 // OpenFeedback returns the feedback collection that goes with the store's
@@ -30,14 +31,9 @@ func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
 	if s.chunk != "Chunk" {
 		name = s.chunk + "Feedback"
 	}
-	l := &FeedbackLog{client: s.client, class: name}
-	sc := s.client.Schema()
-	if _, err := sc.ClassGetter().WithClassName(name).Do(ctx); isNotFound(err) {
-		if err := sc.ClassCreator().WithClass(feedbackClass(name)).Do(ctx); err != nil {
-			return nil, fmt.Errorf("weaviate: create collection %s: %w", name, describe(err))
-		}
-	} else if err != nil {
-		return nil, fmt.Errorf("weaviate: read collection %s: %w", name, describe(err))
+	l := &FeedbackLog{client: s.client, class: name, cl: s.cl}
+	if err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -82,7 +78,7 @@ func (l *FeedbackLog) Put(ctx context.Context, f retrieval.Feedback) error {
 		"question": f.Question, "citations": cites, "shown_json": string(shown), "vote": string(f.Vote),
 		"user": f.User, "channel": f.Channel, "message_ts": f.MessageTS, "time": f.Time.UTC().Format(time.RFC3339Nano),
 	}}
-	resp, err := l.client.Batch().ObjectsBatcher().WithObjects(obj).Do(ctx)
+	resp, err := l.client.Batch().ObjectsBatcher().WithObjects(obj).WithConsistencyLevel(l.cl).Do(ctx)
 	if err == nil {
 		err = batchErrors(resp)
 	}

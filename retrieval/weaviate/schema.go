@@ -1,10 +1,13 @@
 package weaviate
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
 	"github.com/weaviate/weaviate/adapters/repos/db/inverted/stopwords"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -155,4 +158,148 @@ var chunkFields = []string{
 	"source", "kind", "path", "symbol", "symbol_kind", "language", "signature", "content",
 	"start_line", "end_line", "ordinal", "commit_sha", "branch", "url", "author", "version",
 	"modified_at", "indexed_at", "content_hash", "acl",
+}
+
+// ensureSchema creates the chunk and state collections when missing and
+// checks an existing chunk collection (named vectors, embedder). Several
+// ragbot processes may start at once on a fresh Weaviate: a create that
+// loses the race is answered "already exists", and the collection the
+// winner made is then read back and checked like any existing one.
+func (s *Store) ensureSchema(ctx context.Context) error {
+	sc := s.client.Schema()
+	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
+	if isNotFound(err) {
+		created, cerr := s.createClass(ctx, chunkClass(s.chunk, s.emb, s.sem))
+		switch {
+		case cerr != nil:
+			return cerr
+		case created:
+			s.semStore, s.slot = s.sem, ""
+			if s.sem != "" {
+				s.slot = VectorSemantic
+			}
+			return s.ensureClass(ctx, stateClass(s.state))
+		}
+		got, err = sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
+	}
+	if err := s.checkReplication(got); err != nil {
+		return err
+	}
+	if _, ok := got.VectorConfig[VectorLexical]; !ok {
+		return fmt.Errorf("weaviate collection %s has one unnamed vector, not the named vectors %q and %q of this version; re-index with `ragbot index --recreate`: %w",
+			s.chunk, VectorLexical, VectorSemantic, ErrLegacySchema)
+	}
+	have, sem, slot := parseEmbedders(got.Description)
+	if have != s.emb {
+		return fmt.Errorf("weaviate collection %s holds vectors from embedder %q, configured embedder is %q; re-index with `ragbot index --recreate`: %w",
+			s.chunk, have, s.emb, ErrEmbedderMismatch)
+	}
+	s.semStore, s.slot = sem, slot
+	return s.ensureClass(ctx, stateClass(s.state))
+}
+
+// ensureClass creates class unless a collection of its name exists, and
+// checks the replication factor of the one there. Errors: reading or
+// creating the collection failed, ErrReplicationMismatch.
+func (s *Store) ensureClass(ctx context.Context, class *models.Class) error {
+	got, err := s.client.Schema().ClassGetter().WithClassName(class.Class).Do(ctx)
+	if isNotFound(err) {
+		created, cerr := s.createClass(ctx, class)
+		if cerr != nil || created {
+			return cerr
+		}
+		got, err = s.client.Schema().ClassGetter().WithClassName(class.Class).Do(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("weaviate: read collection %s: %w", class.Class, describe(err))
+	}
+	return s.checkReplication(got)
+}
+
+// ErrReplicationMismatch is wrapped by OpenStore (and OpenFeedback) when a
+// collection exists with another replication factor than the configured
+// one (StoreConfig.ReplicationFactor, weaviate.replication_factor): ragbot
+// does not silently use fewer, or more, copies than configured.
+var ErrReplicationMismatch = errors.New("collection has another replication factor")
+
+// checkReplication compares an existing collection's replication factor
+// (absent means Weaviate's default, 1) with the configured one.
+func (s *Store) checkReplication(got *models.Class) error {
+	have := int64(1)
+	if got.ReplicationConfig != nil && got.ReplicationConfig.Factor > 0 {
+		have = got.ReplicationConfig.Factor
+	}
+	if have != int64(s.repl) {
+		return fmt.Errorf("weaviate collection %s has replication factor %d, weaviate.replication_factor is %d; set weaviate.replication_factor: %d, or re-create the collection with `ragbot index --recreate`: %w",
+			got.Class, have, s.repl, have, ErrReplicationMismatch)
+	}
+	return nil
+}
+
+// Consistency levels (Weaviate docs, "Consistency": "Tunable consistency").
+const (
+	ConsistencyOne    = "ONE"
+	ConsistencyQuorum = "QUORUM"
+	ConsistencyAll    = "ALL"
+)
+
+// replication fills in StoreConfig's replication defaults and checks them:
+// factor 0 is 1; level "" is QUORUM with more than one replica, else ONE.
+func replication(factor int, level string) (int, string, error) {
+	if factor == 0 {
+		factor = 1
+	}
+	if factor < 1 {
+		return 0, "", fmt.Errorf("weaviate store: replication factor must be at least 1, got %d", factor)
+	}
+	switch level {
+	case "":
+		level = ConsistencyOne
+		if factor > 1 {
+			level = ConsistencyQuorum
+		}
+	case ConsistencyOne, ConsistencyQuorum, ConsistencyAll:
+	default:
+		return 0, "", fmt.Errorf("weaviate store: consistency level must be ONE, QUORUM or ALL, got %q", level)
+	}
+	return factor, level, nil
+}
+
+// createClass creates class with the configured replication factor. created is false, with a nil error, when
+// Weaviate answers that a collection of that name already exists (HTTP 422,
+// "class already exists", as when another process created it
+// between our read and our create): the caller then reads the existing one.
+func (s *Store) createClass(ctx context.Context, class *models.Class) (created bool, err error) {
+	class.ReplicationConfig = &models.ReplicationConfig{Factor: int64(s.repl)}
+	err = s.client.Schema().ClassCreator().WithClass(class).Do(ctx)
+	if err == nil {
+		return true, nil
+	}
+	if alreadyExists(err) {
+		return false, nil
+	}
+	return false, fmt.Errorf("weaviate: create collection %s: %w", class.Class, describe(err))
+}
+
+// alreadyExists reports whether err is Weaviate's answer to creating a
+// collection that exists: status 422 with "already exists" in the message
+// (v1.39 says "updating schema: TYPE_ADD_CLASS: class already exists").
+func alreadyExists(err error) bool {
+	var we *fault.WeaviateClientError
+	return errors.As(err, &we) && we.StatusCode == 422 && strings.Contains(strings.ToLower(we.Msg), "already exists")
+}
+
+// gqlLevel is the consistency level of GraphQL Get queries: "" (none sent)
+// for a collection of one replica, as Weaviate's GraphQL schema has the
+// consistencyLevel argument only on classes with a replication factor above
+// 1 ("Unknown argument" otherwise); with one replica every level reads the
+// same single copy.
+func (s *Store) gqlLevel() string {
+	if s.repl > 1 {
+		return s.cl
+	}
+	return ""
 }

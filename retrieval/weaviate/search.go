@@ -51,7 +51,7 @@ func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit,
 	default: // BM25 only (alpha 0): no vector is searched, but a collection of several must name one
 		h = h.WithTargetVectors(VectorLexical)
 	}
-	get := gql.Get().WithClassName(s.chunk).WithHybrid(h).WithLimit(q.Limit).
+	get := gql.Get().WithClassName(s.chunk).WithHybrid(h).WithLimit(q.Limit).WithConsistencyLevel(s.gqlLevel()).
 		WithFields(resultFields("id score explainScore")...)
 	if w := where(q); w != nil {
 		get = get.WithWhere(w)

@@ -15,7 +15,7 @@ import (
 // State returns the stored state of source and branch; ok is false when the
 // source was never indexed.
 func (s *Store) State(ctx context.Context, source, branch string) (st retrieval.SourceState, ok bool, err error) {
-	objs, err := s.client.Data().ObjectsGetter().WithClassName(s.state).WithID(retrieval.SourceState{Source: source, Branch: branch}.ID()).Do(ctx)
+	objs, err := s.client.Data().ObjectsGetter().WithClassName(s.state).WithID(retrieval.SourceState{Source: source, Branch: branch}.ID()).WithConsistencyLevel(s.cl).Do(ctx)
 	if isNotFound(err) {
 		return retrieval.SourceState{}, false, nil
 	}
@@ -45,7 +45,7 @@ func (s *Store) PutState(ctx context.Context, st retrieval.SourceState) error {
 		props["indexed_at"] = st.IndexedAt.UTC().Format(time.RFC3339Nano)
 	}
 	obj := &models.Object{Class: s.state, ID: strfmt.UUID(st.ID()), Properties: props}
-	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(obj).Do(ctx)
+	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(obj).WithConsistencyLevel(s.cl).Do(ctx)
 	if err != nil {
 		return fmt.Errorf("weaviate: write state of %s@%s: %w", st.Source, st.Branch, describe(err))
 	}
@@ -95,7 +95,7 @@ func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32
 	for start := 0; start < len(ids); start += 500 {
 		end := min(start+500, len(ids))
 		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).WithValueText(ids[start:end]...)
-		resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(end - start).
+		resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(end - start).WithConsistencyLevel(s.gqlLevel()).
 			WithFields(graphql.Field{Name: "_additional { id " + s.vectorFields() + " }"}).Do(ctx)
 		if err == nil {
 			err = gqlErrors(resp)

@@ -48,6 +48,17 @@ type StoreConfig struct {
 	// Observe, when set, is told about every HTTP request to Weaviate
 	// (metrics).
 	Observe RequestObserver
+	// ReplicationFactor is how many copies of each object Weaviate keeps
+	// across its nodes (Weaviate docs, "Replication"): the
+	// replicationConfig.factor of the collections OpenStore creates, and the
+	// factor an existing collection must have (else ErrReplicationMismatch).
+	// It must not exceed the cluster's node count. [1]
+	ReplicationFactor int
+	// ConsistencyLevel is how many replicas must answer a read or
+	// acknowledge a write: "ONE", "QUORUM" (a majority) or "ALL" (Weaviate
+	// docs, "Consistency"), sent with searches, object reads, batch writes
+	// and deletes. ["QUORUM" when ReplicationFactor > 1, else "ONE"]
+	ConsistencyLevel string
 }
 
 // Store is the Weaviate store of chunks and source states. It is safe for
@@ -64,6 +75,9 @@ type Store struct {
 	slot     string  // named vector holding (or that last held) semantic vectors, "" when none ever did
 	lexDim   int     // length of the lexical part of a Pair vector
 	semW     float64 // StoreConfig.SemanticWeight
+
+	repl int    // StoreConfig.ReplicationFactor
+	cl   string // StoreConfig.ConsistencyLevel
 
 	totalsMu sync.Mutex
 	totals   map[string]scopeTotal // DocFreq's chunk counts by filter, see totalTTL
@@ -113,8 +127,12 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 	if w := cfg.SemanticWeight; w < 0 || w > 1 {
 		return nil, fmt.Errorf("weaviate store: semantic weight %g out of range 0..1", w)
 	}
+	repl, cl, err := replication(cfg.ReplicationFactor, cfg.ConsistencyLevel)
+	if err != nil {
+		return nil, err
+	}
 	s := &Store{client: client, chunk: cfg.ChunkClass, state: cfg.StateClass, emb: embedder, log: cfg.Logger,
-		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight}
+		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight, repl: repl, cl: cl}
 	if err := s.ensureSchema(ctx); err != nil {
 		return nil, err
 	}
@@ -141,42 +159,6 @@ func (s *Store) Semantic() string { return s.sem }
 
 // ChunkClass is the name of the chunk collection.
 func (s *Store) ChunkClass() string { return s.chunk }
-
-func (s *Store) ensureSchema(ctx context.Context) error {
-	sc := s.client.Schema()
-	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
-	switch {
-	case err == nil:
-		if _, ok := got.VectorConfig[VectorLexical]; !ok {
-			return fmt.Errorf("weaviate collection %s has one unnamed vector, not the named vectors %q and %q of this version; re-index with `ragbot index --recreate`: %w",
-				s.chunk, VectorLexical, VectorSemantic, ErrLegacySchema)
-		}
-		have, sem, slot := parseEmbedders(got.Description)
-		if have != s.emb {
-			return fmt.Errorf("weaviate collection %s holds vectors from embedder %q, configured embedder is %q; re-index with `ragbot index --recreate`: %w",
-				s.chunk, have, s.emb, ErrEmbedderMismatch)
-		}
-		s.semStore, s.slot = sem, slot
-	case isNotFound(err):
-		if err := sc.ClassCreator().WithClass(chunkClass(s.chunk, s.emb, s.sem)).Do(ctx); err != nil {
-			return fmt.Errorf("weaviate: create collection %s: %w", s.chunk, describe(err))
-		}
-		s.semStore, s.slot = s.sem, ""
-		if s.sem != "" {
-			s.slot = VectorSemantic
-		}
-	default:
-		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
-	}
-	if _, err := sc.ClassGetter().WithClassName(s.state).Do(ctx); isNotFound(err) {
-		if err := sc.ClassCreator().WithClass(stateClass(s.state)).Do(ctx); err != nil {
-			return fmt.Errorf("weaviate: create collection %s: %w", s.state, describe(err))
-		}
-	} else if err != nil {
-		return fmt.Errorf("weaviate: read collection %s: %w", s.state, describe(err))
-	}
-	return nil
-}
 
 // Recreate drops both collections and creates them empty: every source must
 // then be indexed again. Used after an embedder change and by tests.
@@ -241,7 +223,7 @@ func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors []
 				Vectors:    named[i],
 			})
 		}
-		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).Do(ctx)
+		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).WithConsistencyLevel(s.cl).Do(ctx)
 		if err != nil {
 			if len(be.Failed) > 0 {
 				return fmt.Errorf("weaviate batch upsert of %d objects: %w (after %w)", len(objs), describe(err), be)
@@ -390,7 +372,7 @@ func (s *Store) DeleteSource(ctx context.Context, source string) error {
 			break
 		}
 	}
-	_, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.state).WithWhere(where).Do(ctx)
+	_, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.state).WithWhere(where).WithConsistencyLevel(s.cl).Do(ctx)
 	if err != nil {
 		return fmt.Errorf("weaviate: delete state of %s: %w", source, describe(err))
 	}
@@ -398,7 +380,7 @@ func (s *Store) DeleteSource(ctx context.Context, source string) error {
 }
 
 func (s *Store) deleteWhere(ctx context.Context, where *filters.WhereBuilder) (int64, error) {
-	resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.chunk).WithWhere(where).WithOutput("minimal").Do(ctx)
+	resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.chunk).WithWhere(where).WithOutput("minimal").WithConsistencyLevel(s.cl).Do(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("weaviate batch delete: %w", describe(err))
 	}

@@ -170,7 +170,7 @@ func (s *Store) reembedSemantic(ctx context.Context, re *Reembedder) error {
 		s.slot = slot
 		after, done := "", 0
 		for {
-			get := s.client.Data().ObjectsGetter().WithClassName(s.chunk).WithVector().WithLimit(reembedBatch)
+			get := s.client.Data().ObjectsGetter().WithClassName(s.chunk).WithVector().WithLimit(reembedBatch).WithConsistencyLevel(s.cl)
 			if after != "" {
 				get = get.WithAfter(after)
 			}
@@ -230,7 +230,7 @@ func (s *Store) reembedObjects(ctx context.Context, re *Reembedder, objs []*mode
 		out[i] = &models.Object{Class: s.chunk, ID: o.ID, Properties: o.Properties,
 			Vectors: models.Vectors{VectorLexical: lex, s.slot: vecs[i]}}
 	}
-	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(out...).Do(ctx)
+	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(out...).WithConsistencyLevel(s.cl).Do(ctx)
 	if err != nil {
 		return fmt.Errorf("weaviate: write re-embedded objects: %w", describe(err))
 	}

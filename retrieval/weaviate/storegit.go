@@ -85,7 +85,7 @@ func (s *Store) filtered(ctx context.Context, vals []string, fields []graphql.Fi
 	if len(vals) == 0 {
 		return nil, nil
 	}
-	resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where(vals)).
+	resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where(vals)).WithConsistencyLevel(s.gqlLevel()).
 		WithLimit(maxFiltered).WithFields(fields...).Do(ctx)
 	if err == nil {
 		err = gqlErrors(resp)
@@ -136,7 +136,7 @@ func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, e
 		total += int(n)
 	}
 	id := retrieval.SourceState{Source: source, Branch: branch}.ID()
-	err := s.client.Data().Deleter().WithClassName(s.state).WithID(id).Do(ctx)
+	err := s.client.Data().Deleter().WithClassName(s.state).WithID(id).WithConsistencyLevel(s.cl).Do(ctx)
 	if err != nil && !isNotFound(err) {
 		return total, fmt.Errorf("weaviate: delete state of %s@%s: %w", source, branch, describe(err))
 	}
@@ -148,7 +148,7 @@ func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, e
 // branches; at most maxFiltered are returned.
 func (s *Store) StateBranches(ctx context.Context, source string) ([]string, error) {
 	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
-	resp, err := s.client.GraphQL().Get().WithClassName(s.state).WithWhere(where).
+	resp, err := s.client.GraphQL().Get().WithClassName(s.state).WithWhere(where).WithConsistencyLevel(s.gqlLevel()).
 		WithLimit(maxFiltered).WithFields(graphql.Field{Name: "branch"}).Do(ctx)
 	if err == nil {
 		err = gqlErrors(resp)

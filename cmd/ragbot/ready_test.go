@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ragbot/ragbot/bot/slack/slackfake"
+	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
+)
+
+// readyPort is the HTTP port of this test's own Weaviate (it also takes the
+// next five); a fixed port, because a restarted server must keep its Raft
+// address.
+const readyPort = 8476
+
+// TestServeReadyz: /readyz is 200 while Weaviate serves, 503 while a chunk
+// shard is READONLY, 503 with the reason once Weaviate is stopped (while /healthz stays 200), and 200 again after a
+// restart. serve also waits out a Slack Web API failing at start.
+func TestServeReadyz(t *testing.T) {
+	weaviatetest.URL(t) // skip (fail on CI) where there is no weaviate-server
+	dir := t.TempDir()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	start := func() *weaviatelocal.Server {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{DataDir: filepath.Join(dir, "weaviate"), Port: readyPort, Logger: quiet})
+		if err != nil {
+			t.Fatalf("start weaviate: %v", err)
+		}
+		return srv
+	}
+	wv := start()
+	t.Cleanup(func() { _ = wv.Stop(context.Background()) })
+
+	repo, _ := gitRepo(t, map[string]string{"httpx/retry.go": retryGo})
+	fake := slackfake.New(t)
+	cfgPath := filepath.Join(dir, "ragbot.yaml")
+	cfg := fmt.Sprintf(`weaviate:
+  url: %s
+sources:
+  - name: httpx
+    kind: git
+    path: %s
+serve:
+  listen: 127.0.0.1:0
+  shutdown_timeout: 10s
+slack:
+  mode: http
+  api_url: %s
+`, wv.URL, repo, fake.APIURL())
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("RAGBOT_SLACK_BOT_TOKEN", slackfake.BotToken)
+	t.Setenv("RAGBOT_SLACK_SIGNING_SECRET", slackfake.SigningSecret)
+	fake.Fail("auth.test", "service_unavailable") // Slack down at start: retried, not fatal
+
+	var logs syncWriter
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, err := startServer(ctx, commonFlags{config: cfgPath, logFormat: "json"}, "", &logs)
+	if err != nil {
+		t.Fatalf("serve with Slack failing once at start: %v\n%s", err, logs.String())
+	}
+	defer s.Close()
+	if n := len(fake.Calls("auth.test")); n != 2 {
+		t.Errorf("auth.test calls = %d, want 2 (one failure, one retry)", n)
+	}
+	if !strings.Contains(logs.String(), "retrying") {
+		t.Errorf("the auth.test retry is not logged:\n%s", logs.String())
+	}
+	s.ready.ttl = 200 * time.Millisecond // the test waits for verdicts, not for the cache
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	base := "http://" + s.Addr()
+
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	waitFor := func(want int) string {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			code, body := get("/readyz")
+			if code == want {
+				return body
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("GET /readyz = %d %q, want %d", code, body, want)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	waitFor(http.StatusOK)
+
+	// A READONLY shard (as Weaviate marks them on a nearly full disk) is not ready.
+	setShards := func(status string) {
+		t.Helper()
+		var shards []struct{ Name string }
+		resp, err := http.Get(wv.URL + "/v1/schema/Chunk/shards")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&shards)
+		resp.Body.Close()
+		if err != nil || len(shards) == 0 {
+			t.Fatalf("shards of Chunk: %v %v", shards, err)
+		}
+		for _, sh := range shards {
+			req, _ := http.NewRequest(http.MethodPut, wv.URL+"/v1/schema/Chunk/shards/"+sh.Name, strings.NewReader(`{"status":"`+status+`"}`))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("set shard %s %s: %v %v", sh.Name, status, resp, err)
+			}
+			resp.Body.Close()
+		}
+	}
+	setShards("READONLY")
+	if body := waitFor(http.StatusServiceUnavailable); !strings.Contains(body, "READONLY") {
+		t.Errorf("/readyz 503 body %q does not say READONLY", body)
+	}
+	setShards("READY")
+	waitFor(http.StatusOK)
+
+	if err := wv.Stop(context.Background()); err != nil {
+		t.Fatalf("stop weaviate: %v", err)
+	}
+	if body := waitFor(http.StatusServiceUnavailable); !strings.Contains(body, "weaviate") {
+		t.Errorf("/readyz 503 body %q does not name Weaviate", body)
+	}
+	if code, _ := get("/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz = %d while Weaviate is down, want 200 (liveness)", code)
+	}
+
+	wv = start()
+	waitFor(http.StatusOK)
+
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
