@@ -62,6 +62,10 @@ func NewGitService(ix *Indexer, repos []Repo, opt GitServiceOptions) (*GitServic
 	return s, nil
 }
 
+// QueueDepth is the index queue's Depth: git sources with a run waiting,
+// and with one under way.
+func (s *GitService) QueueDepth() (pending, running int) { return s.queue.Depth() }
+
 // Webhooks returns the push-hook handler (see WebhookHandler). Mount it
 // under a prefix, e.g. mux.Handle("/webhooks/", svc.Webhooks()); hooks then
 // post to /webhooks/<source name>, or to /webhooks/ for an organisation hook.

@@ -153,6 +153,22 @@ func (q *Queue) Status(source string) QueueStatus {
 	return st
 }
 
+// Depth counts the sources with a run waiting (triggered, settling or
+// backing off) and those with a run under way, for the queue-depth metric.
+func (q *Queue) Depth() (pending, running int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, s := range q.sources {
+		if len(s.pending) > 0 {
+			pending++
+		}
+		if s.running {
+			running++
+		}
+	}
+	return pending, running
+}
+
 // Run starts the runs that are due and sleeps until the next one is, until
 // ctx ends; then it waits for the runs under way (their ctx is ctx, so they
 // stop early and record their error) and returns nil. Pending triggers are

@@ -67,6 +67,23 @@ const (
 // ms) to the default answer timeout (config.DefaultAnswerTimeout, 30 s).
 var answerBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60}
 
+// queueDepth registers ragbot_index_queue_sources{state}: the git sources
+// with an index run waiting (pending) or under way (running), read from
+// depth at each scrape.
+func (m *metrics) queueDepth(depth func() (pending, running int)) {
+	for _, state := range []string{"pending", "running"} {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ragbot_index_queue_sources",
+			Help:        "Git sources with an index run waiting (state=pending: triggered, settling or backing off) or under way (state=running).",
+			ConstLabels: prometheus.Labels{"state": state}}, func() float64 {
+			p, r := depth()
+			if state == "pending" {
+				return float64(p)
+			}
+			return float64(r)
+		}))
+	}
+}
+
 // newMetrics registers every family on a new registry, with the series of
 // the configured sources and the bounded label values created at zero, so
 // that rate() and absent() work before the first event.

@@ -134,7 +134,7 @@ access:
 	// Before anything happened: the families with bounded labels exist at zero.
 	fams := scrape(t, base)
 	for _, name := range []string{"ragbot_questions_total", "ragbot_chunks_embedded_total", "ragbot_webhook_deliveries_total",
-		"ragbot_duplicate_deliveries_total", "go_goroutines"} {
+		"ragbot_duplicate_deliveries_total", "ragbot_index_queue_sources", "go_goroutines"} {
 		if fams[name] == nil {
 			t.Errorf("no family %s before the first event", name)
 		}
@@ -237,6 +237,9 @@ access:
 		{"ragbot_webhook_deliveries_total", map[string]string{"result": "bad_signature"}, 1, 1},
 		{"ragbot_webhook_deliveries_total", map[string]string{"result": "unknown_source"}, 1, 1},
 		{"ragbot_webhook_deliveries_total", map[string]string{"result": "ignored"}, 1, 1},
+		// one git source: at most one waiting and one running
+		{"ragbot_index_queue_sources", map[string]string{"state": "pending"}, 0, 1},
+		{"ragbot_index_queue_sources", map[string]string{"state": "running"}, 0, 1},
 	}
 	for _, c := range checks {
 		if v := value(fams, c.name, c.labels); v < c.min || v > c.max {

@@ -160,6 +160,9 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log); err != nil {
 		return err
 	}
+	if s.metrics != nil {
+		s.metrics.queueDepth(s.git.svc.QueueDepth)
+	}
 	if cfg.SlackEnabled() {
 		apiURL := cfg.Slack.APIURL
 		if !strings.HasSuffix(apiURL, "/") {
