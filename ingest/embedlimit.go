@@ -8,36 +8,17 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/ragbot/ragbot/internal/httpretry"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
-// bytesPerToken is how many bytes of text are counted as one token against
-// Indexer.MaxInputTokens. It is conservative: OpenAI's tokenizers average
-// about 4 bytes per token on English and code ("What are tokens and how to
-// count them?", OpenAI help center), fewer on dense symbols.
-const bytesPerToken = 3
-
 // embedText is EmbedText(c) cut, when it is longer than MaxInputTokens
-// allows, to a prefix that fits: at a line break in its last quarter, else
-// at a character boundary. cut reports the cut.
+// allows, to a prefix that fits (retrieval.CutText: at a line break in its
+// last quarter, else at a character boundary). cut reports the cut.
 func (ix *Indexer) embedText(c retrieval.Chunk) (text string, cut bool) {
-	text = EmbedText(c)
-	n := ix.MaxInputTokens * bytesPerToken
-	if ix.MaxInputTokens <= 0 || len(text) <= n {
-		return text, false
-	}
-	for n > 0 && !utf8.RuneStart(text[n]) {
-		n--
-	}
-	text = text[:n]
-	if i := strings.LastIndexByte(text, '\n'); i >= n*3/4 {
-		text = text[:i+1]
-	}
-	return text, true
+	return retrieval.CutText(EmbedText(c), ix.MaxInputTokens)
 }
 
 // UnembeddedError is the error of a run that stored every file but these:

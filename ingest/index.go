@@ -47,7 +47,7 @@ type Indexer struct {
 	// MaxInputTokens is the longest text the embedder accepts, in tokens
 	// (8,192 for OpenAI's embedding models: API reference, "Create
 	// embeddings"); 0 for no limit. The embedded text of a longer chunk is
-	// cut to a prefix of MaxInputTokens*bytesPerToken bytes; the chunk is
+	// cut to a prefix of MaxInputTokens tokens (retrieval.CutText); the chunk is
 	// stored whole.
 	MaxInputTokens int
 	// Progress, when not nil, receives a progress line at most every
