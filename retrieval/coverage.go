@@ -101,7 +101,7 @@ func (e Evidence) inBand(th Thresholds) bool {
 		top = []HitEvidence{{Similarity: e.Similarity, TermCoverage: e.TermCoverage}}
 	}
 	for _, h := range top {
-		if h.Similarity >= th.MinSimilarity && h.TermCoverage >= th.MinTermCoverage {
+		if relevant(th, false, h.Similarity, h.TermCoverage) {
 			return true
 		}
 	}
