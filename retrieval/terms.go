@@ -199,3 +199,21 @@ func dedupe(words []string) []string {
 	}
 	return out
 }
+
+// NumericLiteral reports whether a term is mostly digits and longer than 4
+// bytes (12345, x1339, 0x3ce0): literals, offsets and table entries, which
+// fill a learned vocabulary without meaning. Short numbers (404, 503, 8080)
+// and words with a version or size (oauth2, sha256, int64) are words. The
+// static and codesearch embedders leave such terms out.
+func NumericLiteral(t string) bool {
+	if len(t) <= 4 {
+		return false
+	}
+	d := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] >= '0' && t[i] <= '9' {
+			d++
+		}
+	}
+	return 2*d >= len(t) || (strings.HasPrefix(t, "0x") && d > 0)
+}

@@ -249,7 +249,7 @@ func (s *Static) semantic(st *staticState, text string, removeCommon bool) []flo
 			}
 		}
 		for _, p := range st.pieces {
-			if numeric(p) {
+			if retrieval.NumericLiteral(p) {
 				continue
 			}
 			if id, ok := s.model.ID(p); ok {

@@ -1,8 +1,6 @@
 package embed
 
 import (
-	"strings"
-
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -43,26 +41,9 @@ func AppendStaticTokens(dst []string, text string) []string {
 	dst = retrieval.AppendTerms(dst, text, true)
 	out := dst[:n]
 	for _, t := range dst[n:] {
-		if !numeric(t) {
+		if !retrieval.NumericLiteral(t) {
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-// numeric reports whether a token is mostly digits and longer than 4
-// bytes (12345, x1339, 0x3ce0): literals, offsets and table entries, which
-// fill a vocabulary without meaning. Short numbers (404, 503, 8080) and
-// words with a version or size (oauth2, sha256, int64) stay.
-func numeric(t string) bool {
-	if len(t) <= 4 {
-		return false
-	}
-	d := 0
-	for i := 0; i < len(t); i++ {
-		if t[i] >= '0' && t[i] <= '9' {
-			d++
-		}
-	}
-	return 2*d >= len(t) || (strings.HasPrefix(t, "0x") && d > 0)
 }

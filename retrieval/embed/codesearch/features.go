@@ -33,7 +33,7 @@ func Pieces(text string) []string {
 	all := retrieval.AppendTerms(nil, text, false)
 	out := all[:0]
 	for _, p := range all {
-		if numeric(p) {
+		if retrieval.NumericLiteral(p) {
 			continue
 		}
 		out = append(out, p)
@@ -42,22 +42,6 @@ func Pieces(text string) []string {
 		}
 	}
 	return out
-}
-
-// numeric reports whether piece t is a literal rather than a word (12345,
-// x1339, 0x3ce0); short numbers (404, 8080) and words with a version or size
-// (oauth2, sha256) are words.
-func numeric(t string) bool {
-	if len(t) <= 4 {
-		return false
-	}
-	d := 0
-	for i := 0; i < len(t); i++ {
-		if t[i] >= '0' && t[i] <= '9' {
-			d++
-		}
-	}
-	return 2*d >= len(t) || (len(t) > 2 && t[0] == '0' && t[1] == 'x' && d > 0)
 }
 
 // gramBucket returns the bucket, in [0, buckets), of the 3-gram g.
