@@ -80,7 +80,7 @@ sources:
 	if again.Name() != refined.Name() || strings.Contains(stderr.String(), "refining") {
 		t.Errorf("index --adapt on unchanged sources: %s (stderr %q), want the kept %s", again.Name(), stderr.String(), refined.Name())
 	}
-	if err := os.Remove(adaptedCodeSearchPath(cfg)); err != nil {
+	if err := os.Remove(adaptedPath(cfg, "codesearch")); err != nil {
 		t.Fatal(err)
 	}
 	remade, err := refineStatic(ctx, cfg, false, &stderr)

@@ -110,7 +110,7 @@ func newStaticEmbedder(_ context.Context, cfg *config.Config, e config.Embedder,
 	if !e.Adapt {
 		return embed.NewStatic(base, hash), nil
 	}
-	path := adaptedModelPath(cfg)
+	path := adaptedPath(cfg, "static")
 	m, h, meta, err := wordvec.LoadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -151,11 +151,13 @@ func loadStaticModelFile(cfg *config.Config, model string) (*wordvec.Model, stri
 	return m, hash, nil
 }
 
-// adaptedModelPath is where the model refined on the indexed sources is
-// kept: beside the local Weaviate data dir, one file per collection.
-func adaptedModelPath(cfg *config.Config) string {
+// adaptedPath is where the model of an embedder kind ("static",
+// "codesearch") refined on the indexed sources is kept: beside the local
+// Weaviate data dir, one file per collection and kind,
+// <dir>/embedder/<collection>.<kind>.bin.
+func adaptedPath(cfg *config.Config, kind string) string {
 	dir := filepath.Dir(cfg.Resolve(cfg.Weaviate.DataDir))
-	return filepath.Join(dir, "embedder", cfg.Weaviate.Collection+".static.bin")
+	return filepath.Join(dir, "embedder", cfg.Weaviate.Collection+"."+kind+".bin")
 }
 
 // openStore opens the store for a's embedder: its lexical vectors, and with
@@ -214,7 +216,7 @@ func newCodeSearchEmbedder(cfg *config.Config, stderr io.Writer) (retrieval.Embe
 	if !cfg.Embedder.Adapt {
 		return embed.NewCodeSearch(base, hash), nil
 	}
-	path := adaptedCodeSearchPath(cfg)
+	path := adaptedPath(cfg, "codesearch")
 	m, h, err := codesearch.LoadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -244,14 +246,6 @@ func loadCodeSearchModel(cfg *config.Config) (*codesearch.Model, string, error) 
 		return nil, "", fmt.Errorf("embedder.model: %w", err)
 	}
 	return m, hash, nil
-}
-
-// adaptedCodeSearchPath is where the codesearch model refined on the
-// indexed sources is kept: beside the local Weaviate data dir, one file per
-// collection.
-func adaptedCodeSearchPath(cfg *config.Config) string {
-	dir := filepath.Dir(cfg.Resolve(cfg.Weaviate.DataDir))
-	return filepath.Join(dir, "embedder", cfg.Weaviate.Collection+".codesearch.bin")
 }
 
 // codeSearchRefinement is what a refined codesearch model records of its
@@ -284,7 +278,7 @@ func refineCodeSearch(ctx context.Context, cfg *config.Config, refresh bool, std
 	if err != nil {
 		return nil, err
 	}
-	path := adaptedCodeSearchPath(cfg)
+	path := adaptedPath(cfg, "codesearch")
 	old, oldHash, err := codesearch.LoadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		fmt.Fprintf(stderr, "note: refined model %s unreadable (%v); refining again\n", path, err)

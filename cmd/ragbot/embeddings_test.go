@@ -111,7 +111,7 @@ func TestStaticAdapt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refined := adaptedModelPath(loaded) // <config dir>/.ragbot/embedder/<collection>.static.bin
+	refined := adaptedPath(loaded, "static") // <config dir>/.ragbot/embedder/<collection>.static.bin
 	if want := filepath.Join(filepath.Dir(cfg), ".ragbot", "embedder"); filepath.Dir(refined) != want {
 		t.Errorf("refined model in %s, want %s (beside the data dir)", filepath.Dir(refined), want)
 	}

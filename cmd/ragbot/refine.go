@@ -20,7 +20,7 @@ import (
 
 // refineStatic is the refinement step of `ragbot index` for the static
 // embedder with embedder.adapt, and returns that embedder (nil for any
-// other embedder: nothing to do). It keeps the refined model at adaptedModelPath when it was made from the
+// other embedder: nothing to do). It keeps the refined model at adaptedPath when it was made from the
 // current base model and refresh (index --adapt) is not set, so
 // incremental index runs stay incremental. Otherwise it reads the sources'
 // text as the index reads it (sourceTexts) and, when that text or the
@@ -41,7 +41,7 @@ func refineStatic(ctx context.Context, cfg *config.Config, refresh bool, stderr 
 	if err != nil {
 		return nil, err
 	}
-	path := adaptedModelPath(cfg)
+	path := adaptedPath(cfg, "static")
 	old, oldHash, meta, err := wordvec.LoadFile(path)
 	have := err == nil && embed.RefinedFrom(meta, baseHash)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
