@@ -147,9 +147,7 @@ func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) 
 // of a.Embedder: a Pair's two parts, or v whole and nil for an embedder
 // of one vector.
 func (a *Asker) splitVector(v []float32) (lexical, semantic []float32) {
-	if p, ok := a.Embedder.(interface {
-		Split([]float32) ([]float32, []float32)
-	}); ok && v != nil {
+	if p, ok := a.Embedder.(Pair); ok && v != nil {
 		return p.Split(v)
 	}
 	return v, nil
@@ -214,9 +212,7 @@ func mergeHits(hybrid, lookup []Hit) []Hit {
 // sets each hit's Semantic, the cosine of the semantic parts. vec is the
 // question's vector, or nil to embed it now.
 func (a *Asker) fillSimilarity(ctx context.Context, question string, vec []float32, hits []Hit) error {
-	_, pair := a.Embedder.(interface {
-		Split([]float32) ([]float32, []float32)
-	})
+	_, pair := a.Embedder.(Pair)
 	var ids []string
 	for _, h := range hits {
 		if h.Similarity == 0 || pair && h.Semantic == 0 {
