@@ -36,32 +36,51 @@ type Rates struct {
 
 // RatesAt replays the coverage decision (Evidence.Decide) under th.
 func RatesAt(th Thresholds, answerable, unanswerable []Evidence) Rates {
-	r := Rates{Thresholds: th}
-	for _, e := range answerable {
+	a, u := tally(th, answerable), tally(th, unanswerable)
+	return Rates{Thresholds: th, WrongRefusal: a.share(NoCoverage), NotSure: a.share(NotSure),
+		NoCoverage: u.share(NoCoverage), SureWrong: u.share(Covered)}
+}
+
+// outcomes counts a set's questions by their decision.
+type outcomes struct{ n, covered, notSure, refused int }
+
+func tally(th Thresholds, evs []Evidence) outcomes {
+	o := outcomes{n: len(evs)}
+	for _, e := range evs {
 		switch e.Decide(th) {
-		case NoCoverage:
-			r.WrongRefusal++
-		case NotSure:
-			r.NotSure++
-		}
-	}
-	for _, e := range unanswerable {
-		switch e.Decide(th) {
-		case NoCoverage:
-			r.NoCoverage++
 		case Covered:
-			r.SureWrong++
+			o.covered++
+		case NotSure:
+			o.notSure++
+		default:
+			o.refused++
 		}
 	}
-	if n := float64(len(answerable)); n > 0 {
-		r.WrongRefusal /= n
-		r.NotSure /= n
+	return o
+}
+
+// share is the share (0..1) of the set decided c; 0 for an empty set.
+func (o outcomes) share(c Coverage) float64 {
+	if o.n == 0 {
+		return 0
 	}
-	if n := float64(len(unanswerable)); n > 0 {
-		r.NoCoverage /= n
-		r.SureWrong /= n
+	k := o.refused
+	switch c {
+	case Covered:
+		k = o.covered
+	case NotSure:
+		k = o.notSure
 	}
-	return r
+	return float64(k) / float64(o.n)
+}
+
+// notAnswered is the share not answered outright ("not sure" or "no
+// coverage"); 0 for an empty set.
+func (o outcomes) notAnswered() float64 {
+	if o.n == 0 {
+		return 0
+	}
+	return float64(o.n-o.covered) / float64(o.n)
 }
 
 // Calibration is what Calibrate finds for one embedder.
@@ -108,24 +127,7 @@ func Calibrate(answerable, unanswerable []Evidence) Calibration {
 
 // bandRates is RatesAt with "not sure" counted as a refusal.
 func bandRates(th Thresholds, answerable, unanswerable []Evidence) Rates {
-	r := Rates{Thresholds: th}
-	for _, e := range answerable {
-		if !e.Covered(th) {
-			r.WrongRefusal++
-		}
-	}
-	for _, e := range unanswerable {
-		if !e.Covered(th) {
-			r.NoCoverage++
-		}
-	}
-	if n := float64(len(answerable)); n > 0 {
-		r.WrongRefusal /= n
-	}
-	if n := float64(len(unanswerable)); n > 0 {
-		r.NoCoverage /= n
-	}
-	return r
+	return Rates{Thresholds: th, WrongRefusal: tally(th, answerable).notAnswered(), NoCoverage: tally(th, unanswerable).notAnswered()}
 }
 
 // CalibrateFloors keeps band's answer thresholds and sweeps the floors
