@@ -172,6 +172,23 @@ func TestForgetPathAcrossBranches(t *testing.T) {
 		t.Errorf("after a commit changing it on main: main %d, release-1.2 %d chunks of %s; want it back on main only",
 			got["repo:httpx main "+secret], got["repo:httpx release-1.2 "+secret], secret)
 	}
+	// The line --exclude printed keeps it out: the changed settings make a full run, which deletes it.
+	if err := os.WriteFile(cfg, []byte(strings.Replace(body, "exclude: [testdata]", `exclude: ["testdata", "config/secrets/*.yml"]`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := ragbot(t, "index", "--config", cfg, "--full"); code != 0 {
+		t.Fatalf("index with the exclude line: exit %d\n%s\n%s", code, out, errOut)
+	}
+	got = chunkCounts(t, a)
+	for k, v := range before {
+		if strings.HasSuffix(k, " "+secret) {
+			if got[k] != 0 {
+				t.Errorf("with the exclude line: %s has %d chunks, want 0", k, got[k])
+			}
+		} else if got[k] != v {
+			t.Errorf("with the exclude line: %s has %d chunks, want %d", k, got[k], v)
+		}
+	}
 }
 
 // TestForgetSourceUserAndPrune indexes a git and a markdown source, then:
@@ -268,6 +285,19 @@ func TestForgetSourceUserAndPrune(t *testing.T) {
 		if st, ok, err := a.store.State(t.Context(), "repo:httpx", "main"); err != nil || ok {
 			t.Errorf("after forget --source the state is still there: %+v %v %v", st, ok, err)
 		}
+	}
+}
+
+// TestForgetHelp: forget -h explains what comes back and prints the flags.
+func TestForgetHelp(t *testing.T) {
+	code, out, errOut := ragbot(t, "forget", "-h")
+	for _, want := range []string{"ragbot forget deletes chunks", "comes back", "-path glob", "-dry-run", "-user id"} {
+		if code != 0 || !strings.Contains(out+errOut, want) {
+			t.Errorf("forget -h: exit %d, lacks %q:\n%s%s", code, want, out, errOut)
+		}
+	}
+	if code, out, _ := ragbot(t, "help"); code != 0 || !strings.Contains(out, "forget ") {
+		t.Errorf("ragbot help does not list forget:\n%s", out)
 	}
 }
 
