@@ -12,6 +12,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
@@ -28,8 +29,9 @@ them, or a person's stored questions and votes:
                         glob matching a folder takes what is under it:
                         config/secrets/*.yml, **/fixtures/**); with --source
                         and --branch, only there
-  --page ID             the chunks of a Confluence page (its page id, or its
-                        path SPACE/Title as cited; repeatable)
+  --page ID             the chunks of a Confluence page (its page id, found by
+                        listing the configured spaces, or its path SPACE/Title
+                        as cited; repeatable)
   --user ID             every vote (question, channel, time) by the chat user
                         id (Slack U0123ABC, a Teams user id)
 
@@ -161,12 +163,14 @@ func forgetChunks(ctx context.Context, a *app, req forgetRequest, verb string, o
 	if len(req.paths) == 0 && len(req.pages) == 0 {
 		return forgetSources(ctx, a, ids, req, verb, out)
 	}
+	pagePaths := listedPages(ctx, a, ids, req.pages)
 	refs, err := a.store.ChunkRefs(ctx, func(r weaviate.ChunkRef) bool {
 		if (ids != nil && !slices.Contains(ids, r.Source)) || (req.branch != "" && r.Branch != req.branch) {
 			return false
 		}
 		return slices.ContainsFunc(req.paths, func(g string) bool { return globMatches(g, r.Path) }) ||
-			slices.ContainsFunc(req.pages, func(p string) bool { return pageMatches(p, r) })
+			slices.ContainsFunc(req.pages, func(p string) bool { return pageMatches(p, r) }) ||
+			pagePaths[r.Source][r.Path]
 	})
 	if err != nil {
 		return err
@@ -370,6 +374,48 @@ func globMatches(g, path string) bool {
 		q = q[:i]
 	}
 	return false
+}
+
+// listedPages maps the --page values that are page ids to the paths of
+// those pages, per source id, by listing the pages of each configured
+// confluence source in scope (ids; nil means all) as an index run does: a
+// Data Center page's link names its title, not its id. A source that cannot
+// be listed (no credentials, unreachable) is named on stderr; its pages are
+// then matched by the ids in their links and by path only.
+func listedPages(ctx context.Context, a *app, ids []string, pages []string) map[string]map[string]bool {
+	want := map[string]bool{}
+	for _, p := range pages {
+		if p != "" && strings.Trim(p, "0123456789") == "" {
+			want[p] = true
+		}
+	}
+	out := map[string]map[string]bool{}
+	if len(want) == 0 {
+		return out
+	}
+	for _, src := range a.cfg.Sources {
+		if src.Kind != config.KindConfluence || (ids != nil && !slices.Contains(ids, src.SourceID())) {
+			continue
+		}
+		set, err := pageSet(a.cfg, src, a.log)
+		var refs []ingest.PageRef
+		if err == nil {
+			refs, err = set.Pages.ListPages(ctx)
+		}
+		if err != nil {
+			fmt.Fprintf(a.stderr, "could not list the pages of %s (%v): --page matches the page ids in its links, and page paths\n", src.Name, err)
+			continue
+		}
+		for _, r := range refs {
+			if want[r.ID] {
+				if out[src.SourceID()] == nil {
+					out[src.SourceID()] = map[string]bool{}
+				}
+				out[src.SourceID()][r.Path] = true
+			}
+		}
+	}
+	return out
 }
 
 // pageIDInURL finds a Confluence page id in a page URL: Cloud's

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ragbot/ragbot/confluence/confluencetest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
@@ -338,5 +339,53 @@ func TestPageMatches(t *testing.T) {
 		if got := pageMatches(tt.page, tt.ref); got != tt.want {
 			t.Errorf("pageMatches(%q, %s) = %v, want %v", tt.page, tt.ref.URL+tt.ref.Path, got, tt.want)
 		}
+	}
+}
+
+// TestForgetConfluencePage indexes a Data Center space from the local fake
+// Confluence (its links name titles, not page ids) and forgets one page by
+// id, then another by path: only their chunks go, the vote citing the first
+// goes with it, and a repeat deletes nothing.
+func TestForgetConfluencePage(t *testing.T) {
+	srv := confluencetest.New(t, confluencetest.DataCenter, confluencetest.Space{ID: "98306", Key: "OPS", Name: "Operations"})
+	pages, err := confluencetest.LoadPages("../../testdata/confluence")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Put(pages...)
+	t.Setenv("RAGBOT_CONFLUENCE_TOKEN", confluencetest.Token)
+	cfg := writeConfluenceConfig(t, srv.BaseURL())
+	a, votes := openTestApp(t, cfg)
+	if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
+		t.Fatalf("index: exit %d\n%s%s", code, out, errOut)
+	}
+	before := chunkCounts(t, a)
+	const failover, deploy = "confluence:ops-runbooks  OPS/Database failover", "confluence:ops-runbooks  OPS/Deploy runbook"
+	if before[failover] == 0 || before[deploy] == 0 { // chunkCounts keys are "source branch path", branch ""
+		t.Fatalf("indexed %v", before)
+	}
+	putVote(t, votes, "U1", "1.1", time.Now(), retrieval.ShownCitation{Source: "confluence:ops-runbooks", Path: "OPS/Database failover", StartLine: 1, EndLine: 9})
+
+	for i, want := range []string{fmt.Sprintf("forgot %d chunks in 1 path of 1 source; 1 vote citing them", before[failover]), "forgot 0 chunks in 0 paths"} {
+		code, out, errOut := ragbot(t, "forget", "--config", cfg, "--page", "98392")
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("forget --page 98392, run %d: exit %d, want %q in\n%s%s", i+1, code, want, out, errOut)
+		}
+	}
+	if code, out, errOut := ragbot(t, "forget", "--config", cfg, "--page", "OPS/Deploy runbook"); code != 0 || !strings.Contains(out, fmt.Sprintf("forgot %d chunks in 1 path", before[deploy])) {
+		t.Errorf("forget --page by path: exit %d\n%s%s", code, out, errOut)
+	}
+	after := chunkCounts(t, a)
+	for k, v := range before {
+		want := v
+		if k == failover || k == deploy {
+			want = 0
+		}
+		if after[k] != want {
+			t.Errorf("after forget --page: %s has %d chunks, want %d", k, after[k], want)
+		}
+	}
+	if got := voteCount(t, votes); got != 0 {
+		t.Errorf("after forget --page: %d votes, want 0", got)
 	}
 }
