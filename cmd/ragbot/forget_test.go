@@ -260,6 +260,13 @@ func TestForgetSourceUserAndPrune(t *testing.T) {
 			}
 		}
 	}
+	// With only a source never indexed configured, ask says so, though the index holds other sources.
+	write(fmt.Sprintf("weaviate: {url: %s, collection: %s}\nsources:\n  - {name: fresh, kind: markdown, path: %s}\n",
+		weaviatetest.URL(t), a.store.ChunkClass(), t.TempDir()))
+	if ans := askJSON(t, "--config", cfg, "promote the walrus replica flamingo lever"); ans.Coverage != retrieval.NotIndexed {
+		t.Errorf("ask with only an unindexed source configured: coverage %s, want %s", ans.Coverage, retrieval.NotIndexed)
+	}
+	write(head)
 	code, out, errOut = ragbot(t, "index", "--config", cfg, "--prune")
 	if want := fmt.Sprintf("source runbooks: pruned %d chunks and its index state", docN); code != 0 || !strings.Contains(out, want) {
 		t.Errorf("index --prune: exit %d, want %q in\n%s%s", code, want, out, errOut)
