@@ -34,6 +34,9 @@ type Config struct {
 	// lookupEnv reads the environment for Validate (weaviate.api_key_env);
 	// nil means os.LookupEnv.
 	lookupEnv func(string) (string, bool)
+
+	// Feedback says how long votes are kept (feedback.go).
+	Feedback Feedback `yaml:"feedback"`
 }
 
 // Weaviate says where the vector database is.
@@ -182,7 +185,10 @@ type Source struct {
 	Branches []string `yaml:"branches"`
 	// Include, for git, limits indexing to paths under these prefixes; empty means all.
 	Include []string `yaml:"include"`
-	// Exclude drops paths under these prefixes (after Include).
+	// Exclude drops paths under these prefixes (after Include); in git and
+	// markdown sources an entry with * ? [ or { is a glob over the path
+	// ("config/secrets/*.yml", "**/fixtures/**"; doublestar syntax), which
+	// drops the paths it matches and everything under them.
 	Exclude []string `yaml:"exclude"`
 	// LinkTemplate builds deep links: {commit}, {path}, {start}, {end} are
 	// replaced, e.g. "https://github.com/org/repo/blob/{commit}/{path}#L{start}-L{end}".
@@ -353,6 +359,7 @@ func (c *Config) applyDefaults() {
 	c.applyChatDefaults()
 	c.applyTeamsDefaults()
 	c.applyConfluenceDefaults()
+	c.applyFeedbackDefaults()
 }
 
 // Resolve returns p made absolute against the config file's directory.

@@ -83,7 +83,8 @@ func TestLoadGood(t *testing.T) {
 			AppTokenEnv: "RAGBOT_SLACK_APP_TOKEN", SigningSecretEnv: "RAGBOT_SLACK_SIGNING_SECRET",
 			Command: "/where-is", AnswerTimeout: 30 * time.Second,
 		},
-		Access: config.Access{Default: []string{"*"}},
+		Access:   config.Access{Default: []string{"*"}},
+		Feedback: config.Feedback{Retention: "180d", RetentionDuration: 180 * 24 * time.Hour},
 	}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreUnexported(config.Config{})); diff != "" {
 		t.Errorf("Load(%q) mismatch (-want +got):\n%s", path, diff)
@@ -233,6 +234,7 @@ sources:
 			Name: "payments", Kind: "git", Path: "repo",
 			Include: []string{"cmd", "internal"}, ACL: []string{"payments-team"},
 		}},
+		Feedback: config.Feedback{Retention: "180d", RetentionDuration: 180 * 24 * time.Hour},
 	}
 	// The serve, slack and access sections keep their defaults (TestLoadGood); slack_test.go sets them.
 	ignoreChat := cmpopts.IgnoreFields(config.Config{}, "Serve", "Slack", "Access")

@@ -27,6 +27,7 @@ func (c *Config) Validate() error {
 	v.sources()
 	v.chat()
 	v.teams()
+	v.feedback()
 	return errors.Join(v.errs...)
 }
 
@@ -207,6 +208,7 @@ func (v *validator) sources() {
 			}
 		}
 		v.linkTemplate(p+".link_template", s.LinkTemplate)
+		v.excludes(p, s)
 	}
 }
 

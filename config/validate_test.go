@@ -335,7 +335,8 @@ slack.bot_token_env: must be an environment variable name, got ""
 slack.app_token_env: must be an environment variable name, got ""
 slack.signing_secret_env: must be an environment variable name, got ""
 slack.command: must be "/" and up to 31 lower-case letters, digits, - or _, got ""
-slack.answer_timeout: must be between 0 and 30m (the life of a response_url), got 0s`
+slack.answer_timeout: must be between 0 and 30m (the life of a response_url), got 0s
+feedback.retention: want a positive duration such as 24h, 90m or 7d, got ""`
 	if err == nil {
 		t.Fatalf("Validate() = nil, want %q", want)
 	}

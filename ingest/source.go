@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // GitSource is a local git repository indexed at a branch's head commit.
@@ -12,7 +14,7 @@ type GitSource struct {
 	Dir     string   // repository root (work tree or bare)
 	Branch  string   // branch to index; "" means the checked-out branch
 	Include []string // path prefixes to index; empty means all
-	Exclude []string // path prefixes to leave out, after Include
+	Exclude []string // path prefixes or globs to leave out, after Include (see included)
 	// LinkTemplate builds Chunk.URL: {commit}, {path} (URL-escaped), {start}
 	// and {end} are replaced; "" leaves URL empty.
 	LinkTemplate string
@@ -24,7 +26,7 @@ type GitSource struct {
 type DirSource struct {
 	ID      string   // chunk source id, "docs:<name>"
 	Dir     string   // folder root
-	Exclude []string // path prefixes to leave out
+	Exclude []string // path prefixes or globs to leave out, relative to Dir (see included)
 	ACL     []string
 	// Prefix is prepended to chunk paths ("docs" makes "docs/setup.md"), so
 	// that a citation names the file as people find it from the repository
@@ -36,8 +38,13 @@ type DirSource struct {
 	LinkTemplate string
 }
 
-// included reports whether path passes the include and exclude prefixes.
-// A prefix matches the whole path or a leading run of its "/" segments.
+// included reports whether path passes the include prefixes and the
+// exclude entries. A prefix matches the whole path or a leading run of its
+// "/" segments. An exclude entry holding * ? [ or { is a glob
+// (github.com/bmatcuk/doublestar/v4: * within a segment, ** across
+// segments) and drops the paths it matches and everything under a folder it
+// matches, so "config/secrets/*.yml", "**/fixtures" and "**/fixtures/**"
+// all work; config validation rejects malformed globs.
 func included(path string, include, exclude []string) bool {
 	under := func(prefix string) bool {
 		prefix = strings.TrimSuffix(prefix, "/")
@@ -53,8 +60,21 @@ func included(path string, include, exclude []string) bool {
 		}
 	}
 	for _, p := range exclude {
-		if under(p) {
-			return false
+		if !strings.ContainsAny(p, "*?[{") {
+			if under(p) {
+				return false
+			}
+			continue
+		}
+		for q := path; q != "" && q != "."; {
+			if ok, _ := doublestar.Match(p, q); ok {
+				return false
+			}
+			i := strings.LastIndexByte(q, '/')
+			if i < 0 {
+				break
+			}
+			q = q[:i]
 		}
 	}
 	return true

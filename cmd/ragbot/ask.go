@@ -123,11 +123,14 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// chunksInScope counts the indexed chunks of the sources ids (all sources
-// when ids is empty).
+// chunksInScope counts the indexed chunks of the sources ids (the
+// configured sources when ids is empty: chunks of a source taken out of the
+// config are not searched, see configuredOnly).
 func (a *app) chunksInScope(ctx context.Context, ids []string) (int, error) {
 	if len(ids) == 0 {
-		return a.store.Count(ctx, "")
+		for _, s := range a.cfg.Sources {
+			ids = append(ids, s.SourceID())
+		}
 	}
 	total := 0
 	for _, id := range ids {

@@ -27,11 +27,14 @@ after a force push or an interrupted run. An unchanged source is skipped;
 unchanged chunks are never embedded again. With the static embedder and
 embedder.adapt, the run first refines the model on the sources' files (once,
 or again with --adapt) and re-embeds the collection when its vectors change.
+Chunks of sources no longer in the config are reported (they are not
+searched); --prune deletes them and their index state.
 Progress goes to stderr, the summary to stdout.
 
 Examples:
   ragbot index --config ragbot.yaml
-  ragbot index --config ragbot.yaml --source payments --full`
+  ragbot index --config ragbot.yaml --source payments --full
+  ragbot index --config ragbot.yaml --prune`
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cf commonFlags
@@ -40,6 +43,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	only := fs.String("source", "", "index only these sources (comma-separated names); empty means all")
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after a change of embedder.kind or from the single-vector schema of an earlier version; a new embedder.semantic needs none)")
+	prune := fs.Bool("prune", false, "delete the chunks and index state of sources the config no longer lists (without it they are reported)")
 	adapt := fs.Bool("adapt", false, "static or codesearch embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -71,7 +75,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		want[n] = true
 	}
-	return indexAll(ctx, a, want, *full || *recreate, stdout)
+	err = indexAll(ctx, a, want, *full || *recreate, stdout)
+	if perr := unconfigured(ctx, a, *prune, stdout); perr != nil { // forget_prune.go
+		return errors.Join(err, perr)
+	}
+	return err
 }
 
 // indexAll indexes the sources named in want (all when empty), printing one

@@ -33,6 +33,7 @@ Commands:
   embeddings  train the offline static word-vector model, or list a word's neighbours in it (train|similar)
   serve       run the Slack and/or Teams bot, webhooks and scheduled re-indexing until interrupted
   feedback    export the 👍/👎 votes on answers as eval questions (feedback export)
+  forget      delete chunks by source, branch, path or page, or a user's stored questions
   version     print ragbot's version, Go's, the embedder's and Weaviate's (also --version)
 
 Every command takes --config FILE (default ragbot.yaml). Run "ragbot <command> -h" for its flags.
@@ -57,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
 		"index": runIndex, "ask": runAsk, "eval": runEval, "weaviate": runWeaviate, "validate": runValidate, "embeddings": runEmbeddings,
-		"serve": runServe, "feedback": runFeedback, "version": runVersion, "doctor": runDoctor,
+		"serve": runServe, "feedback": runFeedback, "forget": runForget, "version": runVersion, "doctor": runDoctor,
 	}
 	name, rest := args[0], args[1:]
 	if name == "--version" || name == "-version" {

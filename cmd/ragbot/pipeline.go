@@ -17,7 +17,8 @@ import (
 // index run), and the answer guards in order: git snippets against their
 // branch heads (ingest.StaleCode), doc snippets against their source's TTL
 // (ingest.StaleDocs), and the index against the branch heads
-// (ingest.BranchFreshness).
+// (ingest.BranchFreshness). It searches the configured sources only
+// (configuredOnly).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
 	r := a.cfg.Retrieval
 	sum, err := newSummarizer(a.cfg)
@@ -40,7 +41,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 		a.log.Warn("query expansion disabled", "err", err)
 	}
 	return &retrieval.Asker{
-		Store: a.store, Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Expand: expand,
+		Store: configuredOnly(a.cfg, a.store), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Expand: expand,
 		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
 		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{

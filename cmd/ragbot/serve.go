@@ -60,6 +60,8 @@ default), or at their cron schedule (sources[].schedule, e.g. "0 3 * * *"),
 the first time once the ttl has run out since the last sync. Git polls and
 Confluence syncs share one scheduler; failed runs back off and are retried.
 Markdown, openapi and html sources are indexed by "ragbot index" only.
+Votes older than feedback.retention (180d by default) are deleted at start
+and then daily.
 
 Example:
   RAGBOT_SLACK_BOT_TOKEN=xoxb-... RAGBOT_SLACK_APP_TOKEN=xapp-... ragbot serve --config ragbot.yaml`
@@ -155,6 +157,10 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	pageIndexer := newIndexer(s.app)
 	pageIndexer.Log = s.log
 	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg); err != nil {
+		return err
+	}
+	// Votes older than feedback.retention go, at start and daily (forget_retention.go).
+	if err := (retention{votes: votes, keep: cfg.Feedback.RetentionDuration, now: time.Now, log: s.log}).schedule(s.sched); err != nil {
 		return err
 	}
 	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log); err != nil {

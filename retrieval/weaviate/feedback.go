@@ -11,6 +11,7 @@ import (
 	"github.com/go-openapi/strfmt"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -142,4 +143,90 @@ func (l *FeedbackLog) Drop(ctx context.Context) error {
 		return fmt.Errorf("weaviate: delete collection %s: %w", l.class, describe(err))
 	}
 	return nil
+}
+
+// DeleteUser deletes every vote cast by the chat user id (Slack "U0123", a
+// Teams user id) and returns how many it deleted; with dryRun it only
+// counts them. Votes hold the question as asked, so this is how a person's
+// stored questions are erased.
+func (l *FeedbackLog) DeleteUser(ctx context.Context, user string, dryRun bool) (int, error) {
+	where := filters.Where().WithPath([]string{"user"}).WithOperator(filters.Equal).WithValueText(user)
+	n, err := l.deleteWhere(ctx, where, dryRun)
+	if err != nil {
+		return n, fmt.Errorf("feedback of user %s: %w", user, err)
+	}
+	return n, nil
+}
+
+// DeleteBefore deletes the votes cast before cutoff (the retention job:
+// cutoff is now minus feedback.retention) and returns how many; with
+// dryRun it only counts them.
+func (l *FeedbackLog) DeleteBefore(ctx context.Context, cutoff time.Time, dryRun bool) (int, error) {
+	where := filters.Where().WithPath([]string{"time"}).WithOperator(filters.LessThan).WithValueDate(cutoff.UTC())
+	n, err := l.deleteWhere(ctx, where, dryRun)
+	if err != nil {
+		return n, fmt.Errorf("feedback before %s: %w", cutoff.UTC().Format(time.RFC3339), err)
+	}
+	return n, nil
+}
+
+// DeleteCiting deletes the votes on answers that showed a citation cites
+// accepts (the chunks `ragbot forget` removes) and returns how many; with
+// dryRun it only counts them. It reads every vote (List), since the shown
+// citations are stored as JSON, which Weaviate cannot filter.
+func (l *FeedbackLog) DeleteCiting(ctx context.Context, cites func(retrieval.ShownCitation) bool, dryRun bool) (int, error) {
+	all, err := l.List(ctx)
+	if err != nil {
+		return 0, err
+	}
+	var ids []string
+	for _, f := range all {
+		if slices.ContainsFunc(f.Shown, cites) {
+			ids = append(ids, f.ID())
+		}
+	}
+	if dryRun || len(ids) == 0 {
+		return len(ids), nil
+	}
+	total := 0
+	for start := 0; start < len(ids); start += deleteIDGroup {
+		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).
+			WithValueText(ids[start:min(start+deleteIDGroup, len(ids))]...)
+		n, err := l.deleteWhere(ctx, where, false)
+		total += n
+		if err != nil {
+			return total, fmt.Errorf("feedback citing forgotten chunks: %w", err)
+		}
+	}
+	return total, nil
+}
+
+// Count returns how many votes are stored.
+func (l *FeedbackLog) Count(ctx context.Context) (int, error) {
+	return countWhere(ctx, l.client, l.class, nil)
+}
+
+// deleteWhere deletes (or, with dryRun, counts) the votes where matches.
+func (l *FeedbackLog) deleteWhere(ctx context.Context, where *filters.WhereBuilder, dryRun bool) (int, error) {
+	if dryRun {
+		return countWhere(ctx, l.client, l.class, where)
+	}
+	return deleteAll(ctx, l.client, l.class, l.cl, where)
+}
+
+// countWhere is the Aggregate meta count of the objects of class that
+// where matches (all of them when where is nil).
+func countWhere(ctx context.Context, client *weaviate.Client, class string, where *filters.WhereBuilder) (int, error) {
+	agg := client.GraphQL().Aggregate().WithClassName(class).WithFields(graphql.Field{Name: "meta { count }"})
+	if where != nil {
+		agg = agg.WithWhere(where)
+	}
+	resp, err := agg.Do(ctx)
+	if err == nil {
+		err = gqlErrors(resp)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("weaviate: count %s: %w", class, describe(err))
+	}
+	return aggregateCount(resp.Data, class), nil
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/retrieval"
+)
+
+// unconfigured reports the sources the index holds (chunks or an index
+// state) that the config no longer lists, from one Aggregate of chunks
+// grouped by source (and one of states); with prune it deletes their
+// chunks and states. Each source is one line on out.
+func unconfigured(ctx context.Context, a *app, prune bool, out io.Writer) error {
+	counts, err := a.store.SourceCounts(ctx)
+	if err != nil {
+		return err
+	}
+	for _, s := range a.cfg.Sources {
+		delete(counts, s.SourceID())
+	}
+	for _, id := range slices.Sorted(maps.Keys(counts)) {
+		name := id
+		if _, n, ok := strings.Cut(id, ":"); ok {
+			name = n
+		}
+		if !prune {
+			fmt.Fprintf(out, "source %s: %s chunks, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
+				name, thousands(counts[id]), name)
+			continue
+		}
+		n, err := a.store.ForgetSource(ctx, id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "source %s: pruned %s chunks and its index state (not configured)\n", name, thousands(n))
+	}
+	return nil
+}
+
+// thousands renders n with commas: 1234 -> "1,234".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// configuredSearcher restricts the searches of the answer pipeline to the
+// configured sources: a query that names none (ragbot ask without
+// --source) gets the configured source ids as its source filter, inside
+// the one Weaviate query, so that the chunks of a source taken out of the
+// config are never an answer, nor counted in the coverage statistics,
+// before they are pruned.
+type configuredSearcher struct {
+	retrieval.Searcher
+	ids []string
+}
+
+// configuredOnly wraps s for the sources of cfg.
+func configuredOnly(cfg *config.Config, s retrieval.Searcher) retrieval.Searcher {
+	ids := make([]string, len(cfg.Sources))
+	for i, src := range cfg.Sources {
+		ids[i] = src.SourceID()
+	}
+	return configuredSearcher{Searcher: s, ids: ids}
+}
+
+func (c configuredSearcher) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit, error) {
+	if len(q.Sources) == 0 {
+		q.Sources = c.ids
+	}
+	return c.Searcher.Search(ctx, q)
+}
+
+func (c configuredSearcher) DocFreq(ctx context.Context, q retrieval.Query, terms [][]string) ([]int, int, error) {
+	if len(q.Sources) == 0 {
+		q.Sources = c.ids
+	}
+	return c.Searcher.DocFreq(ctx, q, terms)
+}
