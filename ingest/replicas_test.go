@@ -250,3 +250,52 @@ func TestReplicasLeaseTakeover(t *testing.T) {
 		t.Error("replica-1 skipped no poll while replica-0 held the lease")
 	}
 }
+
+// TestReplicasPushWaitsForHolder: a push webhook reaches a replica while
+// another one holds the source's lease; the run is deferred, not dropped,
+// and happens once the holder releases the lease.
+func TestReplicasPushWaitsForHolder(t *testing.T) {
+	origin, work := newPushedOrigin(t, func(r *testRepo) {
+		r.write(t, shopFiles)
+		r.commit(t, "shop")
+	})
+	store := weaviatetest.NewStore(t, embed.OfflineName)
+	leasers := openLeasers(t, store, 2)
+	runs := &runLog{runs: map[string][]string{}, first: map[string]time.Time{}}
+	const ttl = 4 * time.Second
+	b := startReplica(t, "replica-1", origin, store, leasers[1], runs, 0, ttl) // webhooks only
+	waitStoreState(t, store, work.head(t), time.Minute)
+
+	// replica-0 holds the lease (a long run under way).
+	ctx := context.Background()
+	renew, release, err := leasers[0].AcquireLease(ctx, "git:shop", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work.write(t, map[string]string{"shop/store.go": storeGo + "\n// Pushed while held.\nfunc PushedWhileHeld() {}\n"})
+	head := work.commit(t, "pushed while held")
+	work.git(t, "push", "-q", "origin", "main")
+	b.postPush(t)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		st := b.svc.Status("shop")
+		if _, ok := st.LastErr.(*ingest.RetryLater); ok && len(st.Pending) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("push not deferred: queue status %+v", st)
+		}
+	}
+	if err := renew(ctx); err != nil { // still held: the deferred run must not have happened
+		t.Fatal(err)
+	}
+	if got := runs.get(head[:7]); len(got) != 0 {
+		t.Fatalf("head indexed by %v while replica-0 held the lease", got)
+	}
+	if err := release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitStoreState(t, store, head, time.Minute)
+	if got := runs.get(head[:7]); len(got) != 1 || got[0] != "replica-1" {
+		t.Errorf("head indexed by %v, want replica-1 once", got)
+	}
+}
