@@ -26,6 +26,12 @@ type ClaimStore interface {
 	FailDelivery(ctx context.Context, id string) error
 }
 
+// DeliveryClaimTTL is how long a delivery is remembered, here and in a
+// ClaimStore: Slack retries an unacknowledged event after about 0 s, 1 min
+// and 5 min (api.slack.com/apis/events-api#retries), so 15 minutes covers
+// every retry. Claims older than it may be deleted.
+const DeliveryClaimTTL = dedupeTTL
+
 // claimTimeout bounds each ClaimStore request of an answer: a claim is two
 // small Weaviate requests and a wait of weaviate.DefaultClaimSettle (100 ms).
 const claimTimeout = 5 * time.Second
