@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,18 +24,25 @@ import (
 // replica is one `ragbot serve` of several behind one Slack app: its own
 // bot and HTTP server, the shared fake Slack, index and Weaviate claims.
 type replica struct {
-	bot *slack.Bot
-	url string
+	bot  *slack.Bot
+	url  string
+	logs *chattest.SyncBuffer
 }
 
-func newReplicas(t *testing.T, n int) (*slackfake.Server, []replica) {
+// newReplicas starts n replicas; their claims reach Weaviate through proxy.
+func newReplicas(t *testing.T, n int, proxy *chattest.WeaviateProxy) (*slackfake.Server, []replica) {
 	t.Helper()
 	ctx := context.Background()
 	asker := chattest.Index(t, weaviatetest.URL(t), fixtureChunks(time.Now().Add(-40*time.Minute)))
+	store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: proxy.URL, ChunkClass: weaviatetest.ClassName(),
+		Timeout: 5 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, asker.Embedder.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
 	fake := slackfake.New(t)
 	var out []replica
 	for i := range n {
-		claims, err := asker.Store.(*weaviate.Store).OpenClaims(ctx, weaviate.ClaimsOptions{Holder: fmt.Sprintf("replica-%d", i)})
+		claims, err := store.OpenClaims(ctx, weaviate.ClaimsOptions{Holder: fmt.Sprintf("replica-%d", i)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,8 +50,9 @@ func newReplicas(t *testing.T, n int) (*slackfake.Server, []replica) {
 			t.Cleanup(func() { _ = claims.Drop(context.Background()) })
 		}
 		api := slackgo.New(slackfake.BotToken, slackgo.OptionAPIURL(fake.APIURL()))
+		logs := &chattest.SyncBuffer{}
 		b, err := slack.New(ctx, slack.Config{API: api, SigningSecret: slackfake.SigningSecret, Answerer: asker, Access: testAccess,
-			AnswerTimeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Claims: claims})
+			AnswerTimeout: 10 * time.Second, Logger: slog.New(slog.NewTextHandler(logs, nil)), Claims: claims})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +65,7 @@ func newReplicas(t *testing.T, n int) (*slackfake.Server, []replica) {
 			defer cancel()
 			_ = b.Shutdown(ctx)
 		})
-		out = append(out, replica{bot: b, url: srv.URL})
+		out = append(out, replica{bot: b, url: srv.URL, logs: logs})
 	}
 	return fake, out
 }
@@ -96,7 +105,7 @@ func (r replica) wait(t *testing.T) {
 // first answers) or one after the other (a retry after the answer): each
 // question gets one reply, posted once, 10 times out of 10 each way.
 func TestReplicasAnswerOnce(t *testing.T) {
-	fake, rs := newReplicas(t, 2)
+	fake, rs := newReplicas(t, 2, chattest.NewWeaviateProxy(t, weaviatetest.URL(t)))
 	const rounds = 10
 	var threads []string
 	for i := range rounds {
@@ -131,5 +140,24 @@ func TestReplicasAnswerOnce(t *testing.T) {
 	}
 	if n := len(fake.Calls("chat.postMessage")); n != len(threads) {
 		t.Errorf("%d chat.postMessage calls for %d questions, want one each", n, len(threads))
+	}
+}
+
+// TestReplicasClaimStoreDown: when the claims cannot be reached, a replica
+// answers anyway (fails open) and says so in its log.
+func TestReplicasClaimStoreDown(t *testing.T) {
+	proxy := chattest.NewWeaviateProxy(t, weaviatetest.URL(t))
+	fake, rs := newReplicas(t, 1, proxy)
+	proxy.Down.Store(true) // the search itself goes to Weaviate directly
+	q := "where is RetryOn503?"
+	ts := fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: "<@U0BOT> " + q})
+	rs[0].deliver(t, "EvDown", slackfake.Mention(chanPay, user, q, ts, ""), 0)
+	rs[0].wait(t)
+	replies := fake.Replies(chanPay, ts)
+	if len(replies) != 1 || !strings.Contains(blockText(t, replies[0].Blocks), "RetryOn503") {
+		t.Fatalf("replies %+v, want one answer citing RetryOn503", replies)
+	}
+	if logs := rs[0].logs.String(); !strings.Contains(logs, "delivery claim store unavailable") {
+		t.Errorf("log lacks the fail-open warning:\n%s", logs)
 	}
 }
