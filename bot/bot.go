@@ -95,8 +95,9 @@ func New(cfg Config) *Bot {
 
 // Handle claims the delivery of m and answers it in the background. It
 // returns false, doing nothing, when the delivery is a retry of one being or
-// already answered, or when the bot is shutting down. It does no I/O, so a
-// transport can acknowledge the event right after it.
+// already answered by this process, or when the bot is shutting down. It
+// does no I/O, so a transport can acknowledge the event right after it; the
+// claim shared with other replicas (Config.Claims) is made by the answer.
 func (b *Bot) Handle(m Mention) bool {
 	replyTS, ok := b.seen.Claim(m.DeliveryID)
 	if !ok {
@@ -129,9 +130,10 @@ func (b *Bot) Shutdown(ctx context.Context) error { return b.tasks.shutdown(ctx)
 // errSearchTimeout is the cause of a search that ran out of Config.Timeout.
 var errSearchTimeout = errors.New("answer timeout exceeded")
 
-// answer posts "searching" (unless a failed earlier attempt left a reply to
-// reuse, or there is no question), works out the reply and replaces the
-// searching one with it.
+// answer claims the delivery across replicas (Config.Claims; it stops when
+// another replica has it), posts "searching" (unless a failed earlier
+// attempt left a reply to reuse, or there is no question), works out the
+// reply and replaces the searching one with it.
 func (b *Bot) answer(ctx context.Context, m Mention, replyTS string) {
 	replyTS, ok := b.seen.shared(ctx, m.DeliveryID, replyTS)
 	if !ok {
