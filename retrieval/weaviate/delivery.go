@@ -267,8 +267,9 @@ func (c *Claims) merge(ctx context.Context, kind, key string, gen int, props map
 	return nil
 }
 
-// ClaimDelivery claims the chat delivery id (a platform's event or
-// activity id, prefixed with the platform) for this replica. ok is false
+// ClaimDelivery claims the chat delivery id (bot.Mention.DeliveryID: a
+// Slack event id, "Ev…", or a Teams activity's "msteams|conversation|id",
+// so the platform is part of the key) for this replica. ok is false
 // when another attempt, on any replica, answered it, or is answering it and
 // has been for less than ClaimsOptions.Abandoned. replyTS is the reply an
 // earlier failed or abandoned attempt posted, to be replaced rather than
