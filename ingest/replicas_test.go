@@ -207,9 +207,10 @@ type deadHolder struct {
 }
 
 func (d *deadHolder) AcquireLease(ctx context.Context, key string, ttl time.Duration) (renew, release func(context.Context) error, err error) {
+	before := time.Now() // the lease expires ttl after a time later than this
 	_, _, err = d.Leaser.AcquireLease(ctx, key, ttl)
 	if err == nil {
-		d.took <- time.Now()
+		d.took <- before
 	}
 	nop := func(context.Context) error { return nil }
 	return nop, nop, err
@@ -262,7 +263,7 @@ func TestReplicasPushWaitsForHolder(t *testing.T) {
 	store := weaviatetest.NewStore(t, embed.OfflineName)
 	leasers := openLeasers(t, store, 2)
 	runs := &runLog{runs: map[string][]string{}, first: map[string]time.Time{}}
-	const ttl = 4 * time.Second
+	const ttl = 10 * time.Second                                               // long enough for the checks below on a loaded machine; the retry comes within ttl/4
 	b := startReplica(t, "replica-1", origin, store, leasers[1], runs, 0, ttl) // webhooks only
 	waitStoreState(t, store, work.head(t), time.Minute)
 

@@ -199,6 +199,11 @@ func (s *GitService) index(ctx context.Context, name string, branches []string) 
 	s.mu.Unlock()
 	held, err := s.lease.Run(ctx, "git:"+name, func(ctx context.Context) error { return s.run(ctx, name, branches) })
 	if held == nil {
+		if err != nil && pushed { // the queue's retry of the failed run still owes the push
+			s.mu.Lock()
+			s.pushed[name] = true
+			s.mu.Unlock()
+		}
 		return err
 	}
 	holder, until := held.LeaseHeld()

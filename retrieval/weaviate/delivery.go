@@ -112,8 +112,9 @@ const (
 	kindLease    = "lease"
 )
 
-// maxGens bounds the generations one claim walks through: each is a failed
-// or abandoned attempt, so a real delivery has one or two.
+// maxGens bounds the attempts of one claim: each generation it walks
+// through is a failed or abandoned attempt, so a real delivery has one or
+// two.
 const maxGens = 16
 
 // OpenClaims returns the claims collection that goes with the store's chunk
@@ -280,8 +281,8 @@ func (c *Claims) ClaimDelivery(ctx context.Context, id string) (replyTS string, 
 	if id == "" {
 		return "", true, nil
 	}
-	carried := ""
-	for gen := 0; gen < maxGens; gen++ {
+	carried, gen := "", 0
+	for range maxGens {
 		now := c.opt.Now()
 		won, token, err := c.create(ctx, kindDelivery, id, claim{Gen: gen, State: claimInProgress, Reply: carried,
 			ClaimedAt: now, ExpiresAt: now.Add(c.opt.Abandoned)})
@@ -300,7 +301,6 @@ func (c *Claims) ClaimDelivery(ctx context.Context, id string) (replyTS string, 
 		}
 		switch {
 		case !found: // expired and deleted between our create and read: try this generation again
-			gen--
 			continue
 		case cur.State == claimDone:
 			return "", false, nil
@@ -312,8 +312,9 @@ func (c *Claims) ClaimDelivery(ctx context.Context, id string) (replyTS string, 
 		if cur.Reply != "" {
 			carried = cur.Reply
 		}
+		gen++
 	}
-	return "", false, fmt.Errorf("weaviate: claim delivery %q: more than %d failed attempts", id, maxGens)
+	return "", false, fmt.Errorf("weaviate: claim delivery %q: no decision after %d attempts (generation %d)", id, maxGens, gen)
 }
 
 // SetReplyDelivery records the reply posted for delivery id, which this
