@@ -263,7 +263,9 @@ func TestReplicasPushWaitsForHolder(t *testing.T) {
 	store := weaviatetest.NewStore(t, embed.OfflineName)
 	leasers := openLeasers(t, store, 2)
 	runs := &runLog{runs: map[string][]string{}, first: map[string]time.Time{}}
-	const ttl = 10 * time.Second                                               // long enough for the checks below on a loaded machine; the retry comes within ttl/4
+	// Long enough for the checks below on a loaded machine; the deferred
+	// run retries within ttl/4 of the release.
+	const ttl = 10 * time.Second
 	b := startReplica(t, "replica-1", origin, store, leasers[1], runs, 0, ttl) // webhooks only
 	waitStoreState(t, store, work.head(t), time.Minute)
 
