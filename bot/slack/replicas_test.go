@@ -161,3 +161,28 @@ func TestReplicasClaimStoreDown(t *testing.T) {
 		t.Errorf("log lacks the fail-open warning:\n%s", logs)
 	}
 }
+
+// TestReplicasRetryAfterFailure: the answer of one replica fails to post
+// (its "searching" reply stays); Slack's retry reaches the other replica,
+// which replaces that reply with the answer instead of posting a second.
+func TestReplicasRetryAfterFailure(t *testing.T) {
+	fake, rs := newReplicas(t, 2, chattest.NewWeaviateProxy(t, weaviatetest.URL(t)))
+	q := "where is RetryOn503?"
+	ts := fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: "<@U0BOT> " + q})
+	e := slackfake.Mention(chanPay, user, q, ts, "")
+	fake.Fail("chat.update", "channel_not_found")
+	rs[0].deliver(t, "EvFail", e, 0)
+	rs[0].wait(t)
+	if replies := fake.Replies(chanPay, ts); len(replies) != 1 || replies[0].Updates != 0 {
+		t.Fatalf("after the failed answer: replies %+v, want the searching reply alone", replies)
+	}
+	rs[1].deliver(t, "EvFail", e, 1)
+	rs[1].wait(t)
+	replies := fake.Replies(chanPay, ts)
+	if len(replies) != 1 || replies[0].Updates != 1 || !strings.Contains(blockText(t, replies[0].Blocks), "RetryOn503") {
+		t.Fatalf("after the retry: replies %+v, want the searching reply replaced by the answer", replies)
+	}
+	if n := len(fake.Calls("chat.postMessage")); n != 1 {
+		t.Errorf("%d chat.postMessage calls, want 1 (the retry updates the first reply)", n)
+	}
+}
