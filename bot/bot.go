@@ -36,6 +36,9 @@ type Config struct {
 	Logger  *slog.Logger     // [slog.Default()]
 	Now     func() time.Time // [time.Now]
 	Hooks   Hooks            // metrics callbacks; nil ones are skipped
+	// Claims, when set, dedupes deliveries across replicas (claims.go);
+	// nil dedupes in this process only.
+	Claims ClaimStore
 }
 
 // Hooks are optional callbacks for metrics. They run on the answering
@@ -46,7 +49,8 @@ type Hooks struct {
 	// posting it (nil when posted).
 	Replied func(r Reply, elapsed time.Duration, err error)
 	// Duplicate is called for each delivery refused as a retry of one being
-	// or already answered (Deliveries.Claim).
+	// or already answered (Deliveries.Claim), here or, with Config.Claims,
+	// on another replica.
 	Duplicate func()
 }
 
@@ -55,7 +59,7 @@ type Hooks struct {
 type Bot struct {
 	cfg   Config
 	log   *slog.Logger
-	seen  *Deliveries
+	seen  *claims
 	tasks *tasks
 }
 
@@ -85,13 +89,15 @@ func New(cfg Config) *Bot {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Bot{cfg: cfg, log: cfg.Logger, seen: NewDeliveries(dedupeTTL, dedupeMax, cfg.Now), tasks: newTasks()}
+	seen := &claims{local: NewDeliveries(dedupeTTL, dedupeMax, cfg.Now), store: cfg.Claims, log: cfg.Logger}
+	return &Bot{cfg: cfg, log: cfg.Logger, seen: seen, tasks: newTasks()}
 }
 
 // Handle claims the delivery of m and answers it in the background. It
 // returns false, doing nothing, when the delivery is a retry of one being or
-// already answered, or when the bot is shutting down. It does no I/O, so a
-// transport can acknowledge the event right after it.
+// already answered by this process, or when the bot is shutting down. It
+// does no I/O, so a transport can acknowledge the event right after it; the
+// claim shared with other replicas (Config.Claims) is made by the answer.
 func (b *Bot) Handle(m Mention) bool {
 	replyTS, ok := b.seen.Claim(m.DeliveryID)
 	if !ok {
@@ -124,10 +130,19 @@ func (b *Bot) Shutdown(ctx context.Context) error { return b.tasks.shutdown(ctx)
 // errSearchTimeout is the cause of a search that ran out of Config.Timeout.
 var errSearchTimeout = errors.New("answer timeout exceeded")
 
-// answer posts "searching" (unless a failed earlier attempt left a reply to
-// reuse, or there is no question), works out the reply and replaces the
-// searching one with it.
+// answer claims the delivery across replicas (Config.Claims; it stops when
+// another replica has it), posts "searching" (unless a failed earlier
+// attempt left a reply to reuse, or there is no question), works out the
+// reply and replaces the searching one with it.
 func (b *Bot) answer(ctx context.Context, m Mention, replyTS string) {
+	replyTS, ok := b.seen.shared(ctx, m.DeliveryID, replyTS)
+	if !ok {
+		b.log.Debug("duplicate delivery ignored: another replica has it", "event_id", m.DeliveryID, "channel", m.Thread.Channel)
+		if b.cfg.Hooks.Duplicate != nil {
+			b.cfg.Hooks.Duplicate()
+		}
+		return
+	}
 	start := b.cfg.Now()
 	id := RequestID(m.DeliveryID)
 	log := b.log.With("request_id", id, "event_id", m.DeliveryID, "channel", m.Thread.Channel, "thread_ts", m.Thread.TS)

@@ -23,9 +23,13 @@ type GitService struct {
 	sched *Scheduler
 	own   bool // sched was made here: Run starts and stops it
 	log   *slog.Logger
+	clock Clock
+	lease *Leased           // nil: runs are exclusive on this machine only (lease.go)
+	skip  func(name string) // GitServiceOptions.OnLeaseSkip
 
 	mu      sync.Mutex
 	deleted map[string]map[string]bool // source name -> branches deleted by a push, to remove at its next run
+	pushed  map[string]bool            // source name -> a push is waiting for its next run
 }
 
 // GitServiceOptions configure a GitService. Zero values take the defaults.
@@ -35,6 +39,18 @@ type GitServiceOptions struct {
 	// Confluence TTLs; nil makes one, which Run starts and stops.
 	Scheduler *Scheduler
 	Log       *slog.Logger // [slog.Default()]
+	// Lease, when its Leaser is set, makes the runs of a source exclusive
+	// across serve replicas: a run first takes the lease "git:<source
+	// name>". A run that finds it held by another replica is skipped when
+	// a poll or the startup triggered it (the holder's run, or the next
+	// poll, indexes the head), and deferred when a push did, until the
+	// holder's run is over: it retries every TTL/4, at most until the
+	// holder's lease ends, so a push is indexed after the run under way
+	// on another replica even when that replica dies.
+	Lease Leased
+	// OnLeaseSkip, when set, is called for each run skipped because another
+	// replica held the source's lease (metrics). It must not block.
+	OnLeaseSkip func(source string)
 }
 
 // NewGitService returns a service for repos, indexed by ix (whose LockDir
@@ -46,7 +62,20 @@ func NewGitService(ix *Indexer, repos []Repo, opt GitServiceOptions) (*GitServic
 	if opt.Queue.Log == nil {
 		opt.Queue.Log = opt.Log
 	}
-	s := &GitService{ix: ix, repos: map[string]Repo{}, sched: opt.Scheduler, log: opt.Log, deleted: map[string]map[string]bool{}}
+	s := &GitService{ix: ix, repos: map[string]Repo{}, sched: opt.Scheduler, log: opt.Log, clock: opt.Queue.Clock,
+		skip: opt.OnLeaseSkip, deleted: map[string]map[string]bool{}, pushed: map[string]bool{}}
+	if s.clock == nil {
+		s.clock = realClock{}
+	}
+	if opt.Lease.Leaser != nil {
+		s.lease = &opt.Lease
+		if s.lease.Clock == nil {
+			s.lease.Clock = s.clock
+		}
+		if s.lease.Log == nil {
+			s.lease.Log = opt.Log
+		}
+	}
 	for _, r := range repos {
 		if _, dup := s.repos[r.Name]; dup {
 			return nil, fmt.Errorf("ingest: two git sources named %q", r.Name)
@@ -82,6 +111,7 @@ func (s *GitService) Webhooks() http.Handler {
 func (s *GitService) push(name, branch, reason string) {
 	s.mu.Lock()
 	delete(s.deleted[name], branch)
+	s.pushed[name] = true
 	s.mu.Unlock()
 	s.queue.Push(name, branch, reason)
 }
@@ -95,6 +125,7 @@ func (s *GitService) deleteBranch(name, branch, reason string) {
 		s.deleted[name] = map[string]bool{}
 	}
 	s.deleted[name][branch] = true
+	s.pushed[name] = true
 	s.mu.Unlock()
 	s.queue.Push(name, branch, reason)
 }
@@ -156,8 +187,44 @@ func (s *GitService) Run(ctx context.Context) error {
 	return s.queue.Run(ctx)
 }
 
-// index is the queue's IndexFunc.
+// index is the queue's IndexFunc: run, under the source's lease across
+// replicas when there is one (GitServiceOptions.Lease).
 func (s *GitService) index(ctx context.Context, name string, branches []string) error {
+	if s.lease == nil {
+		return s.run(ctx, name, branches)
+	}
+	s.mu.Lock()
+	pushed := s.pushed[name]
+	delete(s.pushed, name)
+	s.mu.Unlock()
+	held, err := s.lease.Run(ctx, "git:"+name, func(ctx context.Context) error { return s.run(ctx, name, branches) })
+	if held == nil {
+		if err != nil && pushed { // the queue's retry of the failed run still owes the push
+			s.mu.Lock()
+			s.pushed[name] = true
+			s.mu.Unlock()
+		}
+		return err
+	}
+	holder, until := held.LeaseHeld()
+	if !pushed {
+		s.log.Info("index run skipped: another replica holds the source's lease", "source", name, "holder", holder, "until", until)
+		if s.skip != nil {
+			s.skip(name)
+		}
+		return nil
+	}
+	s.mu.Lock()
+	s.pushed[name] = true
+	s.mu.Unlock()
+	now := s.clock.Now()
+	wait := max(min(until.Sub(now), s.lease.ttl()/4), time.Second)
+	return &RetryLater{At: now.Add(wait), Reason: "a push waits for the run of " + holder + ", which holds the lease of " + name}
+}
+
+// run is one index run of the source called name: the branches deleted by
+// pushes are removed, the others indexed.
+func (s *GitService) run(ctx context.Context, name string, branches []string) error {
 	r, ok := s.repos[name]
 	if !ok {
 		return fmt.Errorf("ingest: no git source named %q", name)

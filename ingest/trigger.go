@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -9,6 +10,20 @@ import (
 	"sync"
 	"time"
 )
+
+// RetryLater is the error of an IndexFunc whose run cannot happen now and
+// must happen at At: the Queue keeps its branches pending until then (a
+// trigger meanwhile does not start it earlier) without counting a failure.
+// GitService returns it for a push while another replica holds the source's
+// lease.
+type RetryLater struct {
+	At     time.Time
+	Reason string
+}
+
+func (e *RetryLater) Error() string {
+	return "run deferred until " + e.At.UTC().Format(time.RFC3339) + ": " + e.Reason
+}
 
 // IndexFunc runs one index run of a source for the given branches (nil:
 // every tracked branch). Queue never calls it twice at once for a source.
@@ -241,6 +256,7 @@ func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []s
 	log.Debug("index run starts", "branches", branches, "triggers", reasons)
 	err := q.call(ctx, source, branches)
 	now := q.opt.Clock.Now()
+	later, deferred := errors.AsType[*RetryLater](err)
 	q.mu.Lock()
 	s := q.sources[source]
 	s.running, s.lastErr = false, err
@@ -248,6 +264,18 @@ func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []s
 	switch {
 	case err == nil:
 		s.backoff.reset()
+	case deferred && ctx.Err() == nil:
+		log.Info("index run deferred", "reason", later.Reason, "retry_at", later.At)
+		if len(s.pending) == 0 {
+			s.pending, s.since, s.reasons = map[string]bool{}, now, []string{"deferred"}
+		}
+		if branches == nil {
+			s.pending[""] = true
+		}
+		for _, b := range branches {
+			s.pending[b] = true
+		}
+		s.backoff.until = later.At // not a failure: failures stay as they are
 	case ctx.Err() != nil: // shutting down: not the source's fault
 	default:
 		s.backoff.fail(now, q.opt.BackoffMin, q.opt.BackoffMax)

@@ -44,6 +44,8 @@ type Config struct {
 	Logger     *slog.Logger     // [slog.Default()]
 	Now        func() time.Time // [time.Now]
 	Hooks      bot.Hooks        // metrics callbacks (bot.Config.Hooks)
+	// Claims dedupes deliveries across serve replicas (bot.Config.Claims).
+	Claims bot.ClaimStore
 }
 
 // Bot is the Slack surface. Make it with New; it is safe for concurrent use.
@@ -105,7 +107,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	}
 	b.botUserID, b.botID = auth.UserID, auth.BotID
 	b.core = bot.New(bot.Config{Answerer: cfg.Answerer, Surface: b, Access: cfg.Access,
-		Timeout: cfg.AnswerTimeout, Logger: b.log, Now: cfg.Now, Hooks: cfg.Hooks})
+		Timeout: cfg.AnswerTimeout, Logger: b.log, Now: cfg.Now, Hooks: cfg.Hooks, Claims: cfg.Claims})
 	b.log.Info("slack bot ready", "bot_user_id", b.botUserID, "team", auth.Team)
 	return b, nil
 }

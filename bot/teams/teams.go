@@ -39,6 +39,8 @@ type Config struct {
 	Logger     *slog.Logger     // [slog.Default()]
 	Now        func() time.Time // [time.Now]; also the clock tokens are checked against
 	Hooks      bot.Hooks        // metrics callbacks (bot.Config.Hooks)
+	// Claims dedupes deliveries across serve replicas (bot.Config.Claims).
+	Claims bot.ClaimStore
 }
 
 // Bot is the Teams surface. Make it with New; it is safe for concurrent use.
@@ -88,7 +90,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		return nil, fmt.Errorf("teams: check the app id and password: %w", err)
 	}
 	b.core = bot.New(bot.Config{Answerer: cfg.Answerer, Surface: b, Access: cfg.Access,
-		Timeout: cfg.AnswerTimeout, Logger: log, Now: cfg.Now, Hooks: cfg.Hooks})
+		Timeout: cfg.AnswerTimeout, Logger: log, Now: cfg.Now, Hooks: cfg.Hooks, Claims: cfg.Claims})
 	log.Info("teams bot ready", "app_id", cfg.AppID, "messaging_endpoint", MessagesPath)
 	return b, nil
 }

@@ -16,8 +16,8 @@ import (
 // between the Confluence TTLs and the git polls:
 //
 //	sched := ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log})
-//	err := schedulePageSyncs(ctx, sched, newIndexer(s.app), s.app.cfg) // one task per confluence source
-//	git, err := newGitIndexing(s.app, sched, branches, s.log)
+//	err := schedulePageSyncs(ctx, sched, newIndexer(s.app), s.app.cfg, s.indexLease(), onSkip) // one task per confluence source
+//	git, err := newGitIndexing(s.app, sched, branches, s.log, s.indexLease(), onSkip)
 //	sched.Start()                 // tasks may be added before or after; a shared one the git service leaves alone
 //	defer sched.Stop(shutdownCtx) // waits for running syncs, cancels them at the deadline
 //
@@ -72,8 +72,11 @@ func indexPages(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, src
 // else every TTL; the first run comes when the TTL has run out since the
 // last successful sync (SourceState.IndexedAt), at once for a source never
 // synced. A failed run keeps the old chunks, records the error in
-// SourceState and is retried with the scheduler's backoff.
-func schedulePageSyncs(ctx context.Context, sched *ingest.Scheduler, ix *ingest.Indexer, cfg *config.Config) error {
+// SourceState and is retried with the scheduler's backoff. With lease's
+// Leaser set, a sync first takes the lease "pages:<source id>"; when
+// another replica holds it the sync is skipped (it syncs the source) and
+// onSkip, when not nil, is told the source id.
+func schedulePageSyncs(ctx context.Context, sched *ingest.Scheduler, ix *ingest.Indexer, cfg *config.Config, lease ingest.Leased, onSkip func(source string)) error {
 	log := ix.Log
 	if log == nil {
 		log = slog.Default()
@@ -90,10 +93,24 @@ func schedulePageSyncs(ctx context.Context, sched *ingest.Scheduler, ix *ingest.
 		if spec == "" {
 			spec = ingest.EverySpec(src.TTLDuration)
 		}
-		err = sched.Add(src.SourceID(), spec, st.IndexedAt, func(ctx context.Context) error {
+		sync := func(ctx context.Context) error {
 			stats, err := indexPages(ctx, ix, cfg, src, false)
 			if err == nil {
 				log.Info("confluence synced", "source", src.SourceID(), "summary", stats.String())
+			}
+			return err
+		}
+		err = sched.Add(src.SourceID(), spec, st.IndexedAt, func(ctx context.Context) error {
+			if lease.Leaser == nil {
+				return sync(ctx)
+			}
+			held, err := lease.Run(ctx, "pages:"+src.SourceID(), sync)
+			if held != nil {
+				holder, until := held.LeaseHeld()
+				log.Info("confluence sync skipped: another replica holds the source's lease", "source", src.SourceID(), "holder", holder, "until", until)
+				if onSkip != nil {
+					onSkip(src.SourceID())
+				}
 			}
 			return err
 		})

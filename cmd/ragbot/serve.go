@@ -99,6 +99,7 @@ type server struct {
 	shutdownTimeout time.Duration
 	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
 	git             *gitIndexing      // git webhooks, polls and the stale guard
+	claims          *weaviate.Claims  // deliveries and index leases shared with the other replicas (replicas.go)
 	metrics         *metrics          // GET /metrics
 	ready           *readiness        // GET /readyz
 }
@@ -154,16 +155,19 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	// Freshness: Confluence sources re-sync by TTL on the scheduler; git
 	// sources by push webhooks and polls on the same scheduler.
 	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log, OnSkip: s.metrics.scheduleSkipped})
+	if err := s.openClaims(ctx); err != nil {
+		return err
+	}
 	pageIndexer := newIndexer(s.app)
 	pageIndexer.Log = s.log
-	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg); err != nil {
+	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg, s.indexLease(), s.metrics.scheduleSkipped); err != nil {
 		return err
 	}
 	// Votes older than feedback.retention go, at start and daily (forget_retention.go).
 	if err := (retention{votes: votes, keep: cfg.Feedback.RetentionDuration, now: time.Now, log: s.log}).schedule(s.sched); err != nil {
 		return err
 	}
-	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log); err != nil {
+	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log, s.indexLease(), s.metrics.scheduleSkipped); err != nil {
 		return err
 	}
 	if s.metrics != nil {
@@ -179,7 +183,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		s.bot, err = slackbot.New(ctx, slackbot.Config{
 			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
-			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceSlack),
+			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceSlack), Claims: s.claims,
 		})
 		if err != nil {
 			return err

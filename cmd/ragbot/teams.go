@@ -47,7 +47,7 @@ func (s *server) wireTeams(ctx context.Context, secrets config.TeamsSecrets, ans
 	s.teams, err = teamsbot.New(ctx, teamsbot.Config{
 		AppID: t.AppID, AppPassword: secrets.AppPassword, TokenURL: t.TokenURL,
 		OpenIDMetadataURL: t.OpenIDMetadataURL, Answerer: answerer, Access: channelAccess(cfg), Feedback: votes,
-		AnswerTimeout: t.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceTeams),
+		AnswerTimeout: t.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceTeams), Claims: s.claims,
 	})
 	return err
 }
