@@ -120,7 +120,12 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	if err != nil {
 		return nil, err
 	}
-	a.onRun = m.indexRun
+	a.onRun = func(r ingest.RunReport) {
+		m.indexRun(r)
+		if !r.UpToDate { // chunks may have changed: count terms afresh (Store.DocFreq)
+			a.store.InvalidateCounts()
+		}
+	}
 	s := &server{app: a, log: serveLogger(stderr, cf), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout, metrics: m}
 	if !a.cfg.SlackEnabled() {
 		s.mode = "off"
