@@ -100,14 +100,15 @@ const AllSources = "*"
 const (
 	DefaultListen          = "127.0.0.1:8080"
 	DefaultShutdownTimeout = 25 * time.Second
-	// DefaultMaxConcurrentAnswers: on 2 cores, with Weaviate on the same
+	// DefaultMaxConcurrentAnswers: on 2 cores with Weaviate on the same
 	// machine, answers per second stopped growing beyond about 4 searches
-	// at once while each search's latency kept growing (README, "Scaling
-	// out"; scripts/loadtest.sh).
+	// at once while each answer got slower (README, "Scaling out";
+	// scripts/loadtest.sh).
 	DefaultMaxConcurrentAnswers = 4
 	// DefaultAnswerQueueLength is about what 4 searches at once clear in
-	// DefaultAnswerQueueWait at the throughput measured on 2 cores (README,
-	// "Scaling out").
+	// DefaultAnswerQueueWait at the slowest rate measured on 2 cores, about
+	// 2.5 answers/s (README, "Scaling out"), so that a queued question
+	// rarely runs out of its wait.
 	DefaultAnswerQueueLength = 40
 	// DefaultAnswerQueueWait leaves a search that starts at the end of the
 	// wait 10 s of DefaultAnswerTimeout.

@@ -57,6 +57,8 @@ type options struct {
 	repos       []string
 	drain       time.Duration
 	serveKeys   string
+	collection  string
+	busyPause   time.Duration
 }
 
 type repoList []string
@@ -77,6 +79,8 @@ func main() {
 	flag.IntVar(&o.servePort, "serve-port", 8581, "port of the first ragbot serve (the next ones follow)")
 	flag.Var(&repos, "repo", "a git repository to index (repeatable); default this repository and github.com/slack-go/slack from the module cache")
 	flag.DurationVar(&o.drain, "drain", 45*time.Second, "how long to wait after --duration for the answers still due")
+	flag.StringVar(&o.collection, "collection", "", "with --weaviate-url: index into (or re-use) this collection and keep it, so that later runs find it indexed; empty: a new one, dropped at the end")
+	flag.DurationVar(&o.busyPause, "busy-pause", time.Second, "how long an asker waits after a busy reply before its next question")
 	flag.StringVar(&o.serveKeys, "serve", "", `extra keys of the serve section, YAML flow style, e.g. "max_concurrent_answers: 8"`)
 	flag.Parse()
 	o.repos = repos
@@ -172,7 +176,7 @@ func run(o options) (bool, error) {
 		defer stopWV()
 		o.weaviateURL = url
 		h.o.weaviateURL = url
-	} else {
+	} else if collection = o.collection; collection == "" {
 		collection = fmt.Sprintf("Load%d", os.Getpid())
 		defer dropCollections(o.weaviateURL, collection)
 	}
@@ -382,8 +386,8 @@ func waitHTTP(url string, limit time.Duration) error {
 }
 
 // ask sends questions until end, one at a time, each after the previous
-// one's reply (or its drain deadline). After a busy reply it waits a
-// second, as a person would not resend at once.
+// one's reply (or its drain deadline). After a busy reply it waits
+// --busy-pause, as a person would not resend at once.
 func (h *harness) ask(asker int, end time.Time) {
 	for n := 0; time.Now().Before(end); n++ {
 		q := questions[(asker*7+n)%len(questions)]
@@ -394,7 +398,7 @@ func (h *harness) ask(asker int, end time.Time) {
 			return
 		}
 		if strings.Contains(e.text, "I'm busy") {
-			time.Sleep(time.Second)
+			time.Sleep(h.o.busyPause)
 		}
 	}
 }
