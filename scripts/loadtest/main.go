@@ -168,21 +168,22 @@ func run(o options) (bool, error) {
 	h.fake = slackfake.Start()
 	defer h.fake.Close()
 	collection := ""
-	if o.weaviateURL == "" {
-		url, stopWV, err := startWeaviate(ctx, o, work)
-		if err != nil {
-			return false, err
+	if o.weaviateURL != "" {
+		if collection = o.collection; collection == "" {
+			collection = fmt.Sprintf("Load%d", os.Getpid())
+			defer dropCollections(o.weaviateURL, collection)
 		}
-		defer stopWV()
-		o.weaviateURL = url
-		h.o.weaviateURL = url
-	} else if collection = o.collection; collection == "" {
-		collection = fmt.Sprintf("Load%d", os.Getpid())
-		defer dropCollections(o.weaviateURL, collection)
 	}
 	cfg, err := h.writeConfig(collection)
 	if err != nil {
 		return false, err
+	}
+	if o.weaviateURL == "" { // the other commands use the Weaviate that runs on the config's port
+		stopWV, err := startWeaviate(ctx, o, cfg, work)
+		if err != nil {
+			return false, err
+		}
+		defer stopWV()
 	}
 	start := time.Now()
 	out, err := exec.CommandContext(ctx, o.ragbot, "index", "--config", cfg).CombinedOutput()
@@ -261,29 +262,40 @@ func defaultRepos(work string) ([]string, error) {
 	return []string{strings.TrimSpace(string(self)), dst}, nil
 }
 
-func startWeaviate(ctx context.Context, o options, work string) (string, func(), error) {
-	cfg := filepath.Join(work, "weaviate.yaml")
-	if err := os.WriteFile(cfg, fmt.Appendf(nil, "weaviate: {port: %d, data_dir: %s}\n", o.wvPort, filepath.Join(work, "wdata")), 0o600); err != nil {
-		return "", nil, err
-	}
+func startWeaviate(ctx context.Context, o options, cfg, work string) (func(), error) {
 	logf, err := os.Create(filepath.Join(work, "weaviate.log"))
 	if err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, o.ragbot, "weaviate", "--config", cfg)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 20 * time.Second
 	if err := cmd.Start(); err != nil {
-		return "", nil, err
+		return nil, err
 	}
-	stop := func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait(); logf.Close() }
-	url := fmt.Sprintf("http://127.0.0.1:%d", o.wvPort)
-	if err := waitHTTP(url+"/v1/.well-known/ready", 120*time.Second); err != nil {
-		stop()
-		return "", nil, fmt.Errorf("weaviate did not start (log in %s): %w", logf.Name(), err)
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	stop := func() { _ = cmd.Process.Signal(os.Interrupt); <-exited; logf.Close() }
+	url := fmt.Sprintf("http://127.0.0.1:%d/v1/.well-known/ready", o.wvPort)
+	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(250 * time.Millisecond) {
+		select {
+		case <-exited:
+			out, _ := os.ReadFile(logf.Name())
+			return nil, fmt.Errorf("ragbot weaviate exited: %s", out)
+		default:
+		}
+		if resp, err := http.Get(url); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return stop, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return nil, fmt.Errorf("weaviate not ready on port %d after 2 minutes", o.wvPort)
+		}
 	}
-	return url, stop, nil
 }
 
 // dropCollections deletes the collections named prefix* (the chunk
@@ -308,7 +320,11 @@ func dropCollections(url, prefix string) {
 
 func (h *harness) writeConfig(collection string) (string, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "weaviate:\n  url: %s\n", h.o.weaviateURL)
+	if h.o.weaviateURL == "" {
+		fmt.Fprintf(&b, "weaviate:\n  port: %d\n  data_dir: %s\n", h.o.wvPort, filepath.Join(h.work, "wdata"))
+	} else {
+		fmt.Fprintf(&b, "weaviate:\n  url: %s\n", h.o.weaviateURL)
+	}
 	if collection != "" {
 		fmt.Fprintf(&b, "  collection: %s\n", collection)
 	}
