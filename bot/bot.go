@@ -211,6 +211,10 @@ func (b *Bot) respond(ctx context.Context, m Mention, log *slog.Logger) Reply {
 	}
 	groups := b.cfg.Access.GroupsFor(m.Thread.Channel, m.User, m.Private)
 	ans, err := b.cfg.Answerer.Ask(sctx, retrieval.Request{Question: q, Sources: sources, Groups: groups, Thread: thread})
+	if busy := (*BusyError)(nil); errors.As(err, &busy) { // Admission refused it (admit.go)
+		log.Warn("busy: question refused", "reason", busy.Reason, "ahead", busy.Ahead)
+		return Reply{Kind: Busy, Asked: m.Text, Ahead: busy.Ahead}
+	}
 	if err != nil {
 		if cause := context.Cause(sctx); cause != nil && !errors.Is(err, cause) {
 			err = fmt.Errorf("%w (%v)", err, cause)

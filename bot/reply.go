@@ -38,6 +38,7 @@ const (
 	Unavailable                  // the search failed or timed out: say so instead of staying silent
 	NoSources                    // the channel may not see any source
 	Help                         // the mention held no question
+	Busy                         // refused by Admission: Ahead questions were ahead of it (BusyText)
 )
 
 // A Reply is what the bot says in a thread; each Surface renders it its way.
@@ -48,6 +49,8 @@ type Reply struct {
 	// RequestID is the answer's id in the log (RequestID); surfaces show it
 	// in the Unavailable reply so a user's screenshot leads to the log line.
 	RequestID string
+	// Ahead is, for Busy, the number of questions ahead of this one.
+	Ahead int
 }
 
 // A Surface is what a chat platform does for the bot.
@@ -74,6 +77,8 @@ func (k ReplyKind) String() string {
 		return "no_sources"
 	case Help:
 		return "help"
+	case Busy:
+		return "busy"
 	}
 	return fmt.Sprintf("ReplyKind(%d)", int(k))
 }

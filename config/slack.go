@@ -23,6 +23,19 @@ type Serve struct {
 	// default 25s, under the 30s a container orchestrator usually waits
 	// before SIGKILL.
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	// MaxConcurrentAnswers is the number of questions searched at once,
+	// across Slack mentions, /where-is and Teams; default
+	// DefaultMaxConcurrentAnswers. The others wait in a queue.
+	MaxConcurrentAnswers int `yaml:"max_concurrent_answers"`
+	// AnswerQueueLength is the number of questions that may wait for a
+	// search; one more is told at once that the bot is busy. Default
+	// DefaultAnswerQueueLength.
+	AnswerQueueLength int `yaml:"answer_queue_length"`
+	// AnswerQueueWait is how long a question may wait for a search before
+	// it is told that the bot is busy; default DefaultAnswerQueueWait. It
+	// counts within the answer timeout (slack.answer_timeout,
+	// teams.answer_timeout), so it must be shorter.
+	AnswerQueueWait time.Duration `yaml:"answer_queue_wait"`
 }
 
 // Slack transports.
@@ -87,6 +100,19 @@ const AllSources = "*"
 const (
 	DefaultListen          = "127.0.0.1:8080"
 	DefaultShutdownTimeout = 25 * time.Second
+	// DefaultMaxConcurrentAnswers: on 2 cores with Weaviate on the same
+	// machine, answers per second stopped growing beyond about 4 searches
+	// at once while each answer got slower (README, "Scaling out";
+	// scripts/loadtest.sh).
+	DefaultMaxConcurrentAnswers = 4
+	// DefaultAnswerQueueLength is about what 4 searches at once clear in
+	// DefaultAnswerQueueWait at the slowest rate measured on 2 cores, about
+	// 2.5 answers/s (README, "Scaling out"), so that a queued question
+	// rarely runs out of its wait.
+	DefaultAnswerQueueLength = 40
+	// DefaultAnswerQueueWait leaves a search that starts at the end of the
+	// wait 10 s of DefaultAnswerTimeout.
+	DefaultAnswerQueueWait = 20 * time.Second
 	DefaultSlackAPIURL     = "https://slack.com/api/"
 	DefaultBotTokenEnv     = "RAGBOT_SLACK_BOT_TOKEN"
 	DefaultAppTokenEnv     = "RAGBOT_SLACK_APP_TOKEN"
@@ -103,6 +129,15 @@ func (c *Config) applyChatDefaults() {
 	}
 	if s.ShutdownTimeout == 0 {
 		s.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if s.MaxConcurrentAnswers == 0 {
+		s.MaxConcurrentAnswers = DefaultMaxConcurrentAnswers
+	}
+	if s.AnswerQueueLength == 0 {
+		s.AnswerQueueLength = DefaultAnswerQueueLength
+	}
+	if s.AnswerQueueWait == 0 {
+		s.AnswerQueueWait = DefaultAnswerQueueWait
 	}
 	k := &c.Slack
 	for _, f := range []struct {
@@ -139,7 +174,16 @@ func (v *validator) chat() {
 	if s.ShutdownTimeout <= 0 {
 		v.bad("serve.shutdown_timeout", "must be positive, got %s", s.ShutdownTimeout)
 	}
+	if s.MaxConcurrentAnswers < 1 {
+		v.bad("serve.max_concurrent_answers", "must be at least 1, got %d", s.MaxConcurrentAnswers)
+	}
+	if s.AnswerQueueLength < 1 {
+		v.bad("serve.answer_queue_length", "must be at least 1, got %d", s.AnswerQueueLength)
+	}
 	k := v.c.Slack
+	if s.AnswerQueueWait <= 0 || s.AnswerQueueWait >= k.AnswerTimeout {
+		v.bad("serve.answer_queue_wait", "must be positive and shorter than slack.answer_timeout (%s), got %s", k.AnswerTimeout, s.AnswerQueueWait)
+	}
 	switch k.Mode {
 	case SlackSocket, SlackHTTP:
 	default:

@@ -16,7 +16,7 @@ import (
 // TestChatSections parses a config that sets every serve, slack and access key.
 func TestChatSections(t *testing.T) {
 	data := []byte(`
-serve: {listen: ":9090", shutdown_timeout: 10s}
+serve: {listen: ":9090", shutdown_timeout: 10s, max_concurrent_answers: 2, answer_queue_length: 5, answer_queue_wait: 15s}
 slack:
   mode: http
   api_url: http://127.0.0.1:5555/api/
@@ -45,7 +45,7 @@ sources:
 		Slack  config.Slack
 		Access config.Access
 	}{
-		Serve: config.Serve{Listen: ":9090", ShutdownTimeout: 10 * time.Second},
+		Serve: config.Serve{Listen: ":9090", ShutdownTimeout: 10 * time.Second, MaxConcurrentAnswers: 2, AnswerQueueLength: 5, AnswerQueueWait: 15 * time.Second},
 		Slack: config.Slack{Mode: "http", APIURL: "http://127.0.0.1:5555/api/", BotTokenEnv: "BOT", AppTokenEnv: "APP",
 			SigningSecretEnv: "SIGNING", Command: "/find", AnswerTimeout: time.Minute},
 		Access: config.Access{Default: []string{}, Channels: map[string][]string{"C0PAY": {"payments"}, "C0ALL": {"*"}},
@@ -125,6 +125,10 @@ func TestChatParseErrors(t *testing.T) {
 	}{
 		{"listen without port", "serve: {listen: localhost}\n", `serve.listen: must be host:port, e.g. 127.0.0.1:8080 or :8080, got "localhost"`},
 		{"negative shutdown", "serve: {shutdown_timeout: -1s}\n", "serve.shutdown_timeout: must be positive, got -1s"},
+		{"no answers at once", "serve: {max_concurrent_answers: -1}\n", "serve.max_concurrent_answers: must be at least 1, got -1"},
+		{"negative queue", "serve: {answer_queue_length: -2}\n", "serve.answer_queue_length: must be at least 1, got -2"},
+		{"queue wait past the answer timeout", "serve: {answer_queue_wait: 30s}\n",
+			"serve.answer_queue_wait: must be positive and shorter than slack.answer_timeout (30s), got 30s"},
 		{"api url with credentials", "slack: {api_url: 'https://u:hunter2@slack.example/api/'}\n",
 			`slack.api_url: must be an absolute http(s) URL without credentials, got "https://xxxxx@slack.example/api/"`},
 		{"env name", "slack: {bot_token_env: 'MY-TOKEN'}\n", `slack.bot_token_env: must be an environment variable name, got "MY-TOKEN"`},

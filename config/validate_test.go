@@ -329,6 +329,9 @@ indexing.window_lines: must be 5..max_symbol_lines, got 0
 sources: must list at least one source
 serve.listen: must be host:port, e.g. 127.0.0.1:8080 or :8080, got ""
 serve.shutdown_timeout: must be positive, got 0s
+serve.max_concurrent_answers: must be at least 1, got 0
+serve.answer_queue_length: must be at least 1, got 0
+serve.answer_queue_wait: must be positive and shorter than slack.answer_timeout (0s), got 0s
 slack.mode: got "", want socket or http
 slack.api_url: must be an absolute http(s) URL without credentials, got ""
 slack.bot_token_env: must be an environment variable name, got ""

@@ -109,16 +109,13 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 		return res, err
 	}
 	base.Limit = max(limit, a.Candidates)
-	hits, err := a.Store.Search(ctx, base)
+	found, err := searchAll(ctx, a.Store, append([]Query{base}, lookups(base, an)...))
 	if err != nil {
 		return res, err
 	}
+	hits := found[0]
 	var extra []Hit
-	for _, q := range lookups(base, an) {
-		more, err := a.Store.Search(ctx, q)
-		if err != nil {
-			return res, err
-		}
+	for _, more := range found[1:] {
 		extra = append(extra, more...)
 	}
 	if res.w, err = wait(); err != nil {

@@ -19,6 +19,31 @@ type Searcher interface {
 	DocFreq(ctx context.Context, q Query, terms [][]string) (df []int, total int, err error)
 }
 
+// A MultiSearcher is a Searcher that can run several independent queries
+// in one round trip (the Weaviate store: aliased GraphQL Gets in one
+// request); each query's hits are what Search would return for it.
+type MultiSearcher interface {
+	Searcher
+	SearchAll(ctx context.Context, qs []Query) ([][]Hit, error)
+}
+
+// searchAll runs qs, in one round trip when s is a MultiSearcher, and
+// returns each query's hits in the order of qs.
+func searchAll(ctx context.Context, s Searcher, qs []Query) ([][]Hit, error) {
+	if m, ok := s.(MultiSearcher); ok && len(qs) > 1 {
+		return m.SearchAll(ctx, qs)
+	}
+	out := make([][]Hit, len(qs))
+	for i, q := range qs {
+		hits, err := s.Search(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = hits
+	}
+	return out, nil
+}
+
 // Query is one hybrid search.
 type Query struct {
 	Text   string    // the BM25 side: the question, normalised

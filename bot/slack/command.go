@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -69,6 +70,10 @@ func (b *Bot) whereIsMessage(ctx context.Context, channel, user, q, sharedBy str
 	start := time.Now()
 	groups := b.cfg.Access.GroupsFor(channel, user, sharedBy == "")
 	ans, err := b.cfg.Lister.Ask(sctx, retrieval.Request{Question: q, Sources: sources, Groups: groups})
+	if busy := (*bot.BusyError)(nil); errors.As(err, &busy) { // refused by bot.Admission
+		log.Warn("busy: question refused", "reason", busy.Reason, "ahead", busy.Ahead)
+		return &slackgo.WebhookMessage{Text: ":hourglass: " + bot.BusyText(busy.Ahead)}
+	}
 	if err != nil {
 		log.Error("search failed; told the user it is unavailable", "err", err, "cause", context.Cause(sctx))
 		return &slackgo.WebhookMessage{Text: unavailableText(id)}

@@ -114,6 +114,9 @@ type harnessOpts struct {
 	// answer's retrieval.top_k [5].
 	ledger, topK int
 	jsonLogs     bool // log with slog.JSONHandler, as `ragbot serve --log-format json`
+	// admission, when set, admits the questions of mentions and /where-is
+	// alike, as `ragbot serve` wires it.
+	admission *bot.Admission
 }
 
 func newHarness(t testing.TB, o harnessOpts) *harness {
@@ -144,6 +147,9 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		AnswerTimeout: 10 * time.Second, Logger: slog.New(logHandler)}
 	if votes != nil {
 		cfg.Feedback = votes
+	}
+	if o.admission != nil {
+		cfg.Answerer, cfg.Lister = o.admission.Wrap(asker), o.admission.Wrap(asker)
 	}
 	h.bot, err = slack.New(ctx, cfg)
 	if err != nil {

@@ -46,6 +46,8 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 		return nil, "Searching the indexed sources for “" + echo(cutBytes(r.Asked, 300)) + "”…"
 	case bot.Unavailable:
 		return nil, unavailableText(r.RequestID)
+	case bot.Busy:
+		return nil, ":hourglass: " + bot.BusyText(r.Ahead)
 	case bot.NoSources:
 		return nil, noSourcesText
 	case bot.Help:

@@ -330,3 +330,12 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 type nopSink struct{}
 
 func (nopSink) Put(_ context.Context, _ retrieval.Feedback) error { return nil }
+
+// TestBusyRendered: a question refused by admission control reads as busy,
+// with the number ahead, as plain text.
+func TestBusyRendered(t *testing.T) {
+	blocks, text := renderBot().render(bot.Reply{Kind: bot.Busy, Asked: "where is X?", Ahead: 12})
+	if want := ":hourglass: I'm busy: 12 questions ahead of yours. Try again in a minute."; blocks != nil || text != want {
+		t.Errorf("render(Busy) = %v, %q; want no blocks, %q", blocks, text, want)
+	}
+}

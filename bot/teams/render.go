@@ -45,6 +45,8 @@ func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
 		return plainActivity("Searching the indexed sources for “" + cut(r.Asked, 300) + "”…")
 	case bot.Unavailable:
 		return plainActivity(unavailableText(r.RequestID))
+	case bot.Busy:
+		return plainActivity("⏳ " + bot.BusyText(r.Ahead))
 	case bot.NoSources:
 		return plainActivity("This conversation has no sources to search. Ask whoever runs ragbot to add its id, " +
 			to.Channel + ", under access.channels in ragbot.yaml.")

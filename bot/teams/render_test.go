@@ -116,3 +116,13 @@ func TestRenderGolden(t *testing.T) {
 type feedbackStub struct{}
 
 func (feedbackStub) Put(context.Context, retrieval.Feedback) error { return nil }
+
+// TestBusyRendered: a question refused by admission control reads as busy,
+// with the number ahead, as plain text.
+func TestBusyRendered(t *testing.T) {
+	b := &Bot{cfg: Config{Now: time.Now}}
+	a := b.render(bot.Thread{Channel: "19:c"}, bot.Reply{Kind: bot.Busy, Asked: "where is X?", Ahead: 1})
+	if want := "⏳ I'm busy: 1 question ahead of yours. Try again in a minute."; a.Text != want || a.TextFormat != "plain" || len(a.Attachments) != 0 {
+		t.Errorf("render(Busy) = %+v; want plain text %q", a, want)
+	}
+}

@@ -58,6 +58,8 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	requests := newRequestCounter()
+	cf.observe = requests.observe
 	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
 	if err != nil {
 		return err
@@ -88,6 +90,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("search is unavailable: %w", err)
 	}
 	var ans retrieval.Answer
+	requests.take() // count the question's requests only
 	if indexed == 0 {
 		ans = retrieval.Answer{Question: question, Coverage: retrieval.NotIndexed, Confidence: retrieval.NotIndexed.Confidence(),
 			Warnings: []string{notIndexed(a.cfg, *sources, cf.config)}}
@@ -119,6 +122,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *explain {
 		fmt.Fprintln(stdout, whyRefused(ans.Coverage, ans.Evidence, asker.Thresholds))
+		fmt.Fprintln(stdout, "Weaviate requests for this question:", formatRequests(requests.take()))
 	}
 	return nil
 }

@@ -105,6 +105,10 @@ type latencyJSON struct {
 	P50   float64 `json:"p50"`
 	P95   float64 `json:"p95"`
 	Max   float64 `json:"max"`
+	// Weaviate requests per timed call: median and max, and the total by kind.
+	RequestsP50    int            `json:"weaviate_requests_p50"`
+	RequestsMax    int            `json:"weaviate_requests_max"`
+	RequestsByKind map[string]int `json:"weaviate_requests_by_kind"`
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -145,6 +149,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	requests := newRequestCounter()
+	cf.observe = requests.observe
 	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
 		return err
@@ -207,7 +213,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *bench {
-		if out.Latency, err = benchAsk(ctx, a, asker, qs, *benchRuns); err != nil {
+		if out.Latency, err = benchAsk(ctx, a, asker, qs, *benchRuns, requests); err != nil {
 			return err
 		}
 	}
@@ -263,20 +269,28 @@ func ratesOf(r retrieval.Rates) ratesJSON {
 
 // benchAsk times Asker.Ask on every question with a corpus: one warm-up
 // pass, then runs timed passes. Percentiles are nearest-rank.
-func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, runs int) (*latencyJSON, error) {
+func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, runs int, requests *requestCounter) (*latencyJSON, error) {
 	var ms []float64
+	var perCall []int
+	byKind := map[string]int{}
 	for pass := 0; pass <= runs; pass++ {
 		for _, q := range qs {
 			src, ok := a.cfg.SourceNamed(q.Corpus)
 			if !ok {
 				continue
 			}
+			requests.take()
 			start := time.Now()
 			if _, err := asker.Ask(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}); err != nil {
 				return nil, fmt.Errorf("bench: question %s: %w", q.ID, err)
 			}
 			if pass > 0 {
 				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+				kinds, n := requests.take()
+				perCall = append(perCall, n)
+				for k, v := range kinds {
+					byKind[k] += v
+				}
 			}
 		}
 	}
@@ -285,7 +299,9 @@ func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 	}
 	sort.Float64s(ms)
 	rank := func(p float64) float64 { return ms[max(0, int(math.Ceil(p*float64(len(ms))))-1)] }
-	return &latencyJSON{Calls: len(ms), P50: rank(0.50), P95: rank(0.95), Max: ms[len(ms)-1]}, nil
+	slices.Sort(perCall)
+	return &latencyJSON{Calls: len(ms), P50: rank(0.50), P95: rank(0.95), Max: ms[len(ms)-1],
+		RequestsP50: perCall[(len(perCall)-1)/2], RequestsMax: perCall[len(perCall)-1], RequestsByKind: byKind}, nil
 }
 
 // cutName shortens a corpus name to its last n bytes.
@@ -369,6 +385,11 @@ func printReport(w io.Writer, out evalOutput) {
 	}
 	if l := out.Latency; l != nil {
 		fmt.Fprintf(w, "\nask latency (mode %s, %d calls): p50 %.1f ms  p95 %.1f ms  max %.1f ms\n", out.Mode, l.Calls, l.P50, l.P95, l.Max)
+		total := 0
+		for _, n := range l.RequestsByKind {
+			total += n
+		}
+		fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, formatRequests(l.RequestsByKind, total))
 	}
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (not in the first 5):\n")

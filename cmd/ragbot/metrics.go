@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -40,6 +41,7 @@ type metrics struct {
 	confluence *prometheus.CounterVec   // source, result
 	webhooks   *prometheus.CounterVec   // result
 	skipped    *prometheus.CounterVec   // source
+	refusals   *prometheus.CounterVec   // reason
 }
 
 // Outcomes of a question (label outcome of ragbot_questions_total).
@@ -51,10 +53,11 @@ const (
 	outcomeNoSources   = "no_sources"   // the channel may see no source
 	outcomeHelp        = "help"         // an empty mention, answered with help
 	outcomeReplyFailed = "reply_failed" // the reply could not be posted to the chat platform
+	outcomeBusy        = "busy"         // refused by admission control: the queue was full or its wait ran out
 )
 
 var questionOutcomes = []string{outcomeAnswered, outcomeNotSure, outcomeNoCoverage, outcomeUnavailable,
-	outcomeNoSources, outcomeHelp, outcomeReplyFailed}
+	outcomeNoSources, outcomeHelp, outcomeReplyFailed, outcomeBusy}
 
 // Surfaces (label surface).
 const (
@@ -95,7 +98,7 @@ func newMetrics(cfg *config.Config) *metrics {
 	}
 	f := func(c prometheus.Collector) { m.reg.MustRegister(c) }
 	m.questions = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_questions_total",
-		Help: "Questions answered, by surface (slack, slack_command, teams) and outcome (answered, not_sure, no_coverage, unavailable, no_sources, help, reply_failed)."},
+		Help: "Questions answered, by surface (slack, slack_command, teams) and outcome (answered, not_sure, no_coverage, unavailable, no_sources, help, reply_failed, busy)."},
 		[]string{"surface", "outcome"})
 	m.answerSecs = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ragbot_answer_duration_seconds",
 		Help: "Time from receiving a question to posting its answer, by surface.", Buckets: answerBuckets},
@@ -123,8 +126,10 @@ func newMetrics(cfg *config.Config) *metrics {
 	m.skipped = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_scheduled_runs_skipped_total",
 		Help: "Scheduled syncs or polls skipped because the previous run of the source was still going, by source."},
 		[]string{"source"})
+	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_answers_refused_total",
+		Help: "Questions refused by admission control with the busy reply, by reason (queue_full, queue_wait)."}, []string{"reason"})
 	for _, c := range []prometheus.Collector{m.questions, m.answerSecs, m.duplicates, m.weaviateRq, m.weaviateEr, m.indexRuns,
-		m.embedded, m.deleted, m.confluence, m.webhooks, m.skipped} {
+		m.embedded, m.deleted, m.confluence, m.webhooks, m.skipped, m.refusals} {
 		f(c)
 	}
 	f(collectors.NewGoCollector())
@@ -140,6 +145,9 @@ func newMetrics(cfg *config.Config) *metrics {
 	for _, k := range []string{weaviate.RequestSearch, weaviate.RequestAggregate, weaviate.RequestBatch, weaviate.RequestBatchDelete,
 		weaviate.RequestObjects, weaviate.RequestSchema, weaviate.RequestOther} {
 		m.weaviateEr.WithLabelValues(k)
+	}
+	for _, r := range []string{bot.RejectQueueFull, bot.RejectQueueWait} {
+		m.refusals.WithLabelValues(r)
 	}
 	for _, r := range []string{"accepted", "ignored", "bad_signature", "unknown_source", "bad_request"} {
 		m.webhooks.WithLabelValues(r)
@@ -191,6 +199,8 @@ func replyOutcome(r bot.Reply, err error) string {
 		return outcomeNoSources
 	case r.Kind == bot.Help:
 		return outcomeHelp
+	case r.Kind == bot.Busy:
+		return outcomeBusy
 	}
 	return coverageOutcome(r.Answer)
 }
@@ -220,7 +230,7 @@ type observedAnswerer struct {
 }
 
 func (m *metrics) answerer(surface string, next bot.Answerer) bot.Answerer {
-	for _, o := range []string{outcomeAnswered, outcomeNotSure, outcomeNoCoverage, outcomeUnavailable} {
+	for _, o := range []string{outcomeAnswered, outcomeNotSure, outcomeNoCoverage, outcomeUnavailable, outcomeBusy} {
 		m.questions.WithLabelValues(surface, o)
 	}
 	return observedAnswerer{next: next, m: m, surface: surface}
@@ -230,12 +240,32 @@ func (a observedAnswerer) Ask(ctx context.Context, r retrieval.Request) (retriev
 	start := time.Now()
 	ans, err := a.next.Ask(ctx, r)
 	outcome := outcomeUnavailable
-	if err == nil {
+	if busy := (*bot.BusyError)(nil); errors.As(err, &busy) {
+		outcome = outcomeBusy
+	} else if err == nil {
 		outcome = coverageOutcome(ans)
 	}
 	a.m.question(a.surface, outcome, time.Since(start))
 	return ans, err
 }
+
+// admission registers ragbot_answer_queue_length and ragbot_answers_running,
+// read from the pool at each scrape.
+func (m *metrics) admission(a *bot.Admission) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ragbot_answer_queue_length",
+		Help: "Questions waiting for a search slot (serve.max_concurrent_answers)."}, func() float64 {
+		_, q := a.Load()
+		return float64(q)
+	}))
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ragbot_answers_running",
+		Help: "Questions being searched now."}, func() float64 {
+		r, _ := a.Load()
+		return float64(r)
+	}))
+}
+
+// refused is the bot.AdmissionConfig.OnReject of serve's admission pool.
+func (m *metrics) refused(reason string) { m.refusals.WithLabelValues(reason).Inc() }
 
 // weaviateRequest is the weaviate.RequestObserver of the store.
 func (m *metrics) weaviateRequest(kind string, elapsed time.Duration, failed bool) {

@@ -134,7 +134,8 @@ access:
 	// Before anything happened: the families with bounded labels exist at zero.
 	fams := scrape(t, base)
 	for _, name := range []string{"ragbot_questions_total", "ragbot_chunks_embedded_total", "ragbot_webhook_deliveries_total",
-		"ragbot_duplicate_deliveries_total", "ragbot_index_queue_sources", "go_goroutines"} {
+		"ragbot_duplicate_deliveries_total", "ragbot_index_queue_sources", "go_goroutines",
+		"ragbot_answer_queue_length", "ragbot_answers_running", "ragbot_answers_refused_total"} {
 		if fams[name] == nil {
 			t.Errorf("no family %s before the first event", name)
 		}
@@ -225,6 +226,11 @@ access:
 		{"ragbot_questions_total", map[string]string{"surface": "slack_command"}, 1, 1},
 		{"ragbot_questions_total", map[string]string{"surface": "slack", "outcome": "answered"}, 1, 20},
 		{"ragbot_questions_total", map[string]string{"surface": "slack", "outcome": "unavailable"}, 0, 0},
+		// 20 questions fit in serve.max_concurrent_answers plus the queue: none refused
+		{"ragbot_questions_total", map[string]string{"surface": "slack", "outcome": "busy"}, 0, 0},
+		{"ragbot_answers_refused_total", map[string]string{"reason": "queue_full"}, 0, 0},
+		{"ragbot_answer_queue_length", nil, 0, 0},
+		{"ragbot_answers_running", nil, 0, 0},
 		{"ragbot_answer_duration_seconds", map[string]string{"surface": "slack"}, 20, 20},
 		{"ragbot_duplicate_deliveries_total", map[string]string{"surface": "slack"}, 1, 1},
 		{"ragbot_weaviate_request_duration_seconds", map[string]string{"kind": "search"}, 20, 1e9},

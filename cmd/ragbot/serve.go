@@ -123,7 +123,12 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	if err != nil {
 		return nil, err
 	}
-	a.onRun = m.indexRun
+	a.onRun = func(r ingest.RunReport) {
+		m.indexRun(r)
+		if !r.UpToDate { // chunks may have changed: count terms afresh (Store.DocFreq)
+			a.store.InvalidateCounts()
+		}
+	}
 	s := &server{app: a, log: serveLogger(stderr, cf), mode: a.cfg.Slack.Mode, shutdownTimeout: a.cfg.Serve.ShutdownTimeout, metrics: m}
 	if !a.cfg.SlackEnabled() {
 		s.mode = "off"
@@ -147,11 +152,16 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	// One answer pipeline (retrieval.Asker with the stale, TTL and branch
 	// guards), as in ask. /where-is lists locations, so it shows more of
 	// them than an answer.
-	answerer, branches := s.app.pipeline(ctx)
-	lister := *answerer
-	lister.TopK = max(answerer.TopK, 10)
-	lister.Candidates = max(answerer.Candidates, lister.TopK)
-	listAnswerer := s.metrics.answerer(surfaceSlackCommand, &lister)
+	asker, branches := s.app.pipeline(ctx)
+	lister := *asker
+	lister.TopK = max(asker.TopK, 10)
+	lister.Candidates = max(asker.Candidates, lister.TopK)
+	// One admission pool for every surface: they share Weaviate and the CPU.
+	admission := bot.NewAdmission(bot.AdmissionConfig{Max: cfg.Serve.MaxConcurrentAnswers,
+		Queue: cfg.Serve.AnswerQueueLength, Wait: cfg.Serve.AnswerQueueWait, OnReject: s.metrics.refused})
+	s.metrics.admission(admission)
+	answerer := admission.Wrap(asker)
+	listAnswerer := s.metrics.answerer(surfaceSlackCommand, admission.Wrap(&lister))
 	// Freshness: Confluence sources re-sync by TTL on the scheduler; git
 	// sources by push webhooks and polls on the same scheduler.
 	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log, OnSkip: s.metrics.scheduleSkipped})

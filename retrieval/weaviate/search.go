@@ -27,6 +27,76 @@ var searchProperties = []string{"search_text", "symbol^3"}
 // inside Weaviate (never afterwards), and returns hits best first. GraphQL
 // errors arrive inside HTTP 200 and are returned as errors here.
 func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit, error) {
+	get, err := s.searchGet(q)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	resp, err := get.Do(ctx)
+	if err == nil {
+		err = gqlErrors(resp)
+	}
+	if err != nil {
+		s.log.Warn("weaviate search failed", "query", q.Text, "err", err)
+		return nil, fmt.Errorf("weaviate hybrid search: %w", describe(err))
+	}
+	hits, err := s.searchHits(resp, s.chunk, q)
+	if err != nil {
+		return nil, err
+	}
+	s.log.Debug("weaviate search", "query", q.Text, "alpha", q.Alpha, "hits", len(hits), "ms", time.Since(start).Milliseconds())
+	return hits, nil
+}
+
+// SearchAll runs the queries of qs in one GraphQL request, each as an
+// aliased Get (GraphQL spec, "Field Alias"; spec.graphql.org/October2021/#sec-Field-Alias),
+// and returns each query's hits as Search would, in the order of qs. The
+// queries are independent: each is scored and fused over its own result
+// set, as in its own request. Errors: a limit out of range, or a Weaviate
+// failure of any query (GraphQL errors arrive inside HTTP 200).
+func (s *Store) SearchAll(ctx context.Context, qs []retrieval.Query) ([][]retrieval.Hit, error) {
+	if len(qs) == 1 {
+		hits, err := s.Search(ctx, qs[0])
+		return [][]retrieval.Hit{hits}, err
+	}
+	var b strings.Builder
+	b.WriteString("{Get{")
+	for i, q := range qs {
+		get, err := s.searchGet(q)
+		if err != nil {
+			return nil, err
+		}
+		// Build gives "{Get {Chunk (...) {...}}}": keep what is inside Get, aliased.
+		one := strings.TrimSpace(get.Build())
+		inner, ok := strings.CutPrefix(one, "{Get {")
+		inner, ok2 := strings.CutSuffix(inner, "}}")
+		if !ok || !ok2 {
+			return nil, fmt.Errorf("weaviate search: unexpected query shape %.40q", one)
+		}
+		fmt.Fprintf(&b, "q%d: %s ", i, inner)
+	}
+	b.WriteString("}}")
+	start := time.Now()
+	resp, err := s.client.GraphQL().Raw().WithQuery(b.String()).Do(ctx)
+	if err == nil {
+		err = gqlErrors(resp)
+	}
+	if err != nil {
+		s.log.Warn("weaviate search failed", "queries", len(qs), "query", qs[0].Text, "err", err)
+		return nil, fmt.Errorf("weaviate hybrid search (%d queries in one request): %w", len(qs), describe(err))
+	}
+	out := make([][]retrieval.Hit, len(qs))
+	for i, q := range qs {
+		if out[i], err = s.searchHits(resp, fmt.Sprintf("q%d", i), q); err != nil {
+			return nil, err
+		}
+	}
+	s.log.Debug("weaviate search", "query", qs[0].Text, "queries", len(qs), "ms", time.Since(start).Milliseconds())
+	return out, nil
+}
+
+// searchGet builds the GraphQL Get of one hybrid query.
+func (s *Store) searchGet(q retrieval.Query) (*graphql.GetBuilder, error) {
 	if q.Limit < 1 || q.Limit > 200 {
 		return nil, fmt.Errorf("search: limit %d out of range 1..200", q.Limit)
 	}
@@ -37,9 +107,8 @@ func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit,
 	gql := s.client.GraphQL()
 	h := gql.HybridArgumentBuilder().WithQuery(q.Text).WithAlpha(float32(q.Alpha)).
 		WithFusionType(graphql.RelativeScore).WithProperties(props)
-	both := s.bothVectors(q)
 	switch {
-	case both:
+	case s.bothVectors(q):
 		h = h.WithTargets(gql.MultiTargetArgumentBuilder().ManualWeights(map[string]float32{
 			VectorLexical: float32(1 - s.semW), s.slot: float32(s.semW)})).
 			WithSearches(gql.HybridSearchesArgumentBuilder().WithNearVector(gql.NearVectorArgBuilder().
@@ -56,19 +125,16 @@ func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit,
 	if w := where(q); w != nil {
 		get = get.WithWhere(w)
 	}
-	start := time.Now()
-	resp, err := get.Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
-	if err != nil {
-		s.log.Warn("weaviate search failed", "query", q.Text, "err", err)
-		return nil, fmt.Errorf("weaviate hybrid search: %w", describe(err))
-	}
-	rows, err := decodeRows(resp, s.chunk)
+	return get, nil
+}
+
+// searchHits reads the hits of q from the Get result named alias.
+func (s *Store) searchHits(resp *models.GraphQLResponse, alias string, q retrieval.Query) ([]retrieval.Hit, error) {
+	rows, err := decodeRows(resp, alias)
 	if err != nil {
 		return nil, err
 	}
+	both := s.bothVectors(q)
 	hits := make([]retrieval.Hit, 0, len(rows))
 	for _, r := range rows {
 		hit := retrieval.Hit{Chunk: r.chunk(), ID: r.Additional.ID}
@@ -85,7 +151,6 @@ func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit,
 		hit.Debug = fmt.Sprintf("hybrid(%.3f) bm25(%.2f) vec(%.3f)", hit.Score, hit.BM25, vec)
 		hits = append(hits, hit)
 	}
-	s.log.Debug("weaviate search", "query", q.Text, "alpha", q.Alpha, "hits", len(hits), "ms", time.Since(start).Milliseconds())
 	return hits, nil
 }
 
@@ -234,6 +299,8 @@ func gqlErrors(resp *models.GraphQLResponse) error {
 	return errors.New("graphql: " + strings.Join(msgs, "; "))
 }
 
+// decodeRows reads the rows of the Get result named class (or the alias given
+// in the query).
 func decodeRows(resp *models.GraphQLResponse, class string) ([]row, error) {
 	raw, err := json.Marshal(resp.Data["Get"])
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-openapi/strfmt"
@@ -79,8 +78,7 @@ type Store struct {
 	repl int    // StoreConfig.ReplicationFactor
 	cl   string // StoreConfig.ConsistencyLevel
 
-	totalsMu sync.Mutex
-	totals   map[string]scopeTotal // DocFreq's chunk counts by filter, see totalTTL
+	counts countCache // DocFreq's counts by filter and term (docfreq.go)
 }
 
 // ErrEmbedderMismatch is wrapped by OpenStore when the collection holds

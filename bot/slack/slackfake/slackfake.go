@@ -71,6 +71,14 @@ type Server struct {
 
 // New starts a fake Slack that stops when the test ends.
 func New(t testing.TB) *Server {
+	s := Start()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a fake Slack on a loopback port outside a test (the load
+// generator, scripts/loadtest); Close stops it.
+func Start() *Server {
 	s := &Server{responses: map[string][]json.RawMessage{}, limits: map[string][]int{}, fails: map[string][]string{}}
 	s.socket.init()
 	mux := http.NewServeMux()
@@ -79,11 +87,13 @@ func New(t testing.TB) *Server {
 	mux.HandleFunc("GET /socket", s.serveSocket)
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL
-	t.Cleanup(func() {
-		s.socket.closeAll()
-		s.srv.Close()
-	})
 	return s
+}
+
+// Close closes the Socket Mode connections and stops the server.
+func (s *Server) Close() {
+	s.socket.closeAll()
+	s.srv.Close()
 }
 
 // APIURL is the base URL to give slack.OptionAPIURL (with its trailing slash).
