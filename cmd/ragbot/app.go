@@ -118,7 +118,11 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 		}
 	}
 	a := &app{cfg: cfg, log: newLogger(stderr, flags), embedder: emb, stderr: stderr}
-	url, apiKey := cfg.Weaviate.URL, ""
+	url, apiKey := "", ""
+	var failover []string
+	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
+		url, failover = eps[0], eps[1:]
+	}
 	if env := cfg.Weaviate.APIKeyEnv; env != "" {
 		apiKey = os.Getenv(env)
 	}
@@ -129,7 +133,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 		}
 	}
 	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
-		URL: url, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
+		URL: url, Failover: failover, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
 		Observe: flags.observe, ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
 	}, flags)
 	if err != nil {
