@@ -20,11 +20,11 @@ import (
 
 // StoreConfig says which Weaviate to use and which collections.
 type StoreConfig struct {
-	URL        string        // "http://127.0.0.1:8079"; scheme and host only
+	URL string // "http://127.0.0.1:8079"; scheme and host only
 	// Failover lists more nodes of the same Weaviate cluster (scheme and
 	// host), tried in order when URL, or the node last used, refuses the
 	// connection (failover.go). Empty: URL alone.
-	Failover []string
+	Failover   []string
 	APIKey     string        // optional; sent as a bearer token
 	ChunkClass string        // collection of chunks ["Chunk"]
 	StateClass string        // collection of source states [ChunkClass+"SourceState", "SourceState" for "Chunk"]
