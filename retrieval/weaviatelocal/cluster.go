@@ -86,9 +86,13 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 	ports := make([][6]int, n)
 	var join, raftJoin []string
 	for i := range ports {
-		p, err := pickPorts(opt.Port + NodePortStride*i)
-		if err != nil {
-			return nil, fmt.Errorf("node%d: %w", i+1, err)
+		var p [6]int
+		for j := range p {
+			p[j] = opt.Port + NodePortStride*i + j
+			if !free(p[j]) {
+				return nil, fmt.Errorf("weaviate port %d is in use (node%d of a cluster on weaviate.port %d uses %d..%d); another ragbot or weaviate may be running",
+					p[j], i+1, opt.Port, p[0], p[0]+5)
+			}
 		}
 		ports[i] = p
 		join = append(join, "127.0.0.1:"+strconv.Itoa(p[2]))
