@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
@@ -138,11 +139,12 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 	}, flags)
 	if err != nil {
 		a.Close()
-		if ctx.Err() == nil && !weaviatelocal.Ready(ctx, url) {
+		nodes := append([]string{url}, failover...)
+		if ctx.Err() == nil && !slices.ContainsFunc(nodes, func(u string) bool { return weaviatelocal.Ready(ctx, u) }) {
 			// The client's own error for a refused connection is "status -1:
 			// check the DerivedFromError field", which tells a new user nothing.
 			a.log.Debug("weaviate unreachable", "url", url, "err", err)
-			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", url)
+			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", strings.Join(nodes, ", "))
 		}
 		return nil, err
 	}

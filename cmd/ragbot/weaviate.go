@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
@@ -66,7 +67,7 @@ func runWeaviate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	for _, n := range cl.Nodes {
 		fmt.Fprintf(stdout, "  %s %s\n", n.Name, n.URL)
 	}
-	fmt.Fprintf(stdout, "other commands use %s; to fail over, set weaviate.urls: %q\n", cl.Nodes[0].URL, cl.URLs())
+	fmt.Fprintf(stdout, "other commands use %s; to fail over between the nodes, set weaviate.urls: [%s]\n", cl.Nodes[0].URL, strings.Join(cl.URLs(), ", "))
 	// A node that exits (killed to try failover, say) leaves the others
 	// running; Ctrl-C stops them, or the last one exiting ends the command.
 	exited := make(chan *weaviatelocal.Server, len(cl.Nodes))

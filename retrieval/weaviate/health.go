@@ -39,6 +39,8 @@ const healthCheckTimeout = 2 * time.Second
 // shardingConfig.actualCount, and replicationConfig.factor) and GET
 // /v1/cluster/statistics (the Raft voters: the nodes there should be,
 // including those that memberlist dropped from /v1/nodes after they died).
+// None of the three needs the Raft leader, so the check answers while a
+// new leader is being elected.
 type IndexHealth struct {
 	CheckedAt time.Time
 	// Err is set when the check failed (Weaviate unreachable, the
@@ -304,12 +306,19 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 			} `json:"raft"`
 		} `json:"statistics"`
 	}
-	get := func(path string, v any) error { return getJSON(ctx, hc, base+path, apiKey, v) }
+	get := func(path string, v any) error { return getJSON(ctx, hc, base+path, apiKey, nil, v) }
 	var nodesErr, schemaErr, statsErr error
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() { defer wg.Done(); nodesErr = get("/v1/nodes/"+url.PathEscape(class)+"?output=verbose", &nodes) }()
-	go func() { defer wg.Done(); schemaErr = get("/v1/schema/"+url.PathEscape(class), &schema) }()
+	go func() {
+		// "consistency: false" reads the node's own copy of the schema
+		// instead of asking the Raft leader (Weaviate REST docs, "Get a
+		// single collection"): after the leader died, until another is
+		// elected (about 10 s here), the default read waits.
+		defer wg.Done()
+		schemaErr = getJSON(ctx, hc, base+"/v1/schema/"+url.PathEscape(class), apiKey, http.Header{"Consistency": {"false"}}, &schema)
+	}()
 	go func() { defer wg.Done(); statsErr = get("/v1/cluster/statistics", &stats) }()
 	wg.Wait()
 	if err := errors.Join(nodesErr, schemaErr); err != nil {
@@ -373,10 +382,13 @@ type statusError struct {
 
 func (e statusError) Error() string { return e.msg }
 
-func getJSON(ctx context.Context, hc *http.Client, u, apiKey string, v any) error {
+func getJSON(ctx context.Context, hc *http.Client, u, apiKey string, header http.Header, v any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
 	}
 	if apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
