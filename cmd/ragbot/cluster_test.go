@@ -142,11 +142,20 @@ sources:
 	}
 	t.Logf("the cluster settled %s after node1's SIGKILL", time.Since(killed).Round(100*time.Millisecond))
 	h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, "", "Repl1")
-	if h.Err != nil || !slices.Equal(h.Down, []string{"node1"}) || h.Unavailable != 1 || h.Shards != 3 {
-		t.Errorf("factor 1 with node1 down: %+v, want node1 down and 1 of 3 shards unavailable", h)
+	if h.Err != nil || !slices.Equal(h.Down, []string{"node1"}) || h.Unavailable != 1 || h.Shards != 3 || h.Problem() == nil {
+		t.Errorf("factor 1 with node1 down: %+v, want node1 down and 1 of 3 shards unavailable (not ready)", h)
 	}
-	if h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, "", "Repl3"); h.Err != nil || h.Unavailable != 0 {
-		t.Errorf("factor 3 with node1 down: %+v, want every shard available", h)
+	if h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, "", "Repl3"); h.Err != nil || h.Unavailable != 0 || h.Problem() != nil {
+		t.Errorf("factor 3 with node1 down: %+v, want every shard available (ready)", h)
+	}
+	// doctor (on the first node that answers of weaviate.urls) fails the
+	// nodes check of the factor-1 collection and warns for factor 3.
+	if code, out, _ := ragbot(t, "doctor", "--config", repl1); code != 1 ||
+		!strings.Contains(out, "FAIL weaviate nodes: 1 of 3 shards of Repl1 have no live replica (nodes down: node1; replication factor 1)") {
+		t.Errorf("doctor, factor 1 with node1 down: exit %d\n%s", code, out)
+	}
+	if _, out, _ := ragbot(t, "doctor", "--config", repl3); !strings.Contains(out, "warn weaviate nodes: 1 of 3 nodes down (node1); every shard of Repl3 still has a live replica") {
+		t.Errorf("doctor, factor 3 with node1 down:\n%s", out)
 	}
 
 	for _, q := range questions {

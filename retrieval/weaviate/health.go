@@ -274,10 +274,11 @@ func (s *Store) checkHealth(ctx context.Context) IndexHealth {
 
 // CheckHealth checks the health of collection class on the Weaviate at
 // base (scheme://host:port) through hc, with apiKey as a bearer token when
-// not empty (see IndexHealth; Store.Health caches it). CheckedAt is left
-// zero for the caller to set.
-func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class string) IndexHealth {
-	h := IndexHealth{Class: class}
+// not empty (see IndexHealth; Store.Health caches it). CheckedAt is when
+// the check ended.
+func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class string) (h IndexHealth) {
+	h.Class = class
+	defer func() { h.CheckedAt = time.Now() }()
 	var nodes struct {
 		Nodes []struct {
 			Name   string `json:"name"`
