@@ -188,6 +188,7 @@ func (d *doctor) checkWeaviate(ctx context.Context) bool {
 func (d *doctor) checkNodes(ctx context.Context, class string) {
 	h := weaviate.CheckHealth(ctx, d.http, d.base, d.apiKey, class)
 	switch {
+	case errors.Is(h.Err, weaviate.ErrNoCollection): // checkShards says so
 	case h.Err != nil:
 		d.line(checkWarn, "weaviate nodes", h.Err.Error(), "check Weaviate's log")
 	case h.Unavailable > 0:

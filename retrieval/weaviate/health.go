@@ -325,7 +325,7 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 	if err := errors.Join(nodesErr, schemaErr); err != nil {
 		var st statusError
 		if errors.As(err, &st) && st.code == http.StatusNotFound {
-			h.Err = fmt.Errorf("weaviate: collection %s does not exist (run `ragbot index`)", class)
+			h.Err = fmt.Errorf("weaviate: collection %s %w (run `ragbot index`)", class, ErrNoCollection)
 		} else {
 			h.Err = fmt.Errorf("weaviate unreachable or refusing the health check of %s: %w", class, err)
 		}
@@ -374,6 +374,10 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 	h.Unavailable = max(h.Shards-len(live), 0)
 	return h
 }
+
+// ErrNoCollection is wrapped by IndexHealth.Err when the collection does
+// not exist.
+var ErrNoCollection = errors.New("does not exist")
 
 // statusError is a non-200 reply of a health request.
 type statusError struct {

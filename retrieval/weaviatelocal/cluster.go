@@ -84,6 +84,11 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 	if opt.Port == 0 {
 		return nil, errors.New("weaviate cluster: a fixed Port is required (Raft state remembers the peers' ports)")
 	}
+	bin, err := FindBinary(opt.Binary)
+	if err != nil {
+		return nil, err
+	}
+	opt.Binary = bin
 	ports := make([][6]int, n)
 	var join, raftJoin []string
 	for i := range ports {

@@ -40,6 +40,7 @@ type Options struct {
 	// Port is the HTTP port; gRPC, gossip, gossip data, Raft and Raft RPC take
 	// Port+1..Port+5. 0 picks free ports (for tests with throwaway data dirs:
 	// Raft state in a data dir remembers its ports, so a kept dir needs a fixed Port).
+	// StartCluster: node i (0-based) takes Port+NodePortStride*i..+5.
 	Port         int
 	ReadyTimeout time.Duration // how long to wait for /v1/.well-known/ready [90s]
 	Log          io.Writer     // server stdout and stderr [DataDir/weaviate.log]
@@ -118,6 +119,11 @@ func Ready(ctx context.Context, baseURL string) bool {
 // a port or data-dir problem, or the server exiting or not becoming ready in
 // time (the error then quotes the end of its log).
 func Start(ctx context.Context, opt Options) (*Server, error) {
+	bin, err := FindBinary(opt.Binary)
+	if err != nil {
+		return nil, err
+	}
+	opt.Binary = bin
 	ports, err := pickPorts(opt.Port)
 	if err != nil {
 		return nil, err
