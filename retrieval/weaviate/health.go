@@ -324,9 +324,14 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 	wg.Wait()
 	if err := errors.Join(nodesErr, schemaErr); err != nil {
 		var st statusError
-		if errors.As(err, &st) && st.code == http.StatusNotFound {
+		switch {
+		case errors.As(err, &st) && st.code == http.StatusNotFound:
 			h.Err = fmt.Errorf("weaviate: collection %s %w (run `ragbot index`)", class, ErrNoCollection)
-		} else {
+		case errors.As(err, &st) && (st.code == http.StatusForbidden || st.code == http.StatusUnauthorized):
+			// With RBAC, GET /v1/nodes needs the nodes read permission at
+			// verbose level for the collection (Weaviate docs, "RBAC").
+			h.Err = fmt.Errorf("weaviate refused the health check of %s (grant ragbot's API key read access to nodes and to the collection's schema): %w", class, err)
+		default:
 			h.Err = fmt.Errorf("weaviate unreachable or refusing the health check of %s: %w", class, err)
 		}
 		return h
