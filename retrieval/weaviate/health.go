@@ -27,6 +27,10 @@ import (
 // CLUSTER_IN_LOCALHOST).
 const HealthTTL = 5 * time.Second
 
+// maxStale, in TTLs, is how old a verdict an answer takes without waiting
+// for a new check (Health.Current).
+const maxStale = 3
+
 // healthCheckTimeout bounds one health check (its requests run at once), so
 // an answer that has to wait for the first check waits at most this long.
 const healthCheckTimeout = 2 * time.Second
@@ -141,10 +145,12 @@ func (h IndexHealth) Problem() error {
 	return nil
 }
 
-// Health caches the store's IndexHealth for HealthTTL. A stale verdict is
-// returned at once while a new check runs in the background, so answers
-// never wait on Weaviate for it, except for the first check of a process
-// (at most healthCheckTimeout). Safe for concurrent use.
+// Health caches the store's IndexHealth for HealthTTL. A verdict up to
+// maxStale old is returned at once while a new check runs in the
+// background, so with steady traffic answers never wait on Weaviate for it;
+// the first answer of a process, or the first after a quiet spell, waits
+// for one check (at most healthCheckTimeout), so that it does not carry a
+// verdict from long ago. Safe for concurrent use.
 type Health struct {
 	check func(context.Context) IndexHealth
 	ttl   time.Duration
@@ -164,16 +170,18 @@ func newHealth(s *Store) *Health {
 func (s *Store) Health() *Health { return s.health }
 
 // Current returns the latest verdict, starting a check when it is older
-// than the TTL. Only when there is none yet does it wait, for that check or
-// until ctx ends; the result may then be unknown (IndexHealth.Known).
+// than the TTL. Only when there is none yet, or it is older than maxStale,
+// does it wait, for that check or until ctx ends; the result may then be
+// unknown (IndexHealth.Known) or old.
 func (h *Health) Current(ctx context.Context) IndexHealth {
 	h.mu.Lock()
-	if h.last.Known() && h.now().Sub(h.last.CheckedAt) < h.ttl {
+	age := h.now().Sub(h.last.CheckedAt)
+	if h.last.Known() && age < h.ttl {
 		defer h.mu.Unlock()
 		return h.last
 	}
 	done := h.startLocked()
-	if h.last.Known() {
+	if h.last.Known() && age < maxStale*h.ttl {
 		defer h.mu.Unlock()
 		return h.last
 	}

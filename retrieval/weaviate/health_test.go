@@ -28,7 +28,7 @@ func TestHealthCacheOffAnswerPath(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		calls++
-		return IndexHealth{Class: "Chunk", Shards: 3, Unavailable: calls - 1} // second check: one shard gone
+		return IndexHealth{Class: "Chunk", Shards: 3, Unavailable: calls - 1} // one more shard gone at each check
 	}
 	release <- struct{}{}
 	first := h.Current(context.Background())
@@ -57,11 +57,20 @@ func TestHealthCacheOffAnswerPath(t *testing.T) {
 	if calls != 2 {
 		t.Errorf("%d checks, want 2 (one running at a time)", calls)
 	}
+	// After a quiet spell the verdict is too old to show: Current waits
+	// for a new check.
+	mu.Lock()
+	now = now.Add(maxStale * HealthTTL)
+	mu.Unlock()
+	release <- struct{}{}
+	if late := h.Current(context.Background()); late.Unavailable != 2 {
+		t.Errorf("Current after %d TTLs = %+v, want the new check's verdict", maxStale, late)
+	}
 	var ans retrieval.Answer
 	if err := (HealthGuard{Store: &Store{health: h}}).Guard(context.Background(), retrieval.Request{}, &ans); err != nil {
 		t.Fatal(err)
 	}
-	if want := "Part of the index is unavailable (1 of 3 shards unreachable); results may be incomplete."; !slices.Equal(ans.Warnings, []string{want}) {
+	if want := "Part of the index is unavailable (2 of 3 shards unreachable); results may be incomplete."; !slices.Equal(ans.Warnings, []string{want}) {
 		t.Errorf("guard warnings %q, want %q", ans.Warnings, want)
 	}
 }
