@@ -5,8 +5,8 @@
 # replication factor 3, kills the Raft leader (or, with "follower", another
 # node), then polls a live node every half second: the nodes GET /v1/nodes
 # lists, whether a schema read (GET /v1/schema/{class}, forwarded to the Raft
-# leader) and a hybrid search answer within 2 s, and the leader each live
-# node names.
+# leader) and a BM25 search at QUORUM answer within 2 s, and the leader each
+# live node names.
 #
 #   bash scripts/cluster-node-loss.sh [leader|follower]
 #
@@ -59,12 +59,13 @@ ask_port=$(( port + 10 * (n % 3) ))
 echo "Raft leader: $leader; killing node$n (port $kill_port), polling port $ask_port"
 kill -9 "$(pgrep -f "weaviate-server.*--port $kill_port ")"
 killed="$(date +%s.%N)"
-search='{"query":"{Get{Repl3(limit:2, consistencyLevel: QUORUM, hybrid:{query:\"weaviate\"}){path}}}"}'
+search='{"query":"{Get{Repl3(limit:2, consistencyLevel: QUORUM, bm25:{query:\"weaviate\"}){path}}}"}'
 for _ in $(seq 1 15); do
   t="$(python3 -c "import time; print(f'{time.time() - $killed:5.1f}')")"
   nodes="$(curl -s -m 2 "http://127.0.0.1:$ask_port/v1/nodes" | python3 -c 'import json,sys; print(" ".join(n["name"] + ":" + n["status"] for n in json.load(sys.stdin)["nodes"]))' 2>/dev/null || echo "-")"
   schema="$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$ask_port/v1/schema/Repl3" || true)"
-  graphql="$(curl -s -m 2 -o /dev/null -w '%{http_code}' -XPOST "http://127.0.0.1:$ask_port/v1/graphql" -H 'Content-Type: application/json' -d "$search" || true)"
+  # GraphQL answers 200 with "errors" in the body: look for hits instead.
+  graphql="$(curl -s -m 2 -XPOST "http://127.0.0.1:$ask_port/v1/graphql" -H 'Content-Type: application/json' -d "$search" | grep -q '"path"' && echo ok || echo failed)"
   leaders="$(curl -s -m 2 "http://127.0.0.1:$ask_port/v1/cluster/statistics" | python3 -c 'import json,sys; print(",".join(s.get("leaderId") or "-" for s in json.load(sys.stdin)["statistics"]))' 2>/dev/null || echo "-")"
   echo "+${t}s nodes [$nodes] schema $schema search $graphql leaders $leaders"
   sleep 0.5
