@@ -22,9 +22,9 @@ import (
 // (Health): answers and /readyz read the cached verdict, so Weaviate sees at
 // most one check (three small GETs) per HealthTTL from each ragbot process,
 // and a node that went down shows in answers within about HealthTTL plus
-// Weaviate's own failure detection (memberlist marked a SIGKILLed local node
-// dead within about a second here, Weaviate v1.39.2 with
-// CLUSTER_IN_LOCALHOST).
+// Weaviate's own failure detection (GET /v1/nodes listed a SIGKILLed local
+// node UNAVAILABLE at once and dropped it within 1-8 s here, Weaviate
+// v1.39.2 with CLUSTER_IN_LOCALHOST; docs/deploy.md, "Scaling out").
 const HealthTTL = 5 * time.Second
 
 // maxStale, in TTLs, is how old a verdict an answer takes without waiting
