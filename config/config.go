@@ -44,6 +44,12 @@ type Weaviate struct {
 	// URL of an existing Weaviate (cluster), e.g. "https://weaviate.internal:8080".
 	// Empty means the embedded default: ragbot starts the local weaviate-server.
 	URL string `yaml:"url"`
+	// URLs, instead of URL, lists several nodes of one Weaviate cluster,
+	// e.g. every node's own address: ragbot talks to the first that
+	// answers and fails over to the next when it cannot connect (any node
+	// coordinates replicated reads and writes). Use URL for a load
+	// balancer in front of the nodes.
+	URLs []string `yaml:"urls"`
 	// DataDir holds the local server's data; default ".ragbot/weaviate".
 	DataDir string `yaml:"data_dir"`
 	// APIKeyEnv names the environment variable holding an API key for URL; the
@@ -69,6 +75,18 @@ type Weaviate struct {
 	// acknowledge a write: ONE, QUORUM or ALL (Weaviate docs,
 	// "Consistency"); default QUORUM when ReplicationFactor > 1, else ONE.
 	ConsistencyLevel string `yaml:"consistency_level"`
+}
+
+// Endpoints is the Weaviate to use: URLs, or URL alone, or none (nil) for
+// the embedded server.
+func (w Weaviate) Endpoints() []string {
+	if len(w.URLs) > 0 {
+		return w.URLs
+	}
+	if w.URL != "" {
+		return []string{w.URL}
+	}
+	return nil
 }
 
 // Embedder selects how vectors are made.

@@ -48,21 +48,36 @@ var className = regexp.MustCompile(`^[A-Z][_0-9A-Za-z]*$`)
 
 func (v *validator) weaviate() {
 	w := v.c.Weaviate
-	if u := w.URL; u != "" {
+	checkURL := func(path, u string) {
 		p, err := url.Parse(u)
 		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			v.bad("weaviate.url", "must be an absolute http(s) URL or empty for the embedded server, got %q", redactURL(u))
+			v.bad(path, "must be an absolute http(s) URL or empty for the embedded server, got %q", redactURL(u))
 		} else if p.User != nil {
-			v.bad("weaviate.url", "must not hold credentials; put the API key in the variable named by weaviate.api_key_env")
+			v.bad(path, "must not hold credentials; put the API key in the variable named by weaviate.api_key_env")
 		}
+	}
+	if u := w.URL; u != "" {
+		checkURL("weaviate.url", u)
+	}
+	if w.URL != "" && len(w.URLs) > 0 {
+		v.bad("weaviate.urls", "set either weaviate.url or weaviate.urls, not both")
+	}
+	seen := map[string]bool{}
+	for i, u := range w.URLs {
+		path := fmt.Sprintf("weaviate.urls[%d]", i)
+		checkURL(path, u)
+		if seen[u] {
+			v.bad(path, "%q is listed twice", redactURL(u))
+		}
+		seen[u] = true
 	}
 	if env := w.APIKeyEnv; env != "" {
 		lookup := v.c.lookupEnv
 		if lookup == nil {
 			lookup = os.LookupEnv
 		}
-		if w.URL == "" {
-			v.bad("weaviate.api_key_env", "is only used with weaviate.url (a remote cluster)")
+		if len(w.Endpoints()) == 0 {
+			v.bad("weaviate.api_key_env", "is only used with weaviate.url or weaviate.urls (a remote cluster)")
 		} else if key, ok := lookup(env); !ok || key == "" {
 			v.bad("weaviate.api_key_env", "names %s, which is not set in the environment", env)
 		}

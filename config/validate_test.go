@@ -65,6 +65,14 @@ func TestBadConfigs(t *testing.T) {
 			want: `weaviate.url: must be an absolute http(s) URL or empty for the embedded server, got "weaviate.local"`,
 		},
 		{
+			file: "bad-weaviate-url-and-urls.yaml",
+			want: `weaviate.urls: set either weaviate.url or weaviate.urls, not both`,
+		},
+		{
+			file: "bad-weaviate-urls-twice.yaml",
+			want: `weaviate.urls[1]: "http://w1.internal:8080" is listed twice`,
+		},
+		{
 			file: "bad-weaviate-url-credentials.yaml",
 			want: `weaviate.url: must not hold credentials; put the API key in the variable named by weaviate.api_key_env`,
 		},
@@ -184,7 +192,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "api_key_env without url",
 			yaml: "weaviate: {api_key_env: WEAVIATE_KEY}\n" + sources,
-			want: "weaviate.api_key_env: is only used with weaviate.url (a remote cluster)",
+			want: "weaviate.api_key_env: is only used with weaviate.url or weaviate.urls (a remote cluster)",
 		},
 		{
 			name: "collection with a dash",

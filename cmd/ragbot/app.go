@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
@@ -118,7 +119,11 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 		}
 	}
 	a := &app{cfg: cfg, log: newLogger(stderr, flags), embedder: emb, stderr: stderr}
-	url, apiKey := cfg.Weaviate.URL, ""
+	url, apiKey := "", ""
+	var failover []string
+	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
+		url, failover = eps[0], eps[1:]
+	}
 	if env := cfg.Weaviate.APIKeyEnv; env != "" {
 		apiKey = os.Getenv(env)
 	}
@@ -129,16 +134,17 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 		}
 	}
 	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
-		URL: url, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
+		URL: url, Failover: failover, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
 		Observe: flags.observe, ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
 	}, flags)
 	if err != nil {
 		a.Close()
-		if ctx.Err() == nil && !weaviatelocal.Ready(ctx, url) {
+		nodes := append([]string{url}, failover...)
+		if ctx.Err() == nil && !slices.ContainsFunc(nodes, func(u string) bool { return weaviatelocal.Ready(ctx, u) }) {
 			// The client's own error for a refused connection is "status -1:
 			// check the DerivedFromError field", which tells a new user nothing.
 			a.log.Debug("weaviate unreachable", "url", url, "err", err)
-			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", url)
+			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", strings.Join(nodes, ", "))
 		}
 		return nil, err
 	}

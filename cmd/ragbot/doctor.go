@@ -19,6 +19,7 @@ import (
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
+	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
 const doctorAbout = `ragbot doctor checks a deployment and explains what is wrong, one line per
@@ -100,9 +101,15 @@ func (d *doctor) result() error {
 }
 
 func (d *doctor) checkAll(ctx context.Context, cfg *config.Config) {
-	d.base = strings.TrimRight(cfg.Weaviate.URL, "/")
-	if d.base == "" {
-		d.base = fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	d.base = fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
+		d.base = strings.TrimRight(eps[0], "/")
+		for _, u := range eps { // weaviate.urls: the first node that answers, as ragbot's client does
+			if weaviatelocal.Ready(ctx, u) {
+				d.base = strings.TrimRight(u, "/")
+				break
+			}
+		}
 	}
 	d.apiKey = envValue(cfg.Weaviate.APIKeyEnv)
 	emb, embErr := newEmbedder(ctx, cfg, io.Discard)
@@ -111,6 +118,7 @@ func (d *doctor) checkAll(ctx context.Context, cfg *config.Config) {
 	}
 	if d.checkWeaviate(ctx) {
 		chunk, state := weaviate.ClassNames(cfg.Weaviate.Collection)
+		d.checkNodes(ctx, chunk)
 		d.checkShards(ctx, chunk, state)
 		if emb != nil {
 			d.checkCollectionEmbedder(ctx, chunk, emb)
@@ -171,6 +179,28 @@ func (d *doctor) checkWeaviate(ctx context.Context) bool {
 	}
 	d.line(checkOK, "weaviate", fmt.Sprintf("%s reachable, version %s", d.base, meta.Version), "")
 	return true
+}
+
+// checkNodes reads the cluster's view of the chunk collection
+// (weaviate.CheckHealth, the check behind answers' partial-index warning and
+// /readyz): every node HEALTHY, and every shard with a replica on a live
+// node.
+func (d *doctor) checkNodes(ctx context.Context, class string) {
+	h := weaviate.CheckHealth(ctx, d.http, d.base, d.apiKey, class)
+	switch {
+	case errors.Is(h.Err, weaviate.ErrNoCollection): // checkShards says so
+	case h.Err != nil:
+		d.line(checkWarn, "weaviate nodes", h.Err.Error(), "check Weaviate's log")
+	case h.Unavailable > 0:
+		d.line(checkFail, "weaviate nodes", fmt.Sprintf("%d of %d shards of %s have no live replica (nodes down: %s; replication factor %d): answers miss that part of the index",
+			h.Unavailable, h.Shards, class, strings.Join(h.Down, ", "), h.Factor),
+			"restart the nodes that are down; to survive a node loss, index with weaviate.replication_factor 3 (docs/deploy.md, Scaling out)")
+	case len(h.Down) > 0:
+		d.line(checkWarn, "weaviate nodes", fmt.Sprintf("%d of %d nodes down (%s); every shard of %s still has a live replica (replication factor %d)",
+			len(h.Down), len(h.Nodes), strings.Join(h.Down, ", "), class, h.Factor), "restart the nodes that are down")
+	default:
+		d.line(checkOK, "weaviate nodes", fmt.Sprintf("%d of %d HEALTHY; %d shards of %s, replication factor %d", len(h.Nodes), len(h.Nodes), h.Shards, class, h.Factor), "")
+	}
 }
 
 // checkShards reads GET /v1/schema/{class}/shards of both collections: a

@@ -8,6 +8,7 @@ import (
 	"github.com/ragbot/ragbot/ingest/code"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/openai"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 // pipeline builds the one answer pipeline of ask, serve and eval from the
@@ -16,9 +17,10 @@ import (
 // branches of the git sources (read now; serve refreshes them after each
 // index run), and the answer guards in order: git snippets against their
 // branch heads (ingest.StaleCode), doc snippets against their source's TTL
-// (ingest.StaleDocs), and the index against the branch heads
-// (ingest.BranchFreshness). It searches the configured sources only
-// (configuredOnly).
+// (ingest.StaleDocs), the index against the branch heads
+// (ingest.BranchFreshness), and the chunk collection's shards: part of the
+// index unavailable or read-only (weaviate.HealthGuard). It searches the
+// configured sources only (configuredOnly).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
 	r := a.cfg.Retrieval
 	sum, err := newSummarizer(a.cfg)
@@ -48,6 +50,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 			ingest.StaleCode{Repos: stale},
 			ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg)},
 			ingest.BranchFreshness{Repos: repos, States: a.store},
+			weaviate.HealthGuard{Store: a.store},
 		},
 	}, branches
 }

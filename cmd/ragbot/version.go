@@ -41,9 +41,9 @@ func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "embedder %s\n", embedderName(ctx, cfg, stderr))
-	url := cfg.Weaviate.URL
-	if url == "" {
-		url = fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	url := fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
+		url = eps[0]
 	}
 	if v, err := weaviateVersion(ctx, url, envValue(cfg.Weaviate.APIKeyEnv)); err == nil {
 		fmt.Fprintf(stdout, "weaviate %s (%s)\n", v, redactURL(url))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
@@ -12,36 +13,74 @@ const weaviateAbout = `ragbot weaviate runs the local Weaviate server (the embed
 foreground until interrupted, with data in weaviate.data_dir. Other ragbot
 commands use it while it runs instead of starting their own.
 
-Example:
-  ragbot weaviate --config ragbot.yaml`
+With --nodes N (2..9) it runs a local cluster of N nodes instead, for trying
+replication (weaviate.replication_factor) on one machine: node i (1-based)
+keeps its data in weaviate.data_dir/node<i> and listens on
+weaviate.port+10*(i-1) (HTTP) and the next five ports (gRPC, gossip, data,
+Raft, Raft RPC). Other commands use the first node; list every node's URL in
+weaviate.urls to fail over when one is down (docs/deploy.md, "Scaling out").
+
+Examples:
+  ragbot weaviate --config ragbot.yaml
+  ragbot weaviate --nodes 3 --config ragbot.yaml`
 
 func runWeaviate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cf commonFlags
 	fs := newFlags("weaviate", weaviateAbout, stderr)
 	cf.register(fs)
+	nodes := fs.Int("nodes", 1, fmt.Sprintf("number of local Weaviate nodes, 1..%d (a cluster when above 1)", weaviatelocal.MaxNodes))
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *nodes < 1 || *nodes > weaviatelocal.MaxNodes {
+		return fmt.Errorf("%w: --nodes %d, want 1..%d", errUsage, *nodes, weaviatelocal.MaxNodes)
 	}
 	cfg, err := loadConfig(cf.config)
 	if err != nil {
 		return err
 	}
-	if cfg.Weaviate.URL != "" {
-		return fmt.Errorf("weaviate.url is set (%s): ragbot uses that server and runs none of its own", cfg.Weaviate.URL)
+	if urls := cfg.Weaviate.Endpoints(); len(urls) > 0 {
+		return fmt.Errorf("weaviate.url or weaviate.urls is set (%s): ragbot uses that server and runs none of its own", urls[0])
 	}
 	log := newLogger(stderr, cf)
-	fmt.Fprintln(stderr, "starting weaviate-server...")
-	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
-		Binary: cfg.Weaviate.Binary, DataDir: cfg.Resolve(cfg.Weaviate.DataDir), Port: cfg.Weaviate.Port, Logger: log,
-	})
+	opt := weaviatelocal.Options{Binary: cfg.Weaviate.Binary, DataDir: cfg.Resolve(cfg.Weaviate.DataDir), Port: cfg.Weaviate.Port, Logger: log}
+	if *nodes == 1 {
+		fmt.Fprintln(stderr, "starting weaviate-server...")
+		srv, err := weaviatelocal.Start(ctx, opt)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "weaviate ready at %s (Ctrl-C to stop)\n", srv.URL)
+		select {
+		case <-ctx.Done():
+		case <-srv.Done():
+			return fmt.Errorf("weaviate-server exited; see %s/weaviate.log", opt.DataDir)
+		}
+		return srv.Stop(context.Background())
+	}
+	fmt.Fprintf(stderr, "starting a cluster of %d weaviate-server nodes...\n", *nodes)
+	cl, err := weaviatelocal.StartCluster(ctx, opt, *nodes)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "weaviate ready at %s (Ctrl-C to stop)\n", srv.URL)
-	select {
-	case <-ctx.Done():
-	case <-srv.Done():
-		return fmt.Errorf("weaviate-server exited; see %s/weaviate.log", cfg.Resolve(cfg.Weaviate.DataDir))
+	fmt.Fprintf(stdout, "weaviate cluster of %d nodes ready (Ctrl-C to stop):\n", *nodes)
+	for _, n := range cl.Nodes {
+		fmt.Fprintf(stdout, "  %s %s\n", n.Name, n.URL)
 	}
-	return srv.Stop(context.Background())
+	fmt.Fprintf(stdout, "other commands use %s; to fail over between the nodes, set weaviate.urls: [%s]\n", cl.Nodes[0].URL, strings.Join(cl.URLs(), ", "))
+	// A node that exits (killed to try failover, say) leaves the others
+	// running; Ctrl-C stops them, or the last one exiting ends the command.
+	exited := make(chan *weaviatelocal.Server, len(cl.Nodes))
+	for _, n := range cl.Nodes {
+		go func() { <-n.Done(); exited <- n }()
+	}
+	for left := len(cl.Nodes); left > 0; left-- {
+		select {
+		case <-ctx.Done():
+			return cl.Stop(context.Background())
+		case n := <-exited:
+			fmt.Fprintf(stderr, "weaviate node %s (%s) exited; see %s/%s/weaviate.log\n", n.Name, n.URL, opt.DataDir, n.Name)
+		}
+	}
+	return fmt.Errorf("every weaviate node exited; see the logs in %s/node*/weaviate.log", opt.DataDir)
 }

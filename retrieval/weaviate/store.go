@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 
@@ -18,7 +19,11 @@ import (
 
 // StoreConfig says which Weaviate to use and which collections.
 type StoreConfig struct {
-	URL        string        // "http://127.0.0.1:8079"; scheme and host only
+	URL string // "http://127.0.0.1:8079"; scheme and host only
+	// Failover lists more nodes of the same Weaviate cluster (scheme and
+	// host), tried in order when URL, or the node last used, refuses the
+	// connection (failover.go). Empty: URL alone.
+	Failover   []string
 	APIKey     string        // optional; sent as a bearer token
 	ChunkClass string        // collection of chunks ["Chunk"]
 	StateClass string        // collection of source states [ChunkClass+"SourceState", "SourceState" for "Chunk"]
@@ -64,6 +69,10 @@ type StoreConfig struct {
 // concurrent use. It holds no resources that need closing.
 type Store struct {
 	client *weaviate.Client
+	http   *http.Client // under client: same transport (failover, observer)
+	base   string       // StoreConfig.URL without a trailing slash
+	apiKey string
+	health *Health // the chunk collection's shards, see Health
 	chunk  string
 	state  string
 	emb    string // embedder name recorded in the chunk collection
@@ -115,7 +124,7 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	client, err := newClient(cfg)
+	client, hc, err := newClients(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -129,8 +138,9 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{client: client, chunk: cfg.ChunkClass, state: cfg.StateClass, emb: embedder, log: cfg.Logger,
+	s := &Store{client: client, http: hc, base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, chunk: cfg.ChunkClass, state: cfg.StateClass, emb: embedder, log: cfg.Logger,
 		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight, repl: repl, cl: cl}
+	s.health = newHealth(s)
 	if err := s.ensureSchema(ctx); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate/auth"
 	"github.com/weaviate/weaviate/entities/models"
 
 	"github.com/ragbot/ragbot/retrieval"
@@ -76,31 +75,47 @@ func classNames(cfg StoreConfig) (chunk, state string) {
 
 // newClient is the Weaviate client of cfg.
 func newClient(cfg StoreConfig) (*weaviate.Client, error) {
+	c, _, err := newClients(cfg)
+	return c, err
+}
+
+// newClients is the Weaviate client of cfg and the HTTP client under it
+// (for the REST requests the Weaviate client lacks, see health.go): with
+// cfg.Failover, it fails over between the nodes (failover.go); with
+// cfg.Observe, it times every request.
+func newClients(cfg StoreConfig) (*weaviate.Client, *http.Client, error) {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
+		return nil, nil, fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
 	}
 	wc := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: cfg.Timeout}
-	switch {
-	case cfg.Observe != nil:
-		// The client takes either AuthConfig or its own http.Client; with
-		// ours, the API key goes as the header auth.ApiKey sends.
-		if cfg.APIKey != "" {
-			wc.Headers = map[string]string{"authorization": "Bearer " + cfg.APIKey}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	var transport http.RoundTripper = http.DefaultTransport
+	if len(cfg.Failover) > 0 {
+		f, err := newFailover(append([]string{cfg.URL}, cfg.Failover...))
+		if err != nil {
+			return nil, nil, err
 		}
-		timeout := cfg.Timeout
-		if timeout <= 0 {
-			timeout = 60 * time.Second
-		}
-		wc.ConnectionClient = &http.Client{Transport: observedTransport{next: http.DefaultTransport, observe: cfg.Observe}, Timeout: timeout}
-	case cfg.APIKey != "":
-		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
+		transport = f
+	}
+	if cfg.Observe != nil {
+		transport = observedTransport{next: transport, observe: cfg.Observe}
+	}
+	hc := &http.Client{Transport: transport, Timeout: timeout}
+	// The client takes either AuthConfig or its own http.Client; with ours,
+	// the API key goes as the header auth.ApiKey sends.
+	wc.ConnectionClient = hc
+	if cfg.APIKey != "" {
+		wc.Headers = map[string]string{"authorization": "Bearer " + cfg.APIKey}
 	}
 	client, err := weaviate.NewClient(wc)
 	if err != nil {
-		return nil, fmt.Errorf("weaviate %s: %w", u.Host, err)
+		return nil, nil, fmt.Errorf("weaviate %s: %w", u.Host, err)
 	}
-	return client, nil
+	return client, hc, nil
 }
 
 // collectionEmbedder reads the (lexical) embedder name recorded in the

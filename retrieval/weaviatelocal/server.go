@@ -40,6 +40,7 @@ type Options struct {
 	// Port is the HTTP port; gRPC, gossip, gossip data, Raft and Raft RPC take
 	// Port+1..Port+5. 0 picks free ports (for tests with throwaway data dirs:
 	// Raft state in a data dir remembers its ports, so a kept dir needs a fixed Port).
+	// StartCluster: node i (0-based) takes Port+NodePortStride*i..+5.
 	Port         int
 	ReadyTimeout time.Duration // how long to wait for /v1/.well-known/ready [90s]
 	Log          io.Writer     // server stdout and stderr [DataDir/weaviate.log]
@@ -48,12 +49,14 @@ type Options struct {
 
 // Server is a running weaviate-server child process. Stop it with Stop.
 type Server struct {
-	URL    string // "http://127.0.0.1:PORT"
-	cmd    *exec.Cmd
-	done   chan struct{} // closed when the process has exited
-	err    error         // exit error, valid after done
-	logger *slog.Logger
-	closer io.Closer
+	URL     string // "http://127.0.0.1:PORT"
+	Name    string // the node's CLUSTER_HOSTNAME: "node1", "node2", ...
+	cmd     *exec.Cmd
+	done    chan struct{} // closed when the process has exited
+	err     error         // exit error, valid after done
+	logger  *slog.Logger
+	closer  io.Closer
+	logPath string
 }
 
 // FindBinary returns the weaviate-server executable: explicit if not empty,
@@ -120,6 +123,29 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	opt.Binary = bin
+	ports, err := pickPorts(opt.Port)
+	if err != nil {
+		return nil, err
+	}
+	s, err := launch(opt, ports, singleNode(ports))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.waitReady(ctx, opt.ReadyTimeout); err != nil {
+		_ = s.Stop(context.Background())
+		return nil, err
+	}
+	return s, nil
+}
+
+// launch starts one weaviate-server with its data in opt.DataDir, the six
+// ports and the cluster settings of node, without waiting for it.
+func launch(opt Options, ports [6]int, node nodeEnv) (*Server, error) {
+	bin, err := FindBinary(opt.Binary)
+	if err != nil {
+		return nil, err
+	}
 	if opt.DataDir == "" {
 		return nil, errors.New("weaviatelocal: DataDir is required")
 	}
@@ -129,10 +155,6 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 	logger := opt.Logger
 	if logger == nil {
 		logger = slog.Default()
-	}
-	ports, err := pickPorts(opt.Port)
-	if err != nil {
-		return nil, err
 	}
 	logPath := filepath.Join(opt.DataDir, "weaviate.log")
 	var closer io.Closer
@@ -145,7 +167,7 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 		out, closer = f, f
 	}
 	cmd := exec.Command(bin, "--host", "127.0.0.1", "--port", strconv.Itoa(ports[0]), "--scheme", "http")
-	cmd.Env = append(os.Environ(), serverEnv(opt.DataDir, ports)...)
+	cmd.Env = append(os.Environ(), serverEnv(opt.DataDir, ports, node)...)
 	cmd.Stdout, cmd.Stderr = out, out
 	// Own process group: a Ctrl-C on the terminal reaches ragbot only, which
 	// stops the child in order; Pdeathsig ends the child if ragbot dies.
@@ -156,20 +178,18 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 		}
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", ports[0]), cmd: cmd, done: make(chan struct{}), logger: logger, closer: closer}
+	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", ports[0]), Name: node.name, cmd: cmd, done: make(chan struct{}),
+		logger: logger, closer: closer, logPath: logPath}
 	go func() { // exits when the child does
 		s.err = cmd.Wait()
 		close(s.done)
 	}()
-	logger.Info("starting weaviate-server", "url", s.URL, "data_dir", opt.DataDir, "pid", cmd.Process.Pid)
-	if err := s.waitReady(ctx, opt.ReadyTimeout, logPath); err != nil {
-		_ = s.Stop(context.Background())
-		return nil, err
-	}
+	logger.Info("starting weaviate-server", "url", s.URL, "node", node.name, "data_dir", opt.DataDir, "pid", cmd.Process.Pid)
 	return s, nil
 }
 
-func (s *Server) waitReady(ctx context.Context, timeout time.Duration, logPath string) error {
+func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
+	logPath := s.logPath
 	if timeout == 0 {
 		timeout = 90 * time.Second
 	}
@@ -225,19 +245,37 @@ func (s *Server) Stop(ctx context.Context) error {
 // Done is closed when the server process has exited.
 func (s *Server) Done() <-chan struct{} { return s.done }
 
+// nodeEnv is one node's place in its cluster: its name (CLUSTER_HOSTNAME,
+// which Raft keys its state by, so it stays fixed for a data dir), the
+// memberlist addresses it joins (CLUSTER_JOIN, host:gossip port), the Raft
+// voters (RAFT_JOIN, name:RAFT_PORT) and how many of them bootstrap the
+// cluster (RAFT_BOOTSTRAP_EXPECT).
+type nodeEnv struct {
+	name      string
+	join      []string
+	raftJoin  []string
+	bootstrap int
+	localhost bool // CLUSTER_IN_LOCALHOST: several nodes on one host, memberlist's local timings
+}
+
+func singleNode(p [6]int) nodeEnv {
+	return nodeEnv{name: "node1", raftJoin: []string{"node1:" + strconv.Itoa(p[4])}, bootstrap: 1}
+}
+
 // serverEnv is the server's environment: no modules, anonymous access, a
-// single-node Raft cluster on loopback, profiling and telemetry off. Without
-// CLUSTER_ADVERTISE_ADDR, weaviate-server 1.35.2 dies at start on a host with
-// an IPv6 address (it builds the Raft RPC address as "fd00::2:8301": "too
-// many colons in address"); CLUSTER_IN_LOCALHOST alone does not fix that.
-func serverEnv(dataDir string, p [6]int) []string {
-	return []string{
+// Raft cluster on loopback (one node, or node's), profiling and telemetry
+// off. Without CLUSTER_ADVERTISE_ADDR, weaviate-server 1.35.2 dies at start
+// on a host with an IPv6 address (it builds the Raft RPC address as
+// "fd00::2:8301": "too many colons in address"); CLUSTER_IN_LOCALHOST alone
+// does not fix that.
+func serverEnv(dataDir string, p [6]int, node nodeEnv) []string {
+	env := []string{
 		"PERSISTENCE_DATA_PATH=" + dataDir,
 		"DEFAULT_VECTORIZER_MODULE=none",
 		"ENABLE_MODULES=",
 		"AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true",
 		"QUERY_DEFAULTS_LIMIT=25",
-		"CLUSTER_HOSTNAME=node1",
+		"CLUSTER_HOSTNAME=" + node.name,
 		"CLUSTER_ADVERTISE_ADDR=127.0.0.1",
 		"CLUSTER_BIND_ADDR=127.0.0.1",
 		"GRPC_PORT=" + strconv.Itoa(p[1]),
@@ -245,13 +283,20 @@ func serverEnv(dataDir string, p [6]int) []string {
 		"CLUSTER_DATA_BIND_PORT=" + strconv.Itoa(p[3]),
 		"RAFT_PORT=" + strconv.Itoa(p[4]),
 		"RAFT_INTERNAL_RPC_PORT=" + strconv.Itoa(p[5]),
-		"RAFT_BOOTSTRAP_EXPECT=1",
-		"RAFT_JOIN=node1:" + strconv.Itoa(p[4]),
+		"RAFT_BOOTSTRAP_EXPECT=" + strconv.Itoa(node.bootstrap),
+		"RAFT_JOIN=" + strings.Join(node.raftJoin, ","),
 		"GO_PROFILING_DISABLE=true",
 		"DISABLE_TELEMETRY=true",
 		"LOG_LEVEL=warning",
 		"PROMETHEUS_MONITORING_ENABLED=false",
 	}
+	if len(node.join) > 0 {
+		env = append(env, "CLUSTER_JOIN="+strings.Join(node.join, ","))
+	}
+	if node.localhost {
+		env = append(env, "CLUSTER_IN_LOCALHOST=true")
+	}
+	return env
 }
 
 // pickPorts returns HTTP, gRPC, gossip, data, Raft and Raft RPC ports: base..base+5,

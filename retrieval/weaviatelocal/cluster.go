@@ -1,0 +1,336 @@
+package weaviatelocal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// NodePortStride is how far apart the port blocks of a local cluster's nodes
+// are: node i (0-based) takes Port+NodePortStride*i .. +5 (HTTP, gRPC,
+// gossip, data, Raft, Raft RPC), so a 3-node cluster on the default port 8079
+// uses 8079-8084, 8089-8094 and 8099-8104.
+const NodePortStride = 10
+
+// MaxNodes bounds a local cluster: its nodes' port blocks must not overlap
+// with the next few ports a user is likely to give another ragbot.
+const MaxNodes = 9
+
+// Cluster is a local Weaviate cluster: N weaviate-server processes on
+// loopback that form one Raft cluster and one memberlist (Weaviate docs,
+// "Horizontal scaling" / "Cluster architecture"). Any node coordinates
+// replicated reads and writes, so a client may talk to any of them.
+type Cluster struct {
+	Nodes []*Server // Nodes[i] is "node<i+1>", its URL on Port+NodePortStride*i
+}
+
+// URLs lists the nodes' HTTP base URLs in node order.
+func (c *Cluster) URLs() []string {
+	out := make([]string, len(c.Nodes))
+	for i, n := range c.Nodes {
+		out[i] = n.URL
+	}
+	return out
+}
+
+// Stop stops every node (SIGTERM, see Server.Stop), the last first.
+func (c *Cluster) Stop(ctx context.Context) error {
+	var errs []error
+	for i := len(c.Nodes) - 1; i >= 0; i-- {
+		errs = append(errs, c.Nodes[i].Stop(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// ClusterPorts returns the HTTP port of each of n nodes of a cluster on base:
+// base, base+NodePortStride, ...
+func ClusterPorts(base, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = base + NodePortStride*i
+	}
+	return out
+}
+
+// StartCluster starts n weaviate-server nodes on loopback and waits until
+// they form one cluster. opt.Port is required (Raft state in a data dir
+// remembers its peers' ports); node i (0-based) is named "node<i+1>", keeps
+// its data in opt.DataDir/node<i+1> and takes the six ports from
+// opt.Port+NodePortStride*i (see Options.Port). All nodes start at once:
+// each lists the others' gossip addresses in CLUSTER_JOIN and all Raft voters
+// in RAFT_JOIN with RAFT_BOOTSTRAP_EXPECT=n, as weaviate/weaviate's
+// tools/dev/run_dev_server.sh runs its local three-node cluster, so the Raft
+// cluster bootstraps once all n have met. StartCluster returns when every
+// node answers its readiness probe, GET /v1/nodes on the first lists n
+// HEALTHY nodes and GET /v1/cluster/statistics reports the Raft cluster
+// synchronized with a leader, within opt.ReadyTimeout [90s]. n = 1 is a
+// one-node cluster in DataDir/node1 (Start keeps its data in DataDir itself).
+// Errors: n out of 1..MaxNodes, a port in use, ErrNoBinary, a node that
+// exits or does not become ready (quoting its log), or the cluster not
+// forming in time; the nodes started are stopped then.
+func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
+	if n < 1 || n > MaxNodes {
+		return nil, fmt.Errorf("weaviate cluster: %d nodes, want 1..%d", n, MaxNodes)
+	}
+	if opt.Port == 0 {
+		return nil, errors.New("weaviate cluster: a fixed Port is required (Raft state remembers the peers' ports)")
+	}
+	bin, err := FindBinary(opt.Binary)
+	if err != nil {
+		return nil, err
+	}
+	opt.Binary = bin
+	ports := make([][6]int, n)
+	var join, raftJoin []string
+	for i := range ports {
+		var p [6]int
+		for j := range p {
+			p[j] = opt.Port + NodePortStride*i + j
+			if !free(p[j]) {
+				return nil, fmt.Errorf("weaviate port %d is in use (node%d of a cluster on weaviate.port %d uses %d..%d); another ragbot or weaviate may be running",
+					p[j], i+1, opt.Port, p[0], p[0]+5)
+			}
+		}
+		ports[i] = p
+		join = append(join, "127.0.0.1:"+strconv.Itoa(p[2]))
+		raftJoin = append(raftJoin, fmt.Sprintf("node%d:%d", i+1, p[4]))
+	}
+	c := &Cluster{}
+	for i := range ports {
+		nopt := opt
+		nopt.DataDir = filepath.Join(opt.DataDir, fmt.Sprintf("node%d", i+1))
+		others := append(append([]string{}, join[:i]...), join[i+1:]...)
+		srv, err := launch(nopt, ports[i], nodeEnv{name: fmt.Sprintf("node%d", i+1), join: others, raftJoin: raftJoin,
+			bootstrap: n, localhost: true})
+		if err != nil {
+			_ = c.Stop(context.Background())
+			return nil, err
+		}
+		c.Nodes = append(c.Nodes, srv)
+	}
+	timeout := opt.ReadyTimeout
+	if timeout == 0 {
+		timeout = 90 * time.Second
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i, srv := range c.Nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = srv.waitReady(ctx, timeout)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		_ = c.Stop(context.Background())
+		return nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := waitFormed(wctx, c.Nodes[0].URL, n); err != nil {
+		_ = c.Stop(context.Background())
+		return nil, err
+	}
+	return c, nil
+}
+
+// WaitSettled waits until the cluster agrees on which of its nodes run:
+// GET /v1/nodes on a running node lists exactly the nodes whose process has
+// not exited, all HEALTHY, and every running node names a running node as
+// its Raft leader (GET /v1/cluster/statistics). After a node is killed this
+// takes memberlist's failure detection and, when the leader died, an
+// election: until then schema reads wait (see docs/deploy.md, "Scaling
+// out"). Errors: ctx ending first (naming what was last seen), or no node
+// running.
+func (c *Cluster) WaitSettled(ctx context.Context) error {
+	running := map[string]bool{}
+	var url string
+	for _, n := range c.Nodes {
+		select {
+		case <-n.Done():
+		default:
+			running[n.Name] = true
+			if url == "" {
+				url = n.URL
+			}
+		}
+	}
+	if url == "" {
+		return errors.New("weaviate cluster: no node is running")
+	}
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	last := "no answer yet"
+	for {
+		ok, why := settled(ctx, url, running)
+		if ok {
+			return nil
+		}
+		last = why
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("weaviate cluster did not settle on nodes %v (%s): %w", keys(running), last, context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
+
+func settled(ctx context.Context, url string, running map[string]bool) (bool, string) {
+	var nodes struct {
+		Nodes []struct {
+			Name   string `json:"name"`
+			Status string `json:"status"`
+		} `json:"nodes"`
+	}
+	if err := getJSON(ctx, url+"/v1/nodes", &nodes); err != nil {
+		return false, err.Error()
+	}
+	listed := map[string]bool{}
+	for _, n := range nodes.Nodes {
+		if !running[n.Name] || n.Status != "HEALTHY" {
+			return false, fmt.Sprintf("/v1/nodes lists %s %s", n.Name, n.Status)
+		}
+		listed[n.Name] = true
+	}
+	if len(listed) != len(running) {
+		return false, fmt.Sprintf("/v1/nodes lists %v", keys(listed))
+	}
+	var stats struct {
+		Statistics []struct {
+			Name     string `json:"name"`
+			LeaderID any    `json:"leaderId"`
+		} `json:"statistics"`
+	}
+	if err := getJSON(ctx, url+"/v1/cluster/statistics", &stats); err != nil {
+		return false, err.Error()
+	}
+	for _, s := range stats.Statistics {
+		if id, _ := s.LeaderID.(string); !running[id] {
+			return false, fmt.Sprintf("%s names Raft leader %q", s.Name, id)
+		}
+	}
+	return true, ""
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// waitFormed polls the node at url until its GET /v1/nodes lists n nodes,
+// all HEALTHY, and GET /v1/cluster/statistics says the Raft cluster is
+// synchronized and has a leader.
+func waitFormed(ctx context.Context, url string, n int) error {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	last := "no answer yet"
+	for {
+		healthy, err := healthyNodes(ctx, url)
+		switch {
+		case err != nil:
+			last = err.Error()
+		case healthy < n:
+			last = fmt.Sprintf("%d of %d nodes HEALTHY", healthy, n)
+		default:
+			ok, why := raftFormed(ctx, url)
+			if ok {
+				return nil
+			}
+			last = why
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("weaviate cluster of %d nodes did not form (%s): %w", n, last, context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
+
+// healthyNodes counts the nodes with status HEALTHY in GET /v1/nodes.
+func healthyNodes(ctx context.Context, url string) (int, error) {
+	var body struct {
+		Nodes []struct {
+			Status string `json:"status"`
+		} `json:"nodes"`
+	}
+	if err := getJSON(ctx, url+"/v1/nodes", &body); err != nil {
+		return 0, err
+	}
+	healthy := 0
+	for _, n := range body.Nodes {
+		if n.Status == "HEALTHY" {
+			healthy++
+		}
+	}
+	return healthy, nil
+}
+
+// raftFormed reads GET /v1/cluster/statistics: synchronized, and a leader named.
+func raftFormed(ctx context.Context, url string) (bool, string) {
+	var body struct {
+		Synchronized bool `json:"synchronized"`
+		Statistics   []struct {
+			LeaderID any `json:"leaderId"`
+		} `json:"statistics"`
+	}
+	if err := getJSON(ctx, url+"/v1/cluster/statistics", &body); err != nil {
+		return false, err.Error()
+	}
+	if !body.Synchronized {
+		return false, "raft not synchronized"
+	}
+	for _, s := range body.Statistics {
+		if id, _ := s.LeaderID.(string); id == "" {
+			return false, "no raft leader"
+		}
+	}
+	return true, ""
+}
+
+func getJSON(ctx context.Context, url string, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", strings.TrimPrefix(url, "http://"), resp.Status)
+	}
+	return json.NewDecoder(resp.Body).Decode(v)
+}
+
+// Kill ends the server at once with SIGKILL, as a crash or an OOM kill
+// would, and waits for it to exit: its data dir is left as it was.
+func (s *Server) Kill() {
+	select {
+	case <-s.done:
+		return
+	default:
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+	if s.closer != nil {
+		s.closer.Close()
+	}
+	s.logger.Info("weaviate-server killed", "url", s.URL)
+}
