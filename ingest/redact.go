@@ -72,7 +72,7 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 	}
 	for _, id := range opt.DisableRules {
 		if _, ok := cfg.Rules[id]; !ok {
-			return nil, fmt.Errorf("indexing.redact_disable_rules: %q is not a gitleaks rule id (see RedactRuleIDs)", id)
+			return nil, fmt.Errorf("indexing.redact_disable_rules: %q is not a rule id of gitleaks (its default config, config/gitleaks.toml, lists them)", id)
 		}
 		delete(cfg.Rules, id)
 	}

@@ -132,7 +132,7 @@ func TestRedactorOptions(t *testing.T) {
 		opt  ingest.RedactOptions
 		want string
 	}{
-		{ingest.RedactOptions{DisableRules: []string{"no-such-rule"}}, `indexing.redact_disable_rules: "no-such-rule" is not a gitleaks rule id`},
+		{ingest.RedactOptions{DisableRules: []string{"no-such-rule"}}, `indexing.redact_disable_rules: "no-such-rule" is not a rule id of gitleaks`},
 		{ingest.RedactOptions{AllowPaths: []string{"a/[b"}}, `indexing.redact_allow_paths: "a/[b" is not a valid glob`},
 	} {
 		if _, err := ingest.NewRedactor(tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
