@@ -1,11 +1,14 @@
 package ingest
 
 import (
+	"bytes"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/rs/zerolog"
 	"github.com/spf13/viper"
@@ -30,18 +33,31 @@ type RedactOptions struct {
 
 // A Redactor finds secrets with gitleaks' default rules
 // (github.com/zricethezav/gitleaks/v8, config/gitleaks.toml: some 220
-// rules, each prefiltered by keywords through one Aho-Corasick trie) and
-// replaces each with a marker naming the rule, "[redacted: RULE]".
+// rules) and replaces each with a marker naming the rule, "[redacted: RULE]".
 //
-// One Redactor is built per process and shared by every index worker: its
+// gitleaks' own prefilter runs every rule one of whose keywords occurs
+// anywhere in a text over the whole text, and a few keywords ("api", "key",
+// "token", "s.", "ey") occur in most source files, so that nearly every
+// regexp runs over nearly every file. A Redactor finds the keywords once
+// (one Aho-Corasick pass, as gitleaks does) and runs each rule only over
+// the lines around its own keywords' hits (ruleContext), with one gitleaks
+// Detector per rule; it then drops a generic-* finding that a specific
+// rule found on the same line, as gitleaks' filter does within one scan.
+//
+// One Redactor is built per process and shared by every index worker: a
 // gitleaks Detector is only read by Detect (v8.30.1, detect/detect.go:
 // DetectContext reads the rules, the prefilter trie and the allowlists, and
 // adds to an atomic byte counter; the findings list it keeps under a mutex
 // is only filled by DetectSource, which Redactor does not call). A nil
 // *Redactor redacts nothing.
 type Redactor struct {
-	det   *detect.Detector
+	rules map[string]*detect.Detector // one per rule with a regexp, by rule id
+	ids   []string                    // rule ids, sorted
 	allow []string
+	// keywords finds the rules' keywords (lower case) in a text; byWord
+	// lists the rules of each, by the trie's pattern index.
+	keywords *ahocorasick.Trie
+	byWord   [][]string
 }
 
 // Redaction is one secret replaced: where and by which rule, never the
@@ -76,14 +92,35 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 		}
 		delete(cfg.Rules, id)
 	}
-	kept := cfg.OrderedRules[:0]
-	for _, id := range cfg.OrderedRules {
-		if _, ok := cfg.Rules[id]; ok {
-			kept = append(kept, id)
+	r := &Redactor{rules: map[string]*detect.Detector{}, allow: opt.AllowPaths}
+	rulesOf := map[string][]string{} // lower-case keyword -> rule ids
+	for id, rule := range cfg.Rules {
+		if rule.Regex == nil || len(rule.Keywords) == 0 {
+			continue // path-only rules (pkcs12-file): a name, no text to redact
 		}
+		one := config.Config{Rules: map[string]config.Rule{id: rule}, Keywords: map[string]struct{}{},
+			OrderedRules: []string{id}, Allowlists: cfg.Allowlists}
+		for _, k := range rule.Keywords {
+			k = strings.ToLower(k)
+			one.Keywords[k] = struct{}{}
+			if !slices.Contains(rulesOf[k], id) {
+				rulesOf[k] = append(rulesOf[k], id)
+			}
+		}
+		r.rules[id] = detect.NewDetector(one)
+		r.ids = append(r.ids, id)
 	}
-	cfg.OrderedRules = kept
-	return &Redactor{det: detect.NewDetector(cfg), allow: opt.AllowPaths}, nil
+	sort.Strings(r.ids)
+	words := make([]string, 0, len(rulesOf))
+	for k := range rulesOf {
+		words = append(words, k)
+	}
+	sort.Strings(words)
+	for _, k := range words {
+		r.byWord = append(r.byWord, rulesOf[k])
+	}
+	r.keywords = ahocorasick.NewTrieBuilder().AddStrings(words).Build()
+	return r, nil
 }
 
 // RedactRuleIDs lists the ids of gitleaks' default rules, sorted: the valid
@@ -125,7 +162,7 @@ func (r *Redactor) Fingerprint() string {
 	if r == nil {
 		return ""
 	}
-	return fmt.Sprintf("redact|%s|%q", strings.Join(r.det.Config.OrderedRules, ","), r.allow)
+	return fmt.Sprintf("redact|%s|%q", strings.Join(r.ids, ","), r.allow)
 }
 
 // allowed reports whether p matches one of the allowed globs.
@@ -154,7 +191,7 @@ func (r *Redactor) Text(path, text string) (string, []Redaction) {
 	if r == nil || text == "" || r.allowed(path) {
 		return text, nil
 	}
-	findings := r.det.Detect(detect.Fragment{Raw: text, FilePath: path})
+	findings := r.detect(path, text)
 	if len(findings) == 0 {
 		return text, nil
 	}
@@ -195,6 +232,121 @@ func (r *Redactor) Text(path, text string) (string, []Redaction) {
 		return red[i].Rule < red[j].Rule
 	})
 	return out, red
+}
+
+// ruleContext is how many lines before and after a line holding one of a
+// rule's keywords a match of the rule may reach; every rule of gitleaks'
+// default config but pkcs12-file (file names only) has keywords, and a
+// rule's keyword is part of what it matches. Most patterns reach over line
+// breaks only through a few whitespace characters ("[\s'\"]{0,3}") or, like
+// curl-auth-header, five continuation lines: 12 lines either way is ample.
+// generic-api-key, the costliest (its keywords "api", "key", "token" are
+// everywhere; see also assignsAfter), matches from its keyword's line over
+// at most 8 whitespace characters and a line end. kubernetes-secret-yaml spans up to 500 characters of a YAML
+// document either side of "secret"; private-key runs from its BEGIN line to
+// its END line (an 8192-bit RSA key in PEM is about 100 lines).
+func ruleContext(id string) (before, after int) {
+	switch id {
+	case "generic-api-key":
+		return 0, 9
+	case "vault-service-token": // keyword "s." is in every Go method body; no line break before its end
+		return 0, 1
+	case "kubernetes-secret-yaml":
+		return 60, 60
+	case "private-key":
+		return 12, 400
+	}
+	return 12, 12
+}
+
+// detect returns gitleaks' findings in text: each rule run over the lines
+// around its keywords (ruleContext), one fragment per run of such lines,
+// with gitleaks' generic-versus-specific filter applied across them.
+func (r *Redactor) detect(path, text string) []report.Finding {
+	lower := []byte(text) // ASCII lower case: offsets stay those of text
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	matches := r.keywords.Match(lower)
+	if len(matches) == 0 {
+		return nil
+	}
+	starts := []int{0} // byte offset of each line
+	for i := 0; i < len(text)-1; i++ {
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	lineOf := func(off int) int { return sort.SearchInts(starts, off+1) - 1 }
+	hits := map[string][]int{} // rule id -> 0-based lines of its keywords, ascending
+	for _, m := range matches {
+		l := lineOf(int(m.Pos()))
+		end := int(m.Pos()) + len(m.Match())
+		for _, id := range r.byWord[m.Pattern()] {
+			if id == "generic-api-key" && !assignsAfter(lower, end) {
+				continue
+			}
+			if ls := hits[id]; len(ls) == 0 || ls[len(ls)-1] != l {
+				hits[id] = append(ls, l)
+			}
+		}
+	}
+	var findings []report.Finding
+	for _, id := range r.ids {
+		lines := hits[id]
+		if len(lines) == 0 {
+			continue
+		}
+		sort.Ints(lines) // matches come by end offset: a long keyword may start a line earlier
+		before, after := ruleContext(id)
+		var spans [][2]int // line ranges, inclusive
+		for _, l := range lines {
+			lo, hi := max(l-before, 0), min(l+after, len(starts)-1)
+			if n := len(spans); n > 0 && lo <= spans[n-1][1]+1 {
+				spans[n-1][1] = max(spans[n-1][1], hi)
+				continue
+			}
+			spans = append(spans, [2]int{lo, hi})
+		}
+		for _, sp := range spans {
+			end := len(text)
+			if sp[1]+1 < len(starts) {
+				end = starts[sp[1]+1]
+			}
+			findings = append(findings, r.rules[id].Detect(detect.Fragment{Raw: text[starts[sp[0]]:end], FilePath: path, StartLine: sp[0]})...)
+		}
+	}
+	return dropGeneric(findings)
+}
+
+// assignsAfter reports whether an assignment operator of generic-api-key
+// can follow a keyword ending at end: its pattern (gitleaks v8.30.1,
+// config/gitleaks.toml) is the keyword, at most 20 of [ \t\w.-], at most 3
+// of [\s'"], then one of = > :{1,3}= || : => ?= , so one of the bytes
+// "=>:|," comes within 24 bytes of the keyword's end. A keyword without one
+// ("apiURL", "c.tokens[i]") cannot start a match, and its lines need no scan.
+func assignsAfter(lower []byte, end int) bool {
+	window := lower[end:min(end+24, len(lower))]
+	return bytes.ContainsAny(window, "=>:|,")
+}
+
+// dropGeneric leaves out a finding of a generic rule whose secret a
+// specific rule's finding on the same line holds: gitleaks' filter
+// (detect/utils.go), which runs within one Detect call, across rules here.
+func dropGeneric(fs []report.Finding) []report.Finding {
+	generic := func(f report.Finding) bool { return strings.Contains(strings.ToLower(f.RuleID), "generic") }
+	out := fs[:0:0]
+	for _, f := range fs {
+		if generic(f) && slices.ContainsFunc(fs, func(g report.Finding) bool {
+			return g.StartLine == f.StartLine && g.RuleID != f.RuleID && !generic(g) && strings.Contains(g.Secret, f.Secret)
+		}) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // pickTarget is the text to replace for finding f: its secret, its match,

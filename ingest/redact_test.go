@@ -3,12 +3,15 @@ package ingest_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/zricethezav/gitleaks/v8/detect"
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/fakesecret"
@@ -258,4 +261,83 @@ func (e *textEmbedder) texts() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return slices.Clone(e.seen)
+}
+
+// TestRedactorMatchesGitleaks: scanning only around each rule's keywords
+// finds what gitleaks' own whole-text scan finds (rule and secret), on a
+// long file whose secrets lie far apart among lines full of keywords, and,
+// when RAGBOT_EVAL_CORPUS is set, on every file of the alertmanager corpus.
+func TestRedactorMatchesGitleaks(t *testing.T) {
+	r, err := ingest.NewRedactor(ingest.RedactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fakesecret.New(3)
+	var long strings.Builder
+	filler := func(n int) {
+		for i := range n {
+			fmt.Fprintf(&long, "\tapiKeys[%d] = s.tokens.next(auth)\n", i)
+		}
+	}
+	long.WriteString("package api\n\nfunc setup() {\n")
+	filler(240)
+	fmt.Fprintf(&long, "\tgithubToken := %q\n", s.GitHubPAT)
+	filler(150)
+	fmt.Fprintf(&long, "\tconst key = `%s`\n", s.PrivateKey)
+	filler(100)
+	fmt.Fprintf(&long, "\tpassword := %q\n}", s.Password)
+	texts := map[string]string{"long.go": long.String(), "creds.go": credsGo(s)}
+	if dir := os.Getenv("RAGBOT_EVAL_CORPUS"); dir != "" {
+		root := filepath.Join(dir, "alertmanager@v0.35.0")
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				if d != nil && d.Name() == ".git" {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err == nil && len(data) < 1<<20 {
+				rel, _ := filepath.Rel(root, p)
+				texts[filepath.ToSlash(rel)] = string(data)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	kinds := map[string]bool{}
+	for path, text := range texts {
+		want := map[string]bool{}
+		for _, f := range whole.Detect(detect.Fragment{Raw: text, FilePath: path}) {
+			if f.Secret != "" {
+				want[f.RuleID] = true
+				kinds[f.RuleID] = true
+			}
+		}
+		_, found := r.Text(path, text)
+		got := map[string]bool{}
+		for _, f := range found {
+			got[f.Rule] = true
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: rules found %v, gitleaks finds %v", path, got, want)
+		}
+	}
+	if !kinds["github-pat"] || !kinds["private-key"] || !kinds["generic-api-key"] {
+		t.Errorf("the long file's secrets were not all found by gitleaks itself: %v", kinds)
+	}
+	_, found := r.Text("long.go", texts["long.go"])
+	var lines []int
+	for _, f := range found {
+		lines = append(lines, f.Line)
+	}
+	if want := []int{244, 395, 509}; !slices.Equal(lines, want) {
+		t.Errorf("long file: secrets at lines %v, want %v", lines, want)
+	}
 }
