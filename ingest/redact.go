@@ -71,8 +71,8 @@ type Redaction struct {
 // RedactMarker is what a secret found by rule is replaced with.
 func RedactMarker(rule string) string { return "[redacted: " + rule + "]" }
 
-// NewRedactor builds the gitleaks detector with its default configuration,
-// less opt.DisableRules. Errors name the config field: an unknown rule id
+// NewRedactor builds a gitleaks detector for each rule of its default
+// configuration, less opt.DisableRules. Errors name the config field: an unknown rule id
 // (indexing.redact_disable_rules) or a bad glob (indexing.redact_allow_paths).
 // Building it parses the default TOML and compiles every rule's regexp
 // (about 0.1-0.3 s); build one and share it.
@@ -181,7 +181,8 @@ func (r *Redactor) allowed(p string) bool {
 // PEM private key block) becomes one marker per line, each after the
 // indentation of the line it replaces, so that line numbers of the text and
 // of any chunk cut from it stay right. Every occurrence of a found secret
-// is replaced. The secret is gitleaks' Finding.Secret (the rule's secret
+// is replaced, and counted once (a Redaction at its first line). The
+// secret is gitleaks' Finding.Secret (the rule's secret
 // group) when it occurs in text, else the whole match; when neither does,
 // the lines of the match, and failing that every line, become markers.
 // path (Chunk.Path) is given to gitleaks for its path-scoped rules (*.tf,
