@@ -23,7 +23,7 @@ import (
 // write), their ratio, and the secrets found. Skipped unless
 // RAGBOT_EVAL_CORPUS names the folder holding the corpus:
 //
-//	RAGBOT_EVAL_CORPUS=/work/corpus/public RAGBOT_TEST_WEAVIATE_URL=... \
+//	RAGBOT_EVAL_CORPUS=$PWD/.ragbot/eval-corpus RAGBOT_TEST_WEAVIATE_URL=... \
 //	  go test ./ingest -run '^$' -bench IndexRedact -benchtime 2x
 func BenchmarkIndexRedact(b *testing.B) {
 	dir := os.Getenv("RAGBOT_EVAL_CORPUS")

@@ -17,7 +17,7 @@ import (
 // without embedding and writing (BenchmarkIndexRedact measures whole runs).
 // Skipped unless RAGBOT_EVAL_CORPUS names the folder holding the corpus:
 //
-//	RAGBOT_EVAL_CORPUS=/work/corpus/public go test ./ingest -run '^$' -bench ChunkRedact -benchtime 3x
+//	RAGBOT_EVAL_CORPUS=$PWD/.ragbot/eval-corpus go test ./ingest -run '^$' -bench ChunkRedact -benchtime 3x
 func BenchmarkChunkRedact(b *testing.B) {
 	dir := os.Getenv("RAGBOT_EVAL_CORPUS")
 	if dir == "" {
