@@ -51,9 +51,10 @@ type RedactOptions struct {
 // is only filled by DetectSource, which Redactor does not call). A nil
 // *Redactor redacts nothing.
 type Redactor struct {
-	rules map[string]*detect.Detector // one per rule with a regexp, by rule id
-	ids   []string                    // rule ids, sorted
-	allow []string
+	rules  map[string]*detect.Detector // one per rule with a regexp, by rule id
+	ids    []string                    // rule ids, sorted
+	always []string                    // ids of the rules without keywords: scanned over the whole text
+	allow  []string
 	// keywords finds the rules' keywords (lower case) in a text; byWord
 	// lists the rules of each, by the trie's pattern index.
 	keywords *ahocorasick.Trie
@@ -72,8 +73,9 @@ type Redaction struct {
 func RedactMarker(rule string) string { return "[redacted: " + rule + "]" }
 
 // NewRedactor builds a gitleaks detector for each rule of its default
-// configuration, less opt.DisableRules. Errors name the config field: an unknown rule id
-// (indexing.redact_disable_rules) or a bad glob (indexing.redact_allow_paths).
+// configuration, less opt.DisableRules. Errors name the config field: an
+// unknown rule id (indexing.redact_disable_rules) or a bad glob
+// (indexing.redact_allow_paths).
 // Building it parses the default TOML and compiles every rule's regexp
 // (about 0.1-0.3 s); build one and share it.
 func NewRedactor(opt RedactOptions) (*Redactor, error) {
@@ -95,11 +97,14 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 	r := &Redactor{rules: map[string]*detect.Detector{}, allow: opt.AllowPaths}
 	rulesOf := map[string][]string{} // lower-case keyword -> rule ids
 	for id, rule := range cfg.Rules {
-		if rule.Regex == nil || len(rule.Keywords) == 0 {
+		if rule.Regex == nil {
 			continue // path-only rules (pkcs12-file): a name, no text to redact
 		}
 		one := config.Config{Rules: map[string]config.Rule{id: rule}, Keywords: map[string]struct{}{},
 			OrderedRules: []string{id}, Allowlists: cfg.Allowlists}
+		if len(rule.Keywords) == 0 { // none in v8.30.1's defaults; gitleaks runs such a rule always
+			r.always = append(r.always, id)
+		}
 		for _, k := range rule.Keywords {
 			k = strings.ToLower(k)
 			one.Keywords[k] = struct{}{}
@@ -111,6 +116,7 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 		r.ids = append(r.ids, id)
 	}
 	sort.Strings(r.ids)
+	sort.Strings(r.always)
 	words := make([]string, 0, len(rulesOf))
 	for k := range rulesOf {
 		words = append(words, k)
@@ -270,9 +276,13 @@ func (r *Redactor) detect(path, text string) []report.Finding {
 			lower[i] = c + 'a' - 'A'
 		}
 	}
+	var findings []report.Finding
+	for _, id := range r.always {
+		findings = append(findings, r.rules[id].Detect(detect.Fragment{Raw: text, FilePath: path})...)
+	}
 	matches := r.keywords.Match(lower)
 	if len(matches) == 0 {
-		return nil
+		return dropGeneric(findings)
 	}
 	starts := []int{0} // byte offset of each line
 	for i := 0; i < len(text)-1; i++ {
@@ -294,7 +304,6 @@ func (r *Redactor) detect(path, text string) []report.Finding {
 			}
 		}
 	}
-	var findings []report.Finding
 	for _, id := range r.ids {
 		lines := hits[id]
 		if len(lines) == 0 {
