@@ -176,7 +176,22 @@ type Indexing struct {
 	// ReposDir holds the clones of remote git sources (sources[].url) and
 	// the per-source lock files; default ".ragbot/repos".
 	ReposDir string `yaml:"repos_dir"`
+	// Redact replaces every secret that gitleaks' default rules find in
+	// indexed text (code, markdown, Confluence sections, API operations)
+	// with "[redacted: RULE]" before it is embedded or stored; default true
+	// (see RedactOn).
+	Redact *bool `yaml:"redact"`
+	// RedactAllowPaths are globs (doublestar syntax: "testdata/**") of paths
+	// as cited (repository-relative file, page path, spec file name) whose
+	// text is not scanned: known test fixtures whose fake keys are kept.
+	RedactAllowPaths []string `yaml:"redact_allow_paths"`
+	// RedactDisableRules are gitleaks rule ids ("generic-api-key") to
+	// switch off.
+	RedactDisableRules []string `yaml:"redact_disable_rules"`
 }
+
+// RedactOn reports whether indexing.redact is on (unset means on).
+func (ix Indexing) RedactOn() bool { return ix.Redact == nil || *ix.Redact }
 
 // Source kinds.
 const (

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Validate checks the whole config and returns every problem joined into one
@@ -166,7 +168,27 @@ func (v *validator) indexing() {
 	if n := ix.Workers; n < 0 {
 		v.bad("indexing.workers", "must be 0 (one per CPU) or more, got %d", n)
 	}
+	for i, g := range ix.RedactAllowPaths {
+		if g == "" || !doublestar.ValidatePattern(g) {
+			v.bad(fmt.Sprintf("indexing.redact_allow_paths[%d]", i), "%q is not a valid glob (doublestar syntax: \"testdata/**\", \"**/*_test.go\")", g)
+		}
+	}
+	seen := map[string]bool{}
+	for i, id := range ix.RedactDisableRules {
+		switch {
+		case !redactRuleID.MatchString(id):
+			v.bad(fmt.Sprintf("indexing.redact_disable_rules[%d]", i), "%q is not a gitleaks rule id (lower-case words joined by \"-\", like \"generic-api-key\")", id)
+		case seen[id]:
+			v.bad(fmt.Sprintf("indexing.redact_disable_rules[%d]", i), "%q is listed twice", id)
+		}
+		seen[id] = true
+	}
 }
+
+// redactRuleID is the shape of gitleaks' rule ids (config/gitleaks.toml:
+// "aws-access-token", "generic-api-key", "1password-secret-key"). Whether
+// the id exists is checked when the detector is built (ingest.NewRedactor).
+var redactRuleID = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 // linkPlaceholder finds the {name} placeholders of a link template.
 var linkPlaceholder = regexp.MustCompile(`\{[^{}]*\}`)

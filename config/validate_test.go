@@ -242,6 +242,13 @@ func TestParseErrors(t *testing.T) {
 				"indexing.workers: must be 0 (one per CPU) or more, got -1",
 		},
 		{
+			name: "redaction globs and rule ids",
+			yaml: "indexing: {redact_allow_paths: ['testdata/**', 'a/[b'], redact_disable_rules: [generic-api-key, Generic Key, generic-api-key]}\n" + sources,
+			want: `indexing.redact_allow_paths[1]: "a/[b" is not a valid glob (doublestar syntax: "testdata/**", "**/*_test.go")` + "\n" +
+				`indexing.redact_disable_rules[1]: "Generic Key" is not a gitleaks rule id (lower-case words joined by "-", like "generic-api-key")` + "\n" +
+				`indexing.redact_disable_rules[2]: "generic-api-key" is listed twice`,
+		},
+		{
 			name: "source without name, kind or path",
 			yaml: "sources: [{acl: [everyone]}]\n",
 			want: "sources[0].name: must not be empty\n" +

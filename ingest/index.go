@@ -64,6 +64,10 @@ type Indexer struct {
 	// OnRun, when set, is called after each IndexGit and IndexPages run
 	// with its outcome (metrics). It must not block.
 	OnRun func(RunReport)
+	// Redact, when not nil, replaces the secrets in every file, page
+	// section and API operation before it is chunked, embedded or stored
+	// (redact.go); nil stores text as it is.
+	Redact *Redactor
 }
 
 // RunReport is the outcome of one index run, for Indexer.OnRun.
@@ -98,6 +102,7 @@ type Stats struct {
 	Deleted  int            // stored chunks removed (symbols or files gone)
 	Skipped  map[string]int // files not indexed, by reason (binary, vendored, generated, minified, too large, lockfile); an incremental run counts changed files only
 	Fallback map[string]int // files indexed as line windows, by reason (parse error, no grammar, no symbols)
+	Redacted int            // secrets replaced by a marker in the text chunked by this run (Indexer.Redact)
 	Duration time.Duration
 }
 
@@ -156,7 +161,7 @@ func (ix *Indexer) log() *slog.Logger {
 
 // settings fingerprints everything that shapes stored chunks.
 func (ix *Indexer) settings(extra string) string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("v%s|%+v|%s|%s", pipelineVersion, ix.Code, ix.Embedder.Name(), extra)))
+	sum := sha256.Sum256([]byte(fmt.Sprintf("v%s|%+v|%s|%s%s", pipelineVersion, ix.Code, ix.Embedder.Name(), extra, ix.Redact.Fingerprint())))
 	return hex.EncodeToString(sum[:8])
 }
 
@@ -262,7 +267,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 	}
 	log.Info("index run done", "mode", st.Mode, "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded,
 		"reused", st.Reused, "kept", st.Kept, "deleted", st.Deleted, "skipped", st.Skipped,
-		"fallback", st.Fallback, "seconds", st.Duration.Seconds())
+		"fallback", st.Fallback, "redacted", st.Redacted, "seconds", st.Duration.Seconds())
 	return nil
 }
 
@@ -310,15 +315,17 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 	for range workers {
 		g.Go(func() error { // worker: exits when files is closed
 			for f := range files {
-				cs, skip, fallback, enc := chunkFile(f, ix.Code)
+				cs, skip, fallback, enc, found := chunkFile(f, ix.Code, ix.Redact)
 				if enc != "" {
 					log.Warn("file is not valid UTF-8, "+enc, "path", f.path)
 				}
+				logRedactions(log, found)
 				lines := ix.blameFile(gctx, log, f, len(cs))
 				for i := range cs {
 					finishChunk(&cs[i], f, lines, meta, indexedAt)
 				}
 				mu.Lock()
+				st.Redacted += len(found)
 				switch {
 				case skip != "":
 					st.Skipped[skip]++
@@ -523,17 +530,25 @@ func EmbedText(c retrieval.Chunk) string {
 // chunkFile chunks one file: markdown by heading, everything else by symbol
 // (line windows when there is no grammar or the parse fails). Content that
 // is not UTF-8 is converted first (see toUTF8); enc says how, "" when it
-// was UTF-8.
-func chunkFile(f fileInput, opt code.Options) (chunks []retrieval.Chunk, skip, fallback, enc string) {
+// was UTF-8. With red, the secrets of the whole file are replaced first
+// (Redactor.Text keeps its lines), so that every chunk, window and
+// signature cut from it is redacted, even a secret across two chunks.
+func chunkFile(f fileInput, opt code.Options, red *Redactor) (chunks []retrieval.Chunk, skip, fallback, enc string, found []Redaction) {
 	if r := f.skipReason(); r != "" {
-		return nil, r, "", ""
+		return nil, r, "", "", nil
 	}
 	data, enc := toUTF8(f.data)
+	if red != nil {
+		var text string
+		if text, found = red.Text(f.path, string(data)); len(found) > 0 {
+			data = []byte(text)
+		}
+	}
 	if isMarkdown(f.path) {
-		return markdown.Chunk(f.path, data), "", "", enc
+		return markdown.Chunk(f.path, data), "", "", enc, found
 	}
 	res := code.Chunk(f.path, data, opt)
-	return res.Chunks, "", res.Fallback, enc
+	return res.Chunks, "", res.Fallback, enc, found
 }
 
 // skipReason says why f is not chunked, or "": too large to read, or a

@@ -74,13 +74,19 @@ type PageStats struct {
 	Embedded int           // chunks embedded and written
 	Reused   int           // chunks of changed pages rewritten with their stored vector (same content)
 	Deleted  int           // stored chunks deleted (sections or pages gone)
+	Redacted int           // secrets replaced by a marker in the fetched pages (Indexer.Redact)
 	Duration time.Duration // wall time of the run
 }
 
-// String is the one-line summary `ragbot index` prints.
+// String is the one-line summary `ragbot index` prints; it says
+// ", N secrets redacted" when the run redacted any.
 func (s PageStats) String() string {
-	return fmt.Sprintf("%d pages (%d fetched, %d removed), %d chunks (%d embedded, %d reused, %d deleted), %.1fs",
-		s.Pages, s.Fetched, s.Removed, s.Chunks, s.Embedded, s.Reused, s.Deleted, s.Duration.Round(100*time.Millisecond).Seconds())
+	red := ""
+	if s.Redacted > 0 {
+		red = fmt.Sprintf(", %d secrets redacted", s.Redacted)
+	}
+	return fmt.Sprintf("%d pages (%d fetched, %d removed), %d chunks (%d embedded, %d reused, %d deleted)%s, %.1fs",
+		s.Pages, s.Fetched, s.Removed, s.Chunks, s.Embedded, s.Reused, s.Deleted, red, s.Duration.Round(100*time.Millisecond).Seconds())
 }
 
 // storedPage is what the index holds for one page path.
@@ -123,7 +129,7 @@ func (ix *Indexer) indexPages(ctx context.Context, src PageSet, full bool) (Page
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}
 	defer unlock()
-	settings := pageSettings(src, ix.Embedder.Name())
+	settings := pageSettings(src, ix.Embedder.Name()+ix.Redact.Fingerprint())
 	prev, ok, err := ix.Store.State(ctx, src.ID, "")
 	if err != nil {
 		return st, err
@@ -259,7 +265,7 @@ func (ix *Indexer) finishPages(ctx context.Context, log *slog.Logger, st *PageSt
 		return fmt.Errorf("ingest: %s: %w", st.Source, err)
 	}
 	log.Info("page sync done", "pages", st.Pages, "fetched", st.Fetched, "removed", st.Removed, "chunks", st.Chunks,
-		"embedded", st.Embedded, "reused", st.Reused, "deleted", st.Deleted, "seconds", st.Duration.Seconds())
+		"embedded", st.Embedded, "redacted", st.Redacted, "reused", st.Reused, "deleted", st.Deleted, "seconds", st.Duration.Seconds())
 	return nil
 }
 

@@ -45,6 +45,9 @@ func (w *pageWriter) add(ctx context.Context, p Page) error {
 	seen := make(map[string]bool, len(p.Sections))
 	for _, c := range p.Sections {
 		c.Source, c.Path, c.ACL, c.IndexedAt = w.src.ID, p.Path, w.src.ACL, w.indexedAt
+		found := w.ix.Redact.Chunk(&c)
+		logRedactions(w.log, found)
+		w.st.Redacted += len(found)
 		if c.Version == "" {
 			c.Version = p.Version
 		}

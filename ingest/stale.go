@@ -16,6 +16,9 @@ import (
 type StaleRepos struct {
 	Sources map[string]GitSource
 	Code    code.Options
+	// Redact, as the indexer's (Indexer.Redact), redacts the current lines
+	// shown instead of a stale snippet's.
+	Redact *Redactor
 }
 
 // guardStale checks each snippet of a git source in ans against the head of
@@ -59,7 +62,7 @@ func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) er
 		}
 		head, err := heads[k], headErr[k]
 		if err == nil && head != s.CommitSHA {
-			err = guardSnippet(ctx, s, repo, src, repos.Code, head, ans.Question)
+			err = guardSnippet(ctx, s, repo, src, repos.Code, repos.Redact, head, ans.Question)
 		}
 		if err != nil {
 			s.Stale = "could not check whether this changed since indexed"
@@ -73,7 +76,7 @@ func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) er
 // snippet focused on what question matched (Snippet.ShownStart set, see
 // retrieval.FocusSnippet) is compared, and its current lines are shown,
 // focused the same way.
-func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src GitSource, opt code.Options, head, question string) error {
+func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src GitSource, opt code.Options, red *Redactor, head, question string) error {
 	at, now := s.CommitSHA+":"+s.Path, head+":"+s.Path
 	blobs, err := repo.blobIDs(ctx, []string{at, now})
 	if err != nil {
@@ -91,7 +94,7 @@ func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src G
 			short(s.CommitSHA), s.Path, s.Branch, short(head))
 		return nil
 	}
-	cur, ok, err := currentChunk(ctx, repo, s, blobs[now], opt)
+	cur, ok, err := currentChunk(ctx, repo, s, blobs[now], opt, red)
 	if err != nil {
 		return err
 	}
@@ -129,12 +132,12 @@ func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src G
 // currentChunk chunks the file's blob at the head as the indexer would and
 // returns the chunk of the snippet's symbol, the one nearest its old lines
 // when the symbol has several (windows of a long symbol, line windows).
-func currentChunk(ctx context.Context, repo gitRepo, s *retrieval.Snippet, blob string, opt code.Options) (retrieval.Chunk, bool, error) {
+func currentChunk(ctx context.Context, repo gitRepo, s *retrieval.Snippet, blob string, opt code.Options, red *Redactor) (retrieval.Chunk, bool, error) {
 	data, err := repo.run(ctx, "cat-file", "blob", blob)
 	if err != nil {
 		return retrieval.Chunk{}, false, err
 	}
-	chunks, _, _, _ := chunkFile(fileInput{path: s.Path, data: data}, opt)
+	chunks, _, _, _, _ := chunkFile(fileInput{path: s.Path, data: data}, opt, red)
 	best, found := retrieval.Chunk{}, false
 	for _, c := range chunks {
 		if c.Symbol != s.Symbol {

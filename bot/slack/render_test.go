@@ -147,6 +147,20 @@ func TestGoldens(t *testing.T) {
 				Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure,
 				Snippets: []retrieval.Snippet{retrySnippet(), docSnippet()}}})
 		}},
+		{"redacted", func() ([]slackgo.Block, string) {
+			// A chunk as ingest's redaction stores it: each secret replaced
+			// by its marker within its line, a key block one marker a line.
+			c := retrieval.Chunk{Source: "repo:deploy", Kind: retrieval.KindCode, Path: "deploy/credentials.go", Symbol: "NotifyOps",
+				Language: "go", Signature: "func NotifyOps(note string) []string", StartLine: 10, EndLine: 15, CommitSHA: sha, Branch: "main",
+				Content: "// NotifyOps posts the release note to the ops channel and tags the release.\n" +
+					"func NotifyOps(note string) []string {\n\tslackToken := \"[redacted: slack-bot-token]\"\n" +
+					"\tgithubToken := \"[redacted: github-pat]\"\n\treturn []string{slackToken, githubToken, note}\n}",
+				URL: "https://git.example.com/deploy/blob/" + sha + "/deploy/credentials.go#L10-L15", Author: "Ann Lee",
+				IndexedAt: now.Add(-5 * time.Minute)}
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where do we post to the ops channel?", Answer: retrieval.Answer{
+				Question: "where do we post to the ops channel?", Coverage: retrieval.Covered,
+				Snippets: []retrieval.Snippet{retrieval.NewSnippet(c)}}})
+		}},
 		{"where_is", func() ([]slackgo.Block, string) {
 			def := retrySnippet()
 			call := docSnippet()

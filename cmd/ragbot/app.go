@@ -30,6 +30,7 @@ type app struct {
 	server   *weaviatelocal.Server  // nil unless this process started it
 	stderr   io.Writer              // progress and notices
 	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
+	redactor *ingest.Redactor       // indexing.redact (redact.go); nil when off
 }
 
 // commonFlags are the flags every subcommand has.
@@ -119,6 +120,9 @@ func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedd
 		}
 	}
 	a := &app{cfg: cfg, log: newLogger(stderr, flags), embedder: emb, stderr: stderr}
+	if a.redactor, err = newRedactor(cfg); err != nil {
+		return nil, err
+	}
 	url, apiKey := "", ""
 	var failover []string
 	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {

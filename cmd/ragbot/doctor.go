@@ -131,6 +131,7 @@ func (d *doctor) checkAll(ctx context.Context, cfg *config.Config) {
 		d.checkThresholds(cfg, emb)
 	}
 	d.checkWebhookSecrets(cfg)
+	d.checkRedaction(cfg)
 	d.checkConfluence(ctx, cfg)
 	d.checkSlack(ctx, cfg)
 	d.checkTeams(ctx, cfg)
@@ -372,6 +373,22 @@ func (d *doctor) checkWebhookSecrets(cfg *config.Config) {
 		}
 		d.line(checkOK, "webhook "+s.Name, "secret set ("+s.WebhookSecretEnv+")", "")
 	}
+}
+
+// checkRedaction warns when indexing.redact is off, and fails when its
+// detector cannot be built (an unknown rule id).
+func (d *doctor) checkRedaction(cfg *config.Config) {
+	if !cfg.Indexing.RedactOn() {
+		d.line(checkWarn, "redaction", "indexing.redact is false: secrets committed in the sources are stored and posted to chat as they are",
+			"remove indexing.redact: false (list test fixtures in indexing.redact_allow_paths instead), then `ragbot index`")
+		return
+	}
+	if _, err := newRedactor(cfg); err != nil {
+		d.line(checkFail, "redaction", err.Error(), "fix the indexing section of the config")
+		return
+	}
+	d.line(checkOK, "redaction", fmt.Sprintf("secrets replaced at index time (%d rules off, %d paths allowed)",
+		len(cfg.Indexing.RedactDisableRules), len(cfg.Indexing.RedactAllowPaths)), "")
 }
 
 // checkConfluence makes one authenticated call per confluence source: GET

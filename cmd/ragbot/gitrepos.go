@@ -18,6 +18,7 @@ func newIndexer(a *app) *ingest.Indexer {
 		Code:           code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines},
 		LockDir:        filepath.Join(a.cfg.Resolve(a.cfg.Indexing.ReposDir), "locks"),
 		OnRun:          a.onRun,
+		Redact:         a.redactor,
 	}
 }
 

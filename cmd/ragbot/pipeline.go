@@ -34,7 +34,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	repos := gitRepos(a.cfg)
 	branches := ingest.NewBranches(ctx, repos)
 	stale := ingest.StaleRepos{Sources: map[string]ingest.GitSource{},
-		Code: code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines}}
+		Code: code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines}, Redact: a.redactor}
 	for _, repo := range repos {
 		stale.Sources[repo.Source.ID] = repo.Source
 	}

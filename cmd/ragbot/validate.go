@@ -23,6 +23,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if _, err := newRedactor(cfg); err != nil { // rule ids exist (redact.go)
+		return err
+	}
 	fmt.Fprintf(stdout, "%s: valid, %d sources\n", cf.config, len(cfg.Sources))
 	return nil
 }
