@@ -147,6 +147,7 @@ type harness struct {
 	pending map[string]*event // by ts
 	events  []*event
 	seq     atomic.Int64
+	run     string // prefix of this run's event ids: Slack's event_ids are unique across runs, and claims of a kept collection outlive a run
 }
 
 func run(o options) (bool, error) {
@@ -157,7 +158,7 @@ func run(o options) (bool, error) {
 	defer os.RemoveAll(work)
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	h := &harness{o: o, work: work, channel: "C0LOAD", pending: map[string]*event{},
+	h := &harness{o: o, work: work, channel: "C0LOAD", pending: map[string]*event{}, run: strings.ToUpper(strconv.FormatInt(time.Now().UnixNano()%(36*36*36*36*36*36), 36)),
 		client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: o.askers * 2}}}
 	if len(o.repos) == 0 {
 		if o.repos, err = defaultRepos(work); err != nil {
@@ -425,7 +426,7 @@ func (h *harness) send(asker int, question string) *event {
 	k := h.seq.Add(1)
 	user := fmt.Sprintf("U%05d", asker+1)
 	ts := h.fake.AddMessage(slackfake.Message{Channel: h.channel, User: user, Text: "<@" + slackfake.BotUserID + "> " + question})
-	e := &event{id: fmt.Sprintf("Ev%08d", k), ts: ts, replica: int(k) % len(h.urls), done: make(chan struct{})}
+	e := &event{id: fmt.Sprintf("Ev%s%08d", h.run, k), ts: ts, replica: int(k) % len(h.urls), done: make(chan struct{})}
 	h.mu.Lock()
 	h.pending[ts] = e
 	h.events = append(h.events, e)
