@@ -24,6 +24,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -59,6 +60,7 @@ type options struct {
 	serveKeys   string
 	collection  string
 	busyPause   time.Duration
+	hostile     int
 }
 
 type repoList []string
@@ -81,6 +83,7 @@ func main() {
 	flag.DurationVar(&o.drain, "drain", 45*time.Second, "how long to wait after --duration for the answers still due")
 	flag.StringVar(&o.collection, "collection", "", "with --weaviate-url: index into (or re-use) this collection and keep it, so that later runs find it indexed; empty: a new one, dropped at the end")
 	flag.DurationVar(&o.busyPause, "busy-pause", time.Second, "how long an asker waits after a busy reply before its next question")
+	flag.IntVar(&o.hostile, "hostile", 40, "after the askers, this many concurrent 25 MB webhook POSTs without a valid signature to the first serve, whose peak RSS must stay under 300 MB; 0 skips it")
 	flag.StringVar(&o.serveKeys, "serve", "", `extra keys of the serve section, YAML flow style, e.g. "max_concurrent_answers: 8"`)
 	flag.Parse()
 	o.repos = repos
@@ -96,6 +99,7 @@ func main() {
 	if !ok {
 		os.Exit(1)
 	}
+	fmt.Println("PASS")
 }
 
 // questions are asked in turn; they name things of the two default
@@ -166,6 +170,7 @@ func run(o options) (bool, error) {
 		}
 		h.o.repos = o.repos
 	}
+	os.Setenv("LOADTEST_WEBHOOK_SECRET", webhookSecret) // for index and serve
 	h.fake = slackfake.Start()
 	defer h.fake.Close()
 	collection := ""
@@ -226,7 +231,102 @@ func run(o options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return h.report(elapsed, before, after), nil
+	ok := h.report(elapsed, before, after)
+	if o.hostile > 0 {
+		ok = h.flood(o.hostile) && ok
+	}
+	return ok, nil
+}
+
+// webhookSecret is the first source's push webhook secret; the flood never
+// signs with it.
+const webhookSecret = "loadtest-webhook-secret"
+
+// rssLimit is the bound on the first serve's resident set while the flood
+// lasts, in bytes.
+const rssLimit = 300 << 20
+
+// flood sends n concurrent 25 MB push deliveries (GitHub's payload cap, GitHub
+// docs "Webhook events and payloads") to the first serve's webhook of the
+// first source, half without a signature and half with a wrong one, samples
+// that process's VmRSS (proc(5)) every 20 ms while they last, and reports
+// whether every delivery was refused (401, 413 or 503, or the connection
+// closed before the body was sent) and the peak stayed under rssLimit.
+func (h *harness) flood(n int) bool {
+	pid := h.serves[0].Process.Pid
+	url := fmt.Sprintf("%s/webhooks/repo1-%s", h.urls[0], filepath.Base(h.o.repos[0]))
+	body := bytes.Repeat([]byte("x"), 25<<20)
+	base, _ := rss(pid)
+	peak := base
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			if v, err := rss(pid); err == nil && v > peak {
+				peak = v
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	var mu sync.Mutex
+	codes := map[string]int{}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-GitHub-Event", "push")
+			req.Header.Set("X-GitHub-Delivery", fmt.Sprintf("flood-%d", i))
+			if i%2 == 1 {
+				req.Header.Set("X-Hub-Signature-256", "sha256="+strings.Repeat("0", 64))
+			}
+			key := "closed"
+			if resp, err := (&http.Client{Timeout: 60 * time.Second}).Do(req); err == nil {
+				key = strconv.Itoa(resp.StatusCode)
+				resp.Body.Close()
+			}
+			mu.Lock()
+			codes[key]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	ok := peak < rssLimit
+	for k := range codes {
+		if k != "401" && k != "413" && k != "503" && k != "closed" {
+			ok = false
+		}
+	}
+	fmt.Printf("hostile webhooks: %d x 25 MB unsigned or wrongly signed: %v; serve RSS %d MB before, peak %d MB (limit %d MB)\n",
+		n, codes, base>>20, peak>>20, rssLimit>>20)
+	if !ok {
+		fmt.Println("FAIL: a hostile delivery was accepted or the RSS limit was passed")
+	}
+	return ok
+}
+
+// rss returns the resident set size of process pid in bytes, from VmRSS in
+// /proc/<pid>/status (proc(5)); Linux only.
+func rss(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			f := strings.Fields(v)
+			kb, err := strconv.ParseInt(f[0], 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
 }
 
 // defaultRepos returns this repository and a git copy of slack-go from the
@@ -332,6 +432,9 @@ func (h *harness) writeConfig(collection string) (string, error) {
 	b.WriteString("sources:\n")
 	for i, r := range h.o.repos {
 		fmt.Fprintf(&b, "  - name: repo%d-%s\n    kind: git\n    path: %s\n", i+1, filepath.Base(r), r)
+		if i == 0 {
+			b.WriteString("    webhook_secret_env: LOADTEST_WEBHOOK_SECRET\n")
+		}
 	}
 	fmt.Fprintf(&b, "serve: {listen: 127.0.0.1:%d", h.o.servePort)
 	if h.o.serveKeys != "" {
@@ -573,9 +676,6 @@ func (h *harness) report(elapsed time.Duration, before, after []metrics) bool {
 	}
 	if len(acks) > 0 && acks[len(acks)-1] >= 1 {
 		fail("an ack took %.3f s (>= 1 s)", acks[len(acks)-1])
-	}
-	if ok {
-		fmt.Println("PASS")
 	}
 	return ok
 }
