@@ -61,6 +61,7 @@ type options struct {
 	collection  string
 	busyPause   time.Duration
 	hostile     int
+	commits     int
 }
 
 type repoList []string
@@ -83,6 +84,7 @@ func main() {
 	flag.DurationVar(&o.drain, "drain", 45*time.Second, "how long to wait after --duration for the answers still due")
 	flag.StringVar(&o.collection, "collection", "", "with --weaviate-url: index into (or re-use) this collection and keep it, so that later runs find it indexed; empty: a new one, dropped at the end")
 	flag.DurationVar(&o.busyPause, "busy-pause", time.Second, "how long an asker waits after a busy reply before its next question")
+	flag.IntVar(&o.commits, "commits", 3, "with 2 or more replicas: commits made while the askers run to a small repository that every replica polls every 10 s; each must be indexed by exactly one replica; 0 skips it")
 	flag.IntVar(&o.hostile, "hostile", 40, "after the askers, this many concurrent 25 MB webhook POSTs without a valid signature to the first serve, whose peak RSS must stay under 300 MB; 0 skips it")
 	flag.StringVar(&o.serveKeys, "serve", "", `extra keys of the serve section, YAML flow style, e.g. "max_concurrent_answers: 8"`)
 	flag.Parse()
@@ -151,6 +153,7 @@ type harness struct {
 	pending map[string]*event // by ts
 	events  []*event
 	seq     atomic.Int64
+	polled  string // the polled repository (--commits), or ""
 	run     string // prefix of this run's event ids: Slack's event_ids are unique across runs, and claims of a kept collection outlive a run
 }
 
@@ -178,6 +181,11 @@ func run(o options) (bool, error) {
 		if collection = o.collection; collection == "" {
 			collection = fmt.Sprintf("Load%d", os.Getpid())
 			defer dropCollections(o.weaviateURL, collection)
+		}
+	}
+	if o.replicas > 1 && o.commits > 0 {
+		if h.polled, err = newPolledRepo(work); err != nil {
+			return false, err
 		}
 	}
 	cfg, err := h.writeConfig(collection)
@@ -221,6 +229,9 @@ func run(o options) (bool, error) {
 	began := time.Now()
 	end := began.Add(o.duration)
 	var wg sync.WaitGroup
+	if h.polled != "" {
+		wg.Go(func() { h.commitDuring(began, o.duration) })
+	}
 	for a := range o.askers {
 		wg.Go(func() { h.ask(a, end) })
 	}
@@ -232,10 +243,106 @@ func run(o options) (bool, error) {
 		return false, err
 	}
 	ok := h.report(elapsed, before, after)
+	if h.polled != "" {
+		ok = h.countPolledRuns(before) && ok
+	}
 	if o.hostile > 0 {
 		ok = h.flood(o.hostile) && ok
 	}
 	return ok, nil
+}
+
+// polledEvery is the poll interval of the polled repository: config's
+// minimum, so that the test is short.
+const polledEvery = 10 * time.Second
+
+// newPolledRepo creates a small git repository under work with one commit.
+func newPolledRepo(work string) (string, error) {
+	dir := filepath.Join(work, "polled")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := gitIn(dir, "init", "-q", "-b", "main"); err != nil {
+		return "", err
+	}
+	return dir, commitFile(dir, 0)
+}
+
+// commitFile writes poll<k>.go with one function and commits it.
+func commitFile(dir string, k int) error {
+	src := fmt.Sprintf("package polled\n\n// Step%d returns %d.\nfunc Step%d() int { return %d }\n", k, k, k, k)
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("poll%d.go", k)), []byte(src), 0o644); err != nil {
+		return err
+	}
+	if err := gitIn(dir, "add", "-A"); err != nil {
+		return err
+	}
+	return gitIn(dir, "-c", "user.name=load", "-c", "user.email=load@example.com", "commit", "-q", "-m", fmt.Sprintf("step %d", k))
+}
+
+func gitIn(dir string, args ...string) error {
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return nil
+}
+
+// commitDuring makes --commits commits to the polled repository, spread over
+// the askers' run and at least two poll intervals apart, so that each one is
+// seen by its own poll.
+func (h *harness) commitDuring(began time.Time, d time.Duration) {
+	gap := max(d/time.Duration(h.o.commits+1), 2*polledEvery)
+	for k := 1; k <= h.o.commits; k++ {
+		time.Sleep(time.Until(began.Add(time.Duration(k) * gap)))
+		if err := commitFile(h.polled, k); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			return
+		}
+	}
+}
+
+// countPolledRuns waits until the replicas have indexed the polled
+// repository's last commit (at most three poll intervals after it), then
+// reports whether its index runs that wrote chunks (ragbot_index_runs_total
+// with result "ok", summed over the replicas, since before) number exactly the
+// commits made: none indexed twice, none missed.
+func (h *harness) countPolledRuns(before []metrics) bool {
+	sel := `ragbot_index_runs_total{result="ok",source="polled"}`
+	count := func() ([]float64, float64, error) {
+		now, err := h.scrape()
+		if err != nil {
+			return nil, 0, err
+		}
+		per := make([]float64, len(now))
+		var total float64
+		for i := range now {
+			per[i] = now[i].sum(sel) - before[i].sum(sel)
+			total += per[i]
+		}
+		return per, total, nil
+	}
+	deadline := time.Now().Add(3*polledEvery + 30*time.Second)
+	per, total, err := count()
+	for err == nil && int(total) < h.o.commits && time.Now().Before(deadline) {
+		time.Sleep(time.Second)
+		per, total, err = count()
+	}
+	if err != nil {
+		fmt.Println("FAIL: polled repository:", err)
+		return false
+	}
+	time.Sleep(polledEvery + 2*time.Second) // one more poll each: a second index of a commit would show
+	if per, total, err = count(); err != nil {
+		fmt.Println("FAIL: polled repository:", err)
+		return false
+	}
+	fmt.Printf("polled repository: %d commits, %d index runs that wrote chunks (by replica: %v)\n", h.o.commits, int(total), per)
+	if int(total) != h.o.commits {
+		fmt.Printf("FAIL: %d commits indexed in %d runs, want one run each\n", h.o.commits, int(total))
+		return false
+	}
+	return true
 }
 
 // webhookSecret is the first source's push webhook secret; the flood never
@@ -435,6 +542,9 @@ func (h *harness) writeConfig(collection string) (string, error) {
 		if i == 0 {
 			b.WriteString("    webhook_secret_env: LOADTEST_WEBHOOK_SECRET\n")
 		}
+	}
+	if h.polled != "" {
+		fmt.Fprintf(&b, "  - name: polled\n    kind: git\n    path: %s\n    poll_interval: 10s\n", h.polled)
 	}
 	fmt.Fprintf(&b, "serve: {listen: 127.0.0.1:%d", h.o.servePort)
 	if h.o.serveKeys != "" {
