@@ -34,7 +34,7 @@ type Serve struct {
 	// AnswerQueueWait is how long a question may wait for a search before
 	// it is told that the bot is busy; default DefaultAnswerQueueWait. It
 	// counts within the answer timeout (slack.answer_timeout,
-	// teams.answer_timeout), so it must be shorter.
+	// teams.answer_timeout), so it must be shorter than both.
 	AnswerQueueWait time.Duration `yaml:"answer_queue_wait"`
 }
 
@@ -183,6 +183,9 @@ func (v *validator) chat() {
 	k := v.c.Slack
 	if s.AnswerQueueWait <= 0 || s.AnswerQueueWait >= k.AnswerTimeout {
 		v.bad("serve.answer_queue_wait", "must be positive and shorter than slack.answer_timeout (%s), got %s", k.AnswerTimeout, s.AnswerQueueWait)
+	}
+	if t := v.c.Teams; t.Enabled() && s.AnswerQueueWait > 0 && s.AnswerQueueWait >= t.AnswerTimeout {
+		v.bad("serve.answer_queue_wait", "must be shorter than teams.answer_timeout (%s), got %s", t.AnswerTimeout, s.AnswerQueueWait)
 	}
 	switch k.Mode {
 	case SlackSocket, SlackHTTP:

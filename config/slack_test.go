@@ -129,6 +129,8 @@ func TestChatParseErrors(t *testing.T) {
 		{"negative queue", "serve: {answer_queue_length: -2}\n", "serve.answer_queue_length: must be at least 1, got -2"},
 		{"queue wait past the answer timeout", "serve: {answer_queue_wait: 30s}\n",
 			"serve.answer_queue_wait: must be positive and shorter than slack.answer_timeout (30s), got 30s"},
+		{"queue wait past the Teams answer timeout", "slack: {answer_timeout: 60s}\nteams: {app_id: 8e6f0a52-1c9d-4b8a-9d55-3f1c2d4e5a6b, answer_timeout: 15s}\n",
+			"serve.answer_queue_wait: must be shorter than teams.answer_timeout (15s), got 20s"},
 		{"api url with credentials", "slack: {api_url: 'https://u:hunter2@slack.example/api/'}\n",
 			`slack.api_url: must be an absolute http(s) URL without credentials, got "https://xxxxx@slack.example/api/"`},
 		{"env name", "slack: {bot_token_env: 'MY-TOKEN'}\n", `slack.bot_token_env: must be an environment variable name, got "MY-TOKEN"`},
