@@ -79,12 +79,9 @@ type PageStats struct {
 }
 
 // String is the one-line summary `ragbot index` prints; it says
-// ", N secrets redacted" when the run redacted any.
+// ", N secrets redacted" when the run redacted any (RedactedNote).
 func (s PageStats) String() string {
-	red := ""
-	if s.Redacted > 0 {
-		red = fmt.Sprintf(", %d secrets redacted", s.Redacted)
-	}
+	red := RedactedNote(s.Redacted)
 	return fmt.Sprintf("%d pages (%d fetched, %d removed), %d chunks (%d embedded, %d reused, %d deleted)%s, %.1fs",
 		s.Pages, s.Fetched, s.Removed, s.Chunks, s.Embedded, s.Reused, s.Deleted, red, s.Duration.Round(100*time.Millisecond).Seconds())
 }

@@ -441,3 +441,17 @@ func logRedactions(log *slog.Logger, rs []Redaction) {
 		log.Warn("secret redacted", "path", r.Path, "line", r.Line, "rule", r.Rule)
 	}
 }
+
+// RedactedNote is what an index run's summary line says of the secrets it
+// redacted: "" for none, else ", 1 secret redacted" or ", N secrets
+// redacted". The count covers the files and pages this run read (an
+// incremental run reads only the changed ones), not the whole index.
+func RedactedNote(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return ", 1 secret redacted"
+	}
+	return fmt.Sprintf(", %d secrets redacted", n)
+}

@@ -193,7 +193,7 @@ func TestIndexRedactsPagesAndSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pst.Redacted != 1 || !strings.Contains(pst.String(), ", 1 secrets redacted") {
+	if pst.Redacted != 1 || !strings.Contains(pst.String(), ", 1 secret redacted") {
 		t.Errorf("page stats: redacted %d, %q; want 1", pst.Redacted, pst)
 	}
 

@@ -212,6 +212,9 @@ func explainRewrite(w io.Writer, rw retrieval.Rewritten) {
 // shown it says the others fell below the relevance thresholds, so a short
 // list does not read as a truncated one.
 func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain bool) {
+	for _, warn := range ans.Warnings { // first: a partial index may be why nothing was found
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
 	if ans.Coverage == retrieval.NoCoverage {
 		fmt.Fprintf(w, "No coverage in the indexed sources for %q.\n", ans.Question)
 		if ans.Missing != "" {
@@ -220,9 +223,6 @@ func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, expl
 		}
 		fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
 		return
-	}
-	for _, warn := range ans.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
 	if ans.Coverage == retrieval.NotSure {
 		fmt.Fprintf(w, "%s\n\n", bot.NotSureTitle)

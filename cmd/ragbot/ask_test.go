@@ -180,3 +180,15 @@ func TestRenderTextNoCoverageNamesMissing(t *testing.T) {
 		t.Errorf("renderText:\n%s", got)
 	}
 }
+
+// TestRenderTextNoCoverageShowsWarnings: a refusal while part of the index is
+// unavailable says so, since the missing part may hold the answer.
+func TestRenderTextNoCoverageShowsWarnings(t *testing.T) {
+	var out bytes.Buffer
+	warn := "Part of the index is unavailable (1 of 3 Weaviate nodes down); results may be incomplete."
+	renderText(&out, retrieval.Answer{Question: "where is UploadInvoice?", Coverage: retrieval.NoCoverage, Missing: "UploadInvoice",
+		Warnings: []string{warn}}, 5, time.Now(), false)
+	if got := out.String(); !strings.HasPrefix(got, "warning: "+warn+"\n") || !strings.Contains(got, "No coverage") {
+		t.Errorf("renderText:\n%s", got)
+	}
+}
