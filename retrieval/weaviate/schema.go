@@ -167,7 +167,7 @@ var chunkFields = []string{
 // winner made is then read back and checked like any existing one.
 func (s *Store) ensureSchema(ctx context.Context) error {
 	sc := s.client.Schema()
-	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
+	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(localSchema(ctx))
 	if isNotFound(err) {
 		created, cerr := s.createClass(ctx, chunkClass(s.chunk, s.emb, s.sem))
 		switch {
@@ -205,7 +205,7 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 // checks the replication factor of the one there. Errors: reading or
 // creating the collection failed, ErrReplicationMismatch.
 func (s *Store) ensureClass(ctx context.Context, class *models.Class) error {
-	got, err := s.client.Schema().ClassGetter().WithClassName(class.Class).Do(ctx)
+	got, err := s.client.Schema().ClassGetter().WithClassName(class.Class).Do(localSchema(ctx))
 	if isNotFound(err) {
 		created, cerr := s.createClass(ctx, class)
 		if cerr != nil || created {

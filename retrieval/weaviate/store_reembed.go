@@ -104,6 +104,7 @@ func newClients(cfg StoreConfig) (*weaviate.Client, *http.Client, error) {
 	if cfg.Observe != nil {
 		transport = observedTransport{next: transport, observe: cfg.Observe}
 	}
+	transport = localSchemaTransport{next: transport}
 	hc := &http.Client{Transport: transport, Timeout: timeout}
 	// The client takes either AuthConfig or its own http.Client; with ours,
 	// the API key goes as the header auth.ApiKey sends.
