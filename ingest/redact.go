@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/zricethezav/gitleaks/v8/logging"
 	"github.com/zricethezav/gitleaks/v8/report"
 
+	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -90,7 +92,12 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 	}
 	for _, id := range opt.DisableRules {
 		if _, ok := cfg.Rules[id]; !ok {
-			return nil, fmt.Errorf("indexing.redact_disable_rules: %q is not a rule id of gitleaks (its default config, config/gitleaks.toml, lists them)", id)
+			ids := slices.Sorted(maps.Keys(cfg.Rules))
+			hint := ""
+			if near, ok := suggest.Closest(id, ids); ok {
+				hint = fmt.Sprintf("did you mean %q? ", near)
+			}
+			return nil, fmt.Errorf("indexing.redact_disable_rules: %q is not a rule id of gitleaks v8.30.1; %sthe rule ids are those of config/gitleaks.toml in github.com/gitleaks/gitleaks, e.g. %s", id, hint, strings.Join(ids[:min(5, len(ids))], ", "))
 		}
 		delete(cfg.Rules, id)
 	}

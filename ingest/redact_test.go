@@ -341,3 +341,12 @@ func TestRedactorMatchesGitleaks(t *testing.T) {
 		t.Errorf("long file: secrets at lines %v, want %v", lines, want)
 	}
 }
+
+// TestRedactorUnknownRuleSuggests: a misspelt rule id is answered with the
+// closest real one.
+func TestRedactorUnknownRuleSuggests(t *testing.T) {
+	_, err := ingest.NewRedactor(ingest.RedactOptions{DisableRules: []string{"generic-api-keys"}})
+	if err == nil || !strings.Contains(err.Error(), `did you mean "generic-api-key"?`) {
+		t.Errorf("err = %v, want a suggestion of generic-api-key", err)
+	}
+}
