@@ -360,9 +360,11 @@ func sourceIndex(cfg *config.Config, id string) int {
 }
 
 // globMatches reports whether the --path glob g matches path or one of its
-// folders (so "config/secrets" and "**/fixtures" take what is under them),
+// folders (so "config/secrets", "config/secrets/" and "**/fixtures" take
+// what is under them),
 // as an exclude entry does in ingest.
 func globMatches(g, path string) bool {
+	g = strings.TrimSuffix(g, "/") // "billing/" names the folder, as "billing" does
 	for q := path; q != ""; {
 		if ok, _ := doublestar.Match(g, q); ok {
 			return true
