@@ -361,8 +361,7 @@ func sourceIndex(cfg *config.Config, id string) int {
 
 // globMatches reports whether the --path glob g matches path or one of its
 // folders (so "config/secrets", "config/secrets/" and "**/fixtures" take
-// what is under them),
-// as an exclude entry does in ingest.
+// what is under them), as an exclude entry does in ingest.
 func globMatches(g, path string) bool {
 	g = strings.TrimSuffix(g, "/") // "billing/" names the folder, as "billing" does
 	for q := path; q != ""; {
