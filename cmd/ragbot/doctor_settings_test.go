@@ -15,10 +15,14 @@ import (
 )
 
 // settingsConfig writes to path a config with a git source and a markdown
-// folder of repo in collection class, and extra appended (YAML at the top
-// level, or "").
+// folder of repo and an API description, in collection class, and extra
+// appended (YAML at the top level, or "").
 func settingsConfig(t *testing.T, path, class, repo, extra string) {
 	t.Helper()
+	spec, err := filepath.Abs("../../testdata/openapi/shop-swagger2.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	body := fmt.Sprintf(`weaviate:
   url: %s
   collection: %s
@@ -29,7 +33,8 @@ sources:
   - name: handbook
     kind: markdown
     path: %s
-%s`, weaviatetest.URL(t), class, repo, filepath.Join(repo, "docs"), extra)
+  - {name: shop-api, kind: openapi, path: %s}
+%s`, weaviatetest.URL(t), class, repo, filepath.Join(repo, "docs"), spec, extra)
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +60,8 @@ func TestDoctorSettingsDrift(t *testing.T) {
 	if code != 0 {
 		t.Errorf("doctor after indexing with the config's settings: exit %d\n%s%s", code, out, errOut)
 	}
-	wantLines(t, out, "ok   git httpx: index at the branch head "+head[:7], "ok   markdown handbook: indexed with the config's settings")
+	wantLines(t, out, "ok   git httpx: index at the branch head "+head[:7], "ok   markdown handbook: indexed with the config's settings",
+		"ok   openapi shop-api: indexed with the config's settings")
 
 	settingsConfig(t, cfg, class, repo, "") // redaction on, as by default
 	code, out, errOut = ragbot(t, "doctor", "--config", cfg)
@@ -64,7 +70,7 @@ func TestDoctorSettingsDrift(t *testing.T) {
 	}
 	drift := ": indexed with other settings than the config (e.g. redaction, chunking, embedder); answers show what the last run stored until `ragbot index` re-reads it; fix: run `ragbot index --source "
 	wantLines(t, out, "warn git httpx"+drift+"httpx`", "warn markdown handbook"+drift+"handbook`",
-		"ok   redaction: secrets replaced at index time")
+		"warn openapi shop-api: indexed from another version of the spec file or with other settings than the config", "ok   redaction: secrets replaced at index time")
 	if strings.Contains(out, "ok   git httpx") {
 		t.Errorf("doctor says the stale index is ok:\n%s", out)
 	}
@@ -79,7 +85,8 @@ func TestDoctorSettingsDrift(t *testing.T) {
 	if code != 0 || strings.Contains(out, "indexed with other settings") {
 		t.Errorf("doctor after the re-index: exit %d\n%s%s", code, out, errOut)
 	}
-	wantLines(t, out, "ok   git httpx: index at the branch head "+head[:7], "ok   markdown handbook: indexed with the config's settings")
+	wantLines(t, out, "ok   git httpx: index at the branch head "+head[:7], "ok   markdown handbook: indexed with the config's settings",
+		"ok   openapi shop-api: indexed with the config's settings")
 	if ans := askJSON(t, "--config", cfg, "release bot token"); strings.Contains(fmt.Sprint(ans.Snippets), token) {
 		t.Errorf("after the re-index the answer still shows the token: %+v", ans.Snippets)
 	}
