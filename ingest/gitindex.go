@@ -48,7 +48,7 @@ func (ix *Indexer) indexGit(ctx context.Context, src GitSource, full bool) (Stat
 	}
 	st := Stats{Source: src.ID, Branch: branch, Commit: commit}
 	log := ix.log().With("source", src.ID, "branch", branch, "commit", short(commit))
-	settings := ix.settings(fmt.Sprint(src.Include, src.Exclude, src.LinkTemplate, src.ACL))
+	settings := ix.GitSettings(src)
 	prev, ok, err := ix.Store.State(ctx, src.ID, branch)
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s@%s: %w", src.ID, branch, err)

@@ -256,13 +256,25 @@ func TestIndexRepoDropsGoneBranches(t *testing.T) {
 	store := weaviatetest.NewStore(t, emb.Name())
 	ix := newIndexer(t, store, emb, t0.Add(100*time.Hour))
 	repo := ingest.Repo{Name: "shop", Source: ingest.GitSource{ID: "repo:shop", Dir: work.dir}, Branches: []string{"main", "old-topic", "feature"}}
-	if _, err := ix.IndexRepo(ctx, repo, nil, false); err != nil {
+	first, err := ix.IndexRepo(ctx, repo, nil, false)
+	if err != nil {
 		t.Fatal(err)
 	}
 	work.git(t, "branch", "-D", "old-topic")
 	repo.Branches = []string{"main", "old-topic"}
-	if _, err := ix.IndexRepo(ctx, repo, nil, false); err != nil {
+	stats, err := ix.IndexRepo(ctx, repo, nil, false)
+	if err != nil {
 		t.Fatalf("IndexRepo: %v", err)
+	}
+	// The removed branches come back after main, with what they had.
+	var got []string
+	for _, st := range stats {
+		got = append(got, fmt.Sprintf("%s %q %d", st.Branch, st.Removed, st.Deleted))
+	}
+	want := []string{"main \"\" 0", fmt.Sprintf("feature %q %d", ingest.BranchUntracked, first[2].Chunks),
+		fmt.Sprintf("old-topic %q %d", ingest.BranchGone, first[1].Chunks)}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("IndexRepo stats:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for branch, want := range map[string]bool{"main": true, "old-topic": false, "feature": false} {
 		stored, err := store.ListStored(ctx, "repo:shop", branch)

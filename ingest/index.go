@@ -104,6 +104,7 @@ type Stats struct {
 	Fallback map[string]int // files indexed as line windows, by reason (parse error, no grammar, no symbols)
 	Redacted int            // secrets replaced by a marker in the text chunked by this run (Indexer.Redact)
 	Duration time.Duration
+	Removed  string // BranchUntracked or BranchGone when IndexRepo removed the branch from the index (its chunks, Deleted of them, and its state) instead of indexing it
 }
 
 // Index run modes of a git source, in Stats.Mode.
@@ -209,7 +210,7 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 		}
 		return nil
 	}
-	settings := ix.settings(fmt.Sprint(src.Exclude, src.ACL, src.LinkTemplate))
+	settings := ix.DirSettings(src)
 	prev, ok, err := ix.Store.State(ctx, src.ID, "")
 	if err != nil {
 		return st, err

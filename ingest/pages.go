@@ -126,7 +126,7 @@ func (ix *Indexer) indexPages(ctx context.Context, src PageSet, full bool) (Page
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}
 	defer unlock()
-	settings := pageSettings(src, ix.Embedder.Name()+ix.Redact.Fingerprint())
+	settings := ix.PageSettings(src)
 	prev, ok, err := ix.Store.State(ctx, src.ID, "")
 	if err != nil {
 		return st, err

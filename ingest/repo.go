@@ -56,8 +56,9 @@ func (r Repo) tracks(branch, def string) bool {
 // on the remote, or never pushed) and an empty repository are skipped with
 // a warning, not failed: there is nothing to index. An indexed branch found
 // missing, and, in a run of every tracked branch, an indexed branch that r
-// no longer tracks, are removed from the index (see DeleteBranch). Asking
-// for a branch that r does not track is an error.
+// no longer tracks, are removed from the index (see DeleteBranch); each
+// comes back as a Stats with Removed set, after those of the indexed
+// branches. Asking for a branch that r does not track is an error.
 func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, full bool) ([]Stats, error) {
 	for _, b := range branches {
 		if len(r.Branches) > 0 && !slices.Contains(r.Branches, b) {
@@ -118,40 +119,54 @@ func (ix *Indexer) IndexRepo(ctx context.Context, r Repo, branches []string, ful
 			out = append(out, st)
 		}
 	}
-	if err := ix.dropBranches(ctx, log, r, gone, all); err != nil {
+	removed, err := ix.dropBranches(ctx, log, r, gone, all)
+	if err != nil {
 		errs = append(errs, err)
 	}
-	return out, errors.Join(errs...)
+	return append(out, removed...), errors.Join(errs...)
 }
+
+// Why IndexRepo removed a branch from the index, in Stats.Removed.
+const (
+	// BranchUntracked: the branch has an index state but is no longer in
+	// the source's configured branches.
+	BranchUntracked = "branch no longer configured"
+	// BranchGone: a tracked branch no longer exists in the repository (or
+	// on the remote).
+	BranchGone = "branch gone from the repository"
+)
 
 // dropBranches removes from the index (chunks and state) the indexed
 // branches of r that are in gone and, when all is set, those that r no
-// longer tracks. The caller holds the source's lock.
-func (ix *Indexer) dropBranches(ctx context.Context, log *slog.Logger, r Repo, gone []string, all bool) error {
+// longer tracks, and returns a Stats (Removed, Deleted) for each. The
+// caller holds the source's lock.
+func (ix *Indexer) dropBranches(ctx context.Context, log *slog.Logger, r Repo, gone []string, all bool) ([]Stats, error) {
 	if len(gone) == 0 && (!all || len(r.Branches) == 0) {
-		return nil // with no configured branches, the tracked one is whatever the default is
+		return nil, nil // with no configured branches, the tracked one is whatever the default is
 	}
 	indexed, err := ix.Store.StateBranches(ctx, r.Source.ID)
 	if err != nil {
-		return fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
+		return nil, fmt.Errorf("ingest: %s: %w", r.Source.ID, err)
 	}
+	var out []Stats
 	for _, b := range indexed {
 		why := ""
 		switch {
 		case slices.Contains(gone, b):
-			why = "branch no longer exists"
+			why = BranchGone
 		case all && len(r.Branches) > 0 && !slices.Contains(r.Branches, b):
-			why = "branch no longer tracked"
+			why = BranchUntracked
 		default:
 			continue
 		}
 		n, err := ix.Store.DeleteBranch(ctx, r.Source.ID, b)
 		if err != nil {
-			return fmt.Errorf("ingest: %s@%s: %w", r.Source.ID, b, err)
+			return out, fmt.Errorf("ingest: %s@%s: %w", r.Source.ID, b, err)
 		}
 		log.Info(why+", removed from the index", "branch", b, "chunks", n)
+		out = append(out, Stats{Source: r.Source.ID, Branch: b, Removed: why, Deleted: n})
 	}
-	return nil
+	return out, nil
 }
 
 // DeleteBranch removes a deleted branch of r from the index: its chunks and

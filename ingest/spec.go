@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,8 +30,7 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}
-	sum := sha256.Sum256(data)
-	settings := ix.settings(fmt.Sprint("spec", hex.EncodeToString(sum[:]), src.ACL))
+	settings := ix.SpecSettings(src, data)
 	prev, ok, err := ix.Store.State(ctx, src.ID, "")
 	if err != nil {
 		return st, err

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -26,7 +28,9 @@ const doctorAbout = `ragbot doctor checks a deployment and explains what is wron
 check with the fix: the config; Weaviate reachable, its version, every shard
 of the collections writable (not READONLY); the collection's embedder equal
 to the configured one; coverage thresholds for the embedder in use; each git
-source readable and its index at the branch head; Confluence credentials
+source readable and its index at the branch head; each indexed source made
+with the config's settings (redaction, chunking, embedder, filters, links:
+what the next index run compares before re-reading); Confluence credentials
 (one authenticated call); Slack's auth.test and the Teams token when their
 credentials are in the environment; the webhook secrets. It starts no
 Weaviate and changes nothing.
@@ -123,7 +127,9 @@ func (d *doctor) checkAll(ctx context.Context, cfg *config.Config) {
 		if emb != nil {
 			d.checkCollectionEmbedder(ctx, chunk, emb)
 		}
-		d.checkGit(ctx, cfg, state)
+		fp := settingsIndexer(cfg, emb)
+		d.checkGit(ctx, cfg, state, fp)
+		d.checkSettings(ctx, cfg, state, fp)
 	} else {
 		d.line(checkSkip, "index", "shards, embedder and git index state need Weaviate", "")
 	}
@@ -301,9 +307,49 @@ func (d *doctor) checkThresholds(cfg *config.Config, emb retrieval.Embedder) {
 	d.line(checkFail, "thresholds", "no retrieval.thresholds entry for the API embedder "+name+": the built-in defaults are not on its scale", fix)
 }
 
+// storedState is what doctor reads of a SourceState object.
+type storedState struct {
+	CommitSHA string `json:"commit_sha"`
+	Settings  string `json:"settings"`
+	LastError string `json:"last_error"`
+}
+
+// readState reads the SourceState of source's branch ("" for a source
+// without branches) over REST (GET /v1/objects/{class}/{id}); status is the
+// HTTP status (404 when the source was never indexed).
+func (d *doctor) readState(ctx context.Context, stateClass, source, branch string) (storedState, int, error) {
+	var obj struct {
+		Properties storedState `json:"properties"`
+	}
+	id := retrieval.SourceState{Source: source, Branch: branch}.ID()
+	status, err := d.getJSON(ctx, "/v1/objects/"+url.PathEscape(stateClass)+"/"+id, &obj)
+	return obj.Properties, status, err
+}
+
+// settingsIndexer is an Indexer holding what the settings fingerprints
+// (ingest.Indexer.GitSettings and the like) read from the config: the
+// embedder, the code chunker's sizes and the redactor. It is nil when emb is
+// nil or the redactor cannot be built (both reported by their own checks).
+func settingsIndexer(cfg *config.Config, emb retrieval.Embedder) *ingest.Indexer {
+	if emb == nil {
+		return nil
+	}
+	red, err := newRedactor(cfg)
+	if err != nil {
+		return nil
+	}
+	return &ingest.Indexer{Embedder: emb, Code: codeOptions(cfg), Redact: red}
+}
+
+// settingsDrift is the warning of a source whose index was made with other
+// settings than the config's.
+const settingsDrift = "indexed with other settings than the config (e.g. redaction, chunking, embedder); answers show what the last run stored until `ragbot index` re-reads it"
+
 // checkGit reads each git source's branch heads and compares them with
-// the commits its index holds (the SourceState objects, read over REST).
-func (d *doctor) checkGit(ctx context.Context, cfg *config.Config, stateClass string) {
+// the commits its index holds (the SourceState objects, read over REST),
+// and, with fp, the settings fingerprint stored with them with the
+// config's (ingest.Indexer.GitSettings).
+func (d *doctor) checkGit(ctx context.Context, cfg *config.Config, stateClass string, fp *ingest.Indexer) {
 	for _, s := range cfg.Sources {
 		if s.Kind != config.KindGit {
 			continue
@@ -327,15 +373,7 @@ func (d *doctor) checkGit(ctx context.Context, cfg *config.Config, stateClass st
 				d.line(checkFail, name, fmt.Sprintf("cannot read the repository at %s: %v", r.Source.Dir, err), fix)
 				continue
 			}
-			var obj struct {
-				Properties struct {
-					CommitSHA string `json:"commit_sha"`
-					LastError string `json:"last_error"`
-				} `json:"properties"`
-			}
-			id := retrieval.SourceState{Source: s.SourceID(), Branch: branch}.ID()
-			status, err := d.getJSON(ctx, "/v1/objects/"+url.PathEscape(stateClass)+"/"+id, &obj)
-			st := obj.Properties
+			st, status, err := d.readState(ctx, stateClass, s.SourceID(), branch)
 			switch {
 			case status == http.StatusNotFound:
 				d.line(checkWarn, name, fmt.Sprintf("branch %s at %s is not indexed yet", branch, short(head)), "run `ragbot index --source "+s.Name+"` (serve indexes it at start)")
@@ -343,12 +381,61 @@ func (d *doctor) checkGit(ctx context.Context, cfg *config.Config, stateClass st
 				d.line(checkFail, name, "cannot read its index state: "+err.Error(), "check Weaviate's log")
 			case st.LastError != "":
 				d.line(checkFail, name, fmt.Sprintf("the last index run failed: %s", st.LastError), "fix the cause, then `ragbot index --source "+s.Name+"`")
+			case fp != nil && st.Settings != fp.GitSettings(r.Source):
+				d.line(checkWarn, name, settingsDrift, "run `ragbot index --source "+s.Name+"`")
 			case st.CommitSHA == head:
 				d.line(checkOK, name, fmt.Sprintf("index at the branch head %s", short(head)), "")
 			default:
 				d.line(checkWarn, name, fmt.Sprintf("index at %s, branch %s at %s: behind", short(st.CommitSHA), branch, short(head)),
 					"run `ragbot index --source "+s.Name+"`, or check the push webhook or poll that should have")
 			}
+		}
+	}
+}
+
+// checkSettings compares, for each markdown, openapi, confluence and html
+// source with an index state, the settings fingerprint stored by its last
+// run with the config's (ingest.Indexer.DirSettings, SpecSettings,
+// PageSettings). A source never indexed is left to the other checks.
+func (d *doctor) checkSettings(ctx context.Context, cfg *config.Config, stateClass string, fp *ingest.Indexer) {
+	if fp == nil {
+		return
+	}
+	for _, s := range cfg.Sources {
+		name := s.Kind + " " + s.Name
+		var want string
+		switch s.Kind {
+		case config.KindMarkdown:
+			want = fp.DirSettings(dirSourceOf(cfg, s))
+		case config.KindOpenAPI:
+			data, err := os.ReadFile(cfg.Resolve(s.Path))
+			if err != nil {
+				d.line(checkFail, name, "cannot read the spec file: "+err.Error(), "correct sources[].path")
+				continue
+			}
+			want = fp.SpecSettings(ingest.SpecSource{ID: s.SourceID(), ACL: s.ACL}, data)
+		case config.KindConfluence, config.KindHTML:
+			set, err := pageSet(cfg, s, slog.New(slog.DiscardHandler))
+			if err != nil {
+				continue // checkConfluence reports missing credentials
+			}
+			want = fp.PageSettings(set)
+		default:
+			continue
+		}
+		st, status, err := d.readState(ctx, stateClass, s.SourceID(), "")
+		switch {
+		case status == http.StatusNotFound:
+		case err != nil:
+			d.line(checkFail, name, "cannot read its index state: "+err.Error(), "check Weaviate's log")
+		case st.Settings != want:
+			msg := settingsDrift
+			if s.Kind == config.KindOpenAPI {
+				msg = "indexed from another version of the spec file or with other settings than the config (e.g. redaction, embedder); answers show what the last run stored until `ragbot index` re-reads it"
+			}
+			d.line(checkWarn, name, msg, "run `ragbot index --source "+s.Name+"`")
+		default:
+			d.line(checkOK, name, "indexed with the config's settings", "")
 		}
 	}
 }

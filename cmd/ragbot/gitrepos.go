@@ -15,11 +15,17 @@ func newIndexer(a *app) *ingest.Indexer {
 	return &ingest.Indexer{
 		Store: a.store, Embedder: a.embedder, Log: a.log, Workers: a.cfg.Indexing.Workers,
 		MaxInputTokens: a.cfg.Embedder.MaxInputTokens,
-		Code:           code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines},
+		Code:           codeOptions(a.cfg),
 		LockDir:        filepath.Join(a.cfg.Resolve(a.cfg.Indexing.ReposDir), "locks"),
 		OnRun:          a.onRun,
 		Redact:         a.redactor,
 	}
+}
+
+// codeOptions are the code chunker's sizes of indexing.max_symbol_lines and
+// indexing.window_lines.
+func codeOptions(cfg *config.Config) code.Options {
+	return code.Options{MaxLines: cfg.Indexing.MaxSymbolLines, WindowLines: cfg.Indexing.WindowLines}
 }
 
 // repoOf is the ingest view of a git source: the local repository at path,

@@ -28,7 +28,9 @@ unchanged chunks are never embedded again. With the static embedder and
 embedder.adapt, the run first refines the model on the sources' files (once,
 or again with --adapt) and re-embeds the collection when its vectors change.
 Chunks of sources no longer in the config are reported (they are not
-searched); --prune deletes them and their index state.
+searched); --prune deletes them and their index state. A branch dropped
+from a git source's branches (or gone from the repository) is deleted from
+the index, chunks and state, with a line in the summary.
 Progress goes to stderr, the summary to stdout.
 
 Examples:
@@ -143,6 +145,10 @@ func printStats(w io.Writer, name string, st ingest.Stats) {
 	where := name
 	if st.Branch != "" {
 		where += "@" + st.Branch
+	}
+	if st.Removed != "" { // ingest.BranchUntracked, ingest.BranchGone
+		fmt.Fprintf(w, "%s: %s: %s deleted\n", where, st.Removed, plural(st.Deleted, "chunk"))
+		return
 	}
 	if st.Commit != "" {
 		where += " (" + st.Commit[:7] + ")"

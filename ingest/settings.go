@@ -1,0 +1,40 @@
+package ingest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// The fingerprints below are what each kind of index run stores in
+// SourceState.Settings and compares at the next run: when the stored one
+// differs, the run reads the source again in full. Each is 16 hex digits
+// (the first 8 bytes of a sha256) over the pipeline version, the code
+// chunker options (Indexer.Code), the embedder's name, the redaction
+// fingerprint (Redactor.Fingerprint; empty when Redact is nil) and the source's
+// own settings. Only Code, Embedder and Redact of the Indexer are read, so
+// `ragbot doctor` can compare a config with the stored index without
+// indexing.
+
+// GitSettings is the fingerprint IndexGit stores for a branch of src (its
+// Branch does not enter it).
+func (ix *Indexer) GitSettings(src GitSource) string {
+	return ix.settings(fmt.Sprint(src.Include, src.Exclude, src.LinkTemplate, src.ACL))
+}
+
+// DirSettings is the fingerprint IndexDir stores for src.
+func (ix *Indexer) DirSettings(src DirSource) string {
+	return ix.settings(fmt.Sprint(src.Exclude, src.ACL, src.LinkTemplate))
+}
+
+// SpecSettings is the fingerprint IndexSpec stores for src whose file holds
+// data: it covers the file's content too, so a changed file differs.
+func (ix *Indexer) SpecSettings(src SpecSource, data []byte) string {
+	sum := sha256.Sum256(data)
+	return ix.settings(fmt.Sprint("spec", hex.EncodeToString(sum[:]), src.ACL))
+}
+
+// PageSettings is the fingerprint IndexPages stores for src.
+func (ix *Indexer) PageSettings(src PageSet) string {
+	return pageSettings(src, ix.Embedder.Name()+ix.Redact.Fingerprint())
+}
