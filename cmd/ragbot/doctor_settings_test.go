@@ -138,8 +138,8 @@ func TestIndexDropsUnconfiguredBranch(t *testing.T) {
 		t.Errorf("branches with an index state: %v, %v; want main and not feature", branches, err)
 	}
 	code, out, errOut = ragbot(t, "forget", "--config", cfg, "--source", "httpx", "--branch", "feature", "--dry-run")
-	if code != 0 || !strings.Contains(out, "@feature: 0 chunks") {
-		t.Errorf("forget --dry-run of feature: exit %d\n%s%s\nwant 0 chunks", code, out, errOut)
+	if code != 0 || !strings.Contains(out, "@feature: 0 chunks\n") {
+		t.Errorf("forget --dry-run of feature: exit %d\n%s%s\nwant 0 chunks and no index state", code, out, errOut)
 	}
 	// Indexing again deletes nothing more and says nothing of feature.
 	if code, out, _ = ragbot(t, "index", "--config", cfg); code != 0 || strings.Contains(out, "feature") {

@@ -242,13 +242,21 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 				return err
 			}
 			n := len(refs)
+			_, hasState, err := a.store.State(ctx, id, req.branch)
+			if err != nil {
+				return err
+			}
+			what := "" // the branch's index state is named only when there is one
+			if hasState {
+				what = " and the branch's index state"
+			}
 			if !req.dryRun {
 				if n, err = a.store.DeleteBranch(ctx, id, req.branch); err != nil {
 					return err
 				}
 			}
 			total += n
-			fmt.Fprintf(out, "%s@%s: %s and the branch's index state\n", id, req.branch, plural(n, "chunk"))
+			fmt.Fprintf(out, "%s@%s: %s%s\n", id, req.branch, plural(n, "chunk"), what)
 			if src, ok := configuredSource(a.cfg, id); ok && slices.Contains(src.Branches, req.branch) {
 				fmt.Fprintf(out, "  %s is still in sources[%d].branches: the next index run indexes it again\n", req.branch, sourceIndex(a.cfg, id))
 			}
