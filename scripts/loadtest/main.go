@@ -486,24 +486,12 @@ func startWeaviate(ctx context.Context, o options, cfg, work string) (func(), er
 	go func() { _ = cmd.Wait(); close(exited) }()
 	stop := func() { _ = cmd.Process.Signal(os.Interrupt); <-exited; logf.Close() }
 	url := fmt.Sprintf("http://127.0.0.1:%d/v1/.well-known/ready", o.wvPort)
-	for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(250 * time.Millisecond) {
-		select {
-		case <-exited:
-			out, _ := os.ReadFile(logf.Name())
-			return nil, fmt.Errorf("ragbot weaviate exited: %s", out)
-		default:
-		}
-		if resp, err := http.Get(url); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return stop, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			stop()
-			return nil, fmt.Errorf("weaviate not ready on port %d after 2 minutes", o.wvPort)
-		}
+	if err := waitHTTP(url, 120*time.Second, exited); err != nil {
+		stop()
+		out, _ := os.ReadFile(logf.Name())
+		return nil, fmt.Errorf("weaviate not ready on port %d: %w\n%s", o.wvPort, err, out)
 	}
+	return stop, nil
 }
 
 // dropCollections deletes the collections named prefix* (the chunk
@@ -572,7 +560,7 @@ func (h *harness) startServe(ctx context.Context, cfg string, i int) error {
 	h.serves = append(h.serves, cmd)
 	url := "http://" + addr
 	h.urls = append(h.urls, url)
-	if err := waitHTTP(url+"/readyz", 120*time.Second); err != nil {
+	if err := waitHTTP(url+"/readyz", 120*time.Second, nil); err != nil {
 		return fmt.Errorf("ragbot serve %d not ready (log %s): %w", i, logf.Name(), err)
 	}
 	// serve indexes each git source at start: wait for those runs (up to
@@ -597,10 +585,18 @@ func (h *harness) stopServes() {
 	}
 }
 
-func waitHTTP(url string, limit time.Duration) error {
+// waitHTTP polls url every 250 ms until it answers 200, for at most limit;
+// it gives up early when exited (nil for none) is closed: the process that
+// should answer has died.
+func waitHTTP(url string, limit time.Duration, exited <-chan struct{}) error {
 	deadline := time.Now().Add(limit)
 	var last error
 	for time.Now().Before(deadline) {
+		select {
+		case <-exited: // nil: never
+			return errors.New("the process exited")
+		default:
+		}
 		resp, err := http.Get(url)
 		if err == nil {
 			resp.Body.Close()
