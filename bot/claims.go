@@ -68,9 +68,10 @@ func (c *claims) shared(ctx context.Context, id, replyTS string) (string, bool) 
 			"event_id", id, "err", err)
 		return replyTS, true
 	case !ok:
-		// Another replica has it. Forget it here, so that a later retry
-		// asks the store again (that replica's attempt may fail).
-		c.local.forget(id)
+		// Another replica has it. Mark it failed here, so that a later
+		// retry is claimed here and asks the store again (that replica's
+		// attempt may fail).
+		c.local.Fail(id)
 		return "", false
 	case ts != "":
 		return ts, true

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"slices"
 	"sync"
 	"time"
 )
@@ -80,18 +79,6 @@ func (d *Deliveries) update(id string, f func(*delivery)) {
 	if e, ok := d.byID[id]; ok {
 		f(e)
 	}
-}
-
-// forget drops id, so that its next Claim succeeds here (bot's claims
-// then asks the store shared by the replicas).
-func (d *Deliveries) forget(id string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if _, ok := d.byID[id]; !ok {
-		return
-	}
-	delete(d.byID, id)
-	d.order = slices.DeleteFunc(d.order, func(o string) bool { return o == id })
 }
 
 // Len returns how many deliveries are remembered.

@@ -66,18 +66,29 @@ func included(path string, include, exclude []string) bool {
 			}
 			continue
 		}
-		for q := path; q != "" && q != "."; {
-			if ok, _ := doublestar.Match(p, q); ok {
-				return false
-			}
-			i := strings.LastIndexByte(q, '/')
-			if i < 0 {
-				break
-			}
-			q = q[:i]
+		if GlobMatchesUnder(p, path) {
+			return false
 		}
 	}
 	return true
+}
+
+// GlobMatchesUnder reports whether the doublestar glob g matches path or
+// one of its folders, so that a glob naming a folder takes what is under
+// it: the glob exclude entries of a source (included) and the --path
+// globs of `ragbot forget`.
+func GlobMatchesUnder(g, path string) bool {
+	for q := path; q != "" && q != "."; {
+		if ok, _ := doublestar.Match(g, q); ok {
+			return true
+		}
+		i := strings.LastIndexByte(q, '/')
+		if i < 0 {
+			return false
+		}
+		q = q[:i]
+	}
+	return false
 }
 
 // link fills a link template for one chunk. The path is URL-escaped segment

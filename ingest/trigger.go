@@ -251,6 +251,20 @@ func (s *queued) take() (branches, reasons []string) {
 	return branches, reasons
 }
 
+// requeue adds branches (nil: all) to the pending set; an empty set starts
+// now, with reason as its trigger.
+func (s *queued) requeue(branches []string, now time.Time, reason string) {
+	if len(s.pending) == 0 {
+		s.pending, s.since, s.reasons = map[string]bool{}, now, []string{reason}
+	}
+	if branches == nil {
+		s.pending[""] = true
+	}
+	for _, b := range branches {
+		s.pending[b] = true
+	}
+}
+
 func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []string) {
 	log := q.opt.Log.With("source", source)
 	log.Debug("index run starts", "branches", branches, "triggers", reasons)
@@ -266,29 +280,14 @@ func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []s
 		s.backoff.reset()
 	case deferred && ctx.Err() == nil:
 		log.Info("index run deferred", "reason", later.Reason, "retry_at", later.At)
-		if len(s.pending) == 0 {
-			s.pending, s.since, s.reasons = map[string]bool{}, now, []string{"deferred"}
-		}
-		if branches == nil {
-			s.pending[""] = true
-		}
-		for _, b := range branches {
-			s.pending[b] = true
-		}
+		s.requeue(branches, now, "deferred")
 		s.backoff.until = later.At // not a failure: failures stay as they are
 	case ctx.Err() != nil: // shutting down: not the source's fault
 	default:
 		s.backoff.fail(now, q.opt.BackoffMin, q.opt.BackoffMax)
 		log.Error("index run failed", "err", err, "failures", s.backoff.failures, "retry_at", s.backoff.until)
 		if len(s.pending) == 0 { // retry the failed branches after the backoff
-			s.pending, s.since = map[string]bool{}, now
-			if branches == nil {
-				s.pending[""] = true
-			}
-			for _, b := range branches {
-				s.pending[b] = true
-			}
-			s.reasons = []string{"retry"}
+			s.requeue(branches, now, "retry")
 		}
 	}
 	q.mu.Unlock()

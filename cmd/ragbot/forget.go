@@ -372,17 +372,7 @@ func sourceIndex(cfg *config.Config, id string) int {
 // what is under them), as an exclude entry does in ingest.
 func globMatches(g, path string) bool {
 	g = strings.TrimSuffix(g, "/") // "billing/" names the folder, as "billing" does
-	for q := path; q != ""; {
-		if ok, _ := doublestar.Match(g, q); ok {
-			return true
-		}
-		i := strings.LastIndexByte(q, '/')
-		if i < 0 {
-			return false
-		}
-		q = q[:i]
-	}
-	return false
+	return ingest.GlobMatchesUnder(g, path)
 }
 
 // listedPages maps the --page values that are page ids to the paths of
