@@ -530,11 +530,7 @@ func (d *doctor) checkSlack(ctx context.Context, cfg *config.Config) {
 		d.line(checkSkip, "slack", cfg.Slack.BotTokenEnv+" not set here; auth.test skipped", "")
 		return
 	}
-	apiURL := cfg.Slack.APIURL
-	if !strings.HasSuffix(apiURL, "/") {
-		apiURL += "/"
-	}
-	api := slackgo.New(token, slackgo.OptionAPIURL(apiURL), slackgo.OptionHTTPClient(d.http))
+	api := slackgo.New(token, slackgo.OptionAPIURL(slackAPIURL(cfg)), slackgo.OptionHTTPClient(d.http))
 	auth, err := api.AuthTestContext(ctx)
 	if err != nil {
 		d.line(checkFail, "slack", "auth.test: "+err.Error(), "reinstall the app and export its Bot User OAuth Token (xoxb-) in "+cfg.Slack.BotTokenEnv)
