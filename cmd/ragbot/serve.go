@@ -180,9 +180,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log, s.indexLease(), s.metrics.scheduleSkipped); err != nil {
 		return err
 	}
-	if s.metrics != nil {
-		s.metrics.queueDepth(s.git.svc.QueueDepth)
-	}
+	s.metrics.queueDepth(s.git.svc.QueueDepth)
 	if cfg.SlackEnabled() {
 		sec := secrets.slack
 		api := slackgo.New(sec.BotToken.Reveal(), slackgo.OptionAPIURL(slackAPIURL(cfg)), slackgo.OptionAppLevelToken(sec.AppToken.Reveal()))
