@@ -237,11 +237,6 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 	total := 0
 	for _, id := range ids {
 		if req.branch != "" {
-			refs, err := a.store.ChunkRefs(ctx, func(r weaviate.ChunkRef) bool { return r.Source == id && r.Branch == req.branch })
-			if err != nil {
-				return err
-			}
-			n := len(refs)
 			_, hasState, err := a.store.State(ctx, id, req.branch)
 			if err != nil {
 				return err
@@ -250,10 +245,16 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 			if hasState {
 				what = " and the branch's index state"
 			}
-			if !req.dryRun {
-				if n, err = a.store.DeleteBranch(ctx, id, req.branch); err != nil {
-					return err
-				}
+			var n int
+			if req.dryRun { // the chunks DeleteBranch would delete; listing them reads every chunk, so only here
+				var refs []weaviate.ChunkRef
+				refs, err = a.store.ChunkRefs(ctx, func(r weaviate.ChunkRef) bool { return r.Source == id && r.Branch == req.branch })
+				n = len(refs)
+			} else {
+				n, err = a.store.DeleteBranch(ctx, id, req.branch)
+			}
+			if err != nil {
+				return err
 			}
 			total += n
 			fmt.Fprintf(out, "%s@%s: %s%s\n", id, req.branch, plural(n, "chunk"), what)
