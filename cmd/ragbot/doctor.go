@@ -96,10 +96,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // result is the command's error: nil when no check failed.
 func (d *doctor) result() error {
 	if d.failed > 0 {
-		if d.failed == 1 {
-			return errors.New("1 check failed")
-		}
-		return fmt.Errorf("%d checks failed", d.failed)
+		return errors.New(plural(d.failed, "check") + " failed")
 	}
 	return nil
 }
