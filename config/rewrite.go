@@ -1,6 +1,9 @@
 package config
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
 // Rewrite configures the optional LLM query rewriting before retrieval, an
 // OpenAI-compatible POST {base_url}/chat/completions: a standalone form of
@@ -35,13 +38,7 @@ const maxRewriteTimeout = 10 * time.Second
 // retrieval.rewrite's, each empty one taken from retrieval.summary.
 func (r Retrieval) RewriteEndpoint() (baseURL, model, apiKeyEnv string) {
 	rw, s := r.Rewrite, r.Summary
-	pick := func(a, b string) string {
-		if a != "" {
-			return a
-		}
-		return b
-	}
-	return pick(rw.BaseURL, s.BaseURL), pick(rw.Model, s.Model), pick(rw.APIKeyEnv, s.APIKeyEnv)
+	return cmp.Or(rw.BaseURL, s.BaseURL), cmp.Or(rw.Model, s.Model), cmp.Or(rw.APIKeyEnv, s.APIKeyEnv)
 }
 
 // rewrite checks retrieval.rewrite when it is enabled.

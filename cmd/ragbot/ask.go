@@ -119,8 +119,6 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	renderText(stdout, ans, asker.TopK, time.Now(), *explain)
 	if *explain {
 		explainRewrite(stdout, ans.Rewrite)
-	}
-	if *explain {
 		fmt.Fprintln(stdout, whyRefused(ans.Coverage, ans.Evidence, asker.Thresholds))
 		fmt.Fprintln(stdout, "Weaviate requests for this question:", formatRequests(requests.take()))
 	}

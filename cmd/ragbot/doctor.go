@@ -96,10 +96,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // result is the command's error: nil when no check failed.
 func (d *doctor) result() error {
 	if d.failed > 0 {
-		if d.failed == 1 {
-			return errors.New("1 check failed")
-		}
-		return fmt.Errorf("%d checks failed", d.failed)
+		return errors.New(plural(d.failed, "check") + " failed")
 	}
 	return nil
 }
@@ -530,11 +527,7 @@ func (d *doctor) checkSlack(ctx context.Context, cfg *config.Config) {
 		d.line(checkSkip, "slack", cfg.Slack.BotTokenEnv+" not set here; auth.test skipped", "")
 		return
 	}
-	apiURL := cfg.Slack.APIURL
-	if !strings.HasSuffix(apiURL, "/") {
-		apiURL += "/"
-	}
-	api := slackgo.New(token, slackgo.OptionAPIURL(apiURL), slackgo.OptionHTTPClient(d.http))
+	api := slackgo.New(token, slackgo.OptionAPIURL(slackAPIURL(cfg)), slackgo.OptionHTTPClient(d.http))
 	auth, err := api.AuthTestContext(ctx)
 	if err != nil {
 		d.line(checkFail, "slack", "auth.test: "+err.Error(), "reinstall the app and export its Bot User OAuth Token (xoxb-) in "+cfg.Slack.BotTokenEnv)

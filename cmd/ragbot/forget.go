@@ -237,11 +237,6 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 	total := 0
 	for _, id := range ids {
 		if req.branch != "" {
-			refs, err := a.store.ChunkRefs(ctx, func(r weaviate.ChunkRef) bool { return r.Source == id && r.Branch == req.branch })
-			if err != nil {
-				return err
-			}
-			n := len(refs)
 			_, hasState, err := a.store.State(ctx, id, req.branch)
 			if err != nil {
 				return err
@@ -250,15 +245,21 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 			if hasState {
 				what = " and the branch's index state"
 			}
-			if !req.dryRun {
-				if n, err = a.store.DeleteBranch(ctx, id, req.branch); err != nil {
-					return err
-				}
+			var n int
+			if req.dryRun { // the chunks DeleteBranch would delete; listing them reads every chunk, so only here
+				var refs []weaviate.ChunkRef
+				refs, err = a.store.ChunkRefs(ctx, func(r weaviate.ChunkRef) bool { return r.Source == id && r.Branch == req.branch })
+				n = len(refs)
+			} else {
+				n, err = a.store.DeleteBranch(ctx, id, req.branch)
+			}
+			if err != nil {
+				return err
 			}
 			total += n
 			fmt.Fprintf(out, "%s@%s: %s%s\n", id, req.branch, plural(n, "chunk"), what)
-			if src, ok := configuredSource(a.cfg, id); ok && slices.Contains(src.Branches, req.branch) {
-				fmt.Fprintf(out, "  %s is still in sources[%d].branches: the next index run indexes it again\n", req.branch, sourceIndex(a.cfg, id))
+			if i := sourceIndex(a.cfg, id); i >= 0 && slices.Contains(a.cfg.Sources[i].Branches, req.branch) {
+				fmt.Fprintf(out, "  %s is still in sources[%d].branches: the next index run indexes it again\n", req.branch, i)
 			}
 			continue
 		}
@@ -273,8 +274,8 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 		}
 		total += n
 		fmt.Fprintf(out, "%s: %s on every branch and its index state\n", id, plural(n, "chunk"))
-		if _, ok := configuredSource(a.cfg, id); ok {
-			fmt.Fprintf(out, "  %s is still in sources[%d]: the next index run indexes it again\n", id, sourceIndex(a.cfg, id))
+		if i := sourceIndex(a.cfg, id); i >= 0 {
+			fmt.Fprintf(out, "  %s is still in sources[%d]: the next index run indexes it again\n", id, i)
 		}
 	}
 	votes := 0
@@ -351,15 +352,6 @@ func storedSourceIDs(ctx context.Context, a *app, name string) ([]string, error)
 		}
 	}
 	return ids, nil
-}
-
-// configuredSource returns the configured source whose id is id.
-func configuredSource(cfg *config.Config, id string) (config.Source, bool) {
-	i := sourceIndex(cfg, id)
-	if i < 0 {
-		return config.Source{}, false
-	}
-	return cfg.Sources[i], true
 }
 
 // sourceIndex is the index in cfg.Sources of the source whose id is id, or -1.

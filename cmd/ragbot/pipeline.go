@@ -5,7 +5,6 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
-	"github.com/ragbot/ragbot/ingest/code"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/openai"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -34,7 +33,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	repos := gitRepos(a.cfg)
 	branches := ingest.NewBranches(ctx, repos)
 	stale := ingest.StaleRepos{Sources: map[string]ingest.GitSource{},
-		Code: code.Options{MaxLines: a.cfg.Indexing.MaxSymbolLines, WindowLines: a.cfg.Indexing.WindowLines}, Redact: a.redactor}
+		Code: codeOptions(a.cfg), Redact: a.redactor}
 	for _, repo := range repos {
 		stale.Sources[repo.Source.ID] = repo.Source
 	}

@@ -180,16 +180,10 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log, s.indexLease(), s.metrics.scheduleSkipped); err != nil {
 		return err
 	}
-	if s.metrics != nil {
-		s.metrics.queueDepth(s.git.svc.QueueDepth)
-	}
+	s.metrics.queueDepth(s.git.svc.QueueDepth)
 	if cfg.SlackEnabled() {
-		apiURL := cfg.Slack.APIURL
-		if !strings.HasSuffix(apiURL, "/") {
-			apiURL += "/" // slack-go appends method names to it
-		}
 		sec := secrets.slack
-		api := slackgo.New(sec.BotToken.Reveal(), slackgo.OptionAPIURL(apiURL), slackgo.OptionAppLevelToken(sec.AppToken.Reveal()))
+		api := slackgo.New(sec.BotToken.Reveal(), slackgo.OptionAPIURL(slackAPIURL(cfg)), slackgo.OptionAppLevelToken(sec.AppToken.Reveal()))
 		s.bot, err = slackbot.New(ctx, slackbot.Config{
 			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
@@ -315,6 +309,16 @@ func (s *server) Run(ctx context.Context) error {
 	wg.Wait()
 	s.log.Info("stopped")
 	return runErr
+}
+
+// slackAPIURL is slack.api_url ending in "/": slack-go appends method
+// names to it.
+func slackAPIURL(cfg *config.Config) string {
+	u := cfg.Slack.APIURL
+	if !strings.HasSuffix(u, "/") {
+		u += "/"
+	}
+	return u
 }
 
 // readyCheck is /readyz's check: the store ready (Weaviate answers, every
