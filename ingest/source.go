@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/ragbot/ragbot/config"
 )
 
 // GitSource is a local git repository indexed at a branch's head commit.
@@ -60,7 +61,7 @@ func included(path string, include, exclude []string) bool {
 		}
 	}
 	for _, p := range exclude {
-		if !strings.ContainsAny(p, "*?[{") {
+		if !config.IsGlob(p) {
 			if under(p) {
 				return false
 			}
