@@ -353,18 +353,11 @@ func aclValues(acl []string) []string {
 	return acl
 }
 
-// DeleteIDs deletes chunks by object id, in groups of 1000 (each call matches
-// at most QUERY_MAXIMUM_RESULTS, 10,000 by default; Weaviate docs, 'Delete
-// objects', "Delete multiple objects").
+// DeleteIDs deletes chunks by object id, as DeleteChunks does, without the
+// count.
 func (s *Store) DeleteIDs(ctx context.Context, ids []string) error {
-	for start := 0; start < len(ids); start += 1000 {
-		end := min(start+1000, len(ids))
-		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).WithValueText(ids[start:end]...)
-		if _, err := s.deleteWhere(ctx, where); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := s.DeleteChunks(ctx, ids)
+	return err
 }
 
 // DeleteSource deletes every chunk of a source id ("repo:payments") and its
