@@ -188,17 +188,11 @@ func (l *FeedbackLog) DeleteCiting(ctx context.Context, cites func(retrieval.Sho
 	if dryRun || len(ids) == 0 {
 		return len(ids), nil
 	}
-	total := 0
-	for start := 0; start < len(ids); start += deleteIDGroup {
-		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).
-			WithValueText(ids[start:min(start+deleteIDGroup, len(ids))]...)
-		n, err := l.deleteWhere(ctx, where, false)
-		total += n
-		if err != nil {
-			return total, fmt.Errorf("feedback citing forgotten chunks: %w", err)
-		}
+	n, err := deleteIDs(ctx, l.client, l.class, l.cl, ids)
+	if err != nil {
+		return n, fmt.Errorf("feedback citing forgotten chunks: %w", err)
 	}
-	return total, nil
+	return n, nil
 }
 
 // Count returns how many votes are stored.
