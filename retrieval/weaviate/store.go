@@ -360,26 +360,6 @@ func (s *Store) DeleteIDs(ctx context.Context, ids []string) error {
 	return err
 }
 
-// DeleteSource deletes every chunk of a source id ("repo:payments") and its
-// state, looping until nothing matches.
-func (s *Store) DeleteSource(ctx context.Context, source string) error {
-	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
-	for {
-		n, err := s.deleteWhere(ctx, where)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			break
-		}
-	}
-	_, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.state).WithWhere(where).WithConsistencyLevel(s.cl).Do(ctx)
-	if err != nil {
-		return fmt.Errorf("weaviate: delete state of %s: %w", source, describe(err))
-	}
-	return nil
-}
-
 func (s *Store) deleteWhere(ctx context.Context, where *filters.WhereBuilder) (int64, error) {
 	resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.chunk).WithWhere(where).WithOutput("minimal").WithConsistencyLevel(s.cl).Do(ctx)
 	if err != nil {
