@@ -348,8 +348,8 @@ func (c *Claims) updateDelivery(ctx context.Context, id string, last bool, props
 	return c.merge(ctx, kindDelivery, id, h.gen, props)
 }
 
-// ExpireDeliveries deletes the delivery claims made before cutoff (one
-// batch delete filtered on claimed_at) and returns how many went.
+// ExpireDeliveries deletes the delivery claims made before cutoff (batch
+// deletes filtered on claimed_at, see deleteAll) and returns how many went.
 // Platforms stop retrying a delivery after minutes (Slack: 3 retries within
 // about 6 minutes, api.slack.com/apis/events-api#retries), so claims older
 // than the dedupe TTL only take space.
@@ -358,22 +358,11 @@ func (c *Claims) ExpireDeliveries(ctx context.Context, cutoff time.Time) (int64,
 		filters.Where().WithPath([]string{"kind"}).WithOperator(filters.Equal).WithValueText(kindDelivery),
 		filters.Where().WithPath([]string{"claimed_at"}).WithOperator(filters.LessThan).WithValueDate(cutoff),
 	})
-	return c.deleteWhere(ctx, where, "expire delivery claims")
-}
-
-func (c *Claims) deleteWhere(ctx context.Context, where *filters.WhereBuilder, what string) (int64, error) {
-	resp, err := c.client.Batch().ObjectsBatchDeleter().WithClassName(c.class).WithWhere(where).WithOutput("minimal").
-		WithConsistencyLevel(c.cl).Do(ctx)
+	n, err := deleteAll(ctx, c.client, c.class, c.cl, where)
 	if err != nil {
-		return 0, fmt.Errorf("weaviate: %s in %s: %w", what, c.class, describe(err))
+		return int64(n), fmt.Errorf("weaviate: expire delivery claims: %w", err)
 	}
-	if resp == nil || resp.Results == nil {
-		return 0, nil
-	}
-	if resp.Results.Failed > 0 {
-		return 0, fmt.Errorf("weaviate: %s in %s: %d of %d objects failed", what, c.class, resp.Results.Failed, resp.Results.Matches)
-	}
-	return resp.Results.Matches, nil
+	return int64(n), nil
 }
 
 // Drop deletes the collection (tests use it to clean up).

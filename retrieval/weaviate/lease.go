@@ -142,5 +142,5 @@ func (c *Claims) pruneLease(ctx context.Context, key string, gen int) {
 		leaseWhere(key),
 		filters.Where().WithPath([]string{"gen"}).WithOperator(filters.LessThan).WithValueInt(int64(gen - 1)),
 	})
-	_, _ = c.deleteWhere(ctx, where, "prune lease "+key)
+	_, _ = deleteAll(ctx, c.client, c.class, c.cl, where)
 }
