@@ -121,10 +121,7 @@ const maxGens = 16
 // collection, creating it if missing. Errors: the schema request failed, or
 // the collection has another replication factor (ErrReplicationMismatch).
 func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, error) {
-	name := "Delivery"
-	if s.chunk != "Chunk" {
-		name = s.chunk + "Delivery"
-	}
+	name := companion(s.chunk, "Delivery")
 	if opt.Holder == "" {
 		opt.Holder = ReplicaID()
 	}

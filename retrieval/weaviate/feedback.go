@@ -28,10 +28,7 @@ type FeedbackLog struct {
 // OpenFeedback returns the feedback collection that goes with the store's
 // chunk collection, creating it if missing.
 func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
-	name := "Feedback"
-	if s.chunk != "Chunk" {
-		name = s.chunk + "Feedback"
-	}
+	name := companion(s.chunk, "Feedback")
 	l := &FeedbackLog{client: s.client, class: name, cl: s.cl}
 	if err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
 		return nil, err

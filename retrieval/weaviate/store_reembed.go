@@ -65,12 +65,19 @@ func classNames(cfg StoreConfig) (chunk, state string) {
 		chunk = "Chunk"
 	}
 	if state == "" {
-		state = "SourceState"
-		if chunk != "Chunk" {
-			state = chunk + "SourceState"
-		}
+		state = companion(chunk, "SourceState")
 	}
 	return chunk, state
+}
+
+// companion is the name of the collection that goes with the chunk
+// collection chunk: name alone beside the default "Chunk", else chunk+name
+// ("MyChunks" has "MyChunksSourceState", "MyChunksFeedback").
+func companion(chunk, name string) string {
+	if chunk == "Chunk" {
+		return name
+	}
+	return chunk + name
 }
 
 // newClient is the Weaviate client of cfg.
