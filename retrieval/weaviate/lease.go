@@ -2,7 +2,6 @@ package weaviate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -108,20 +107,16 @@ func (c *Claims) latestLease(ctx context.Context, key string) (gen int, found bo
 	if err != nil {
 		return 0, false, fmt.Errorf("weaviate: read lease %q in %s: %w", key, c.class, describe(err))
 	}
-	raw, err := json.Marshal(resp.Data["Get"])
+	rows, err := decodeGet[struct {
+		Gen int `json:"gen"`
+	}](resp, c.class)
 	if err != nil {
 		return 0, false, fmt.Errorf("weaviate: read lease %q: %w", key, err)
 	}
-	var rows map[string][]struct {
-		Gen int `json:"gen"`
-	}
-	if err := json.Unmarshal(raw, &rows); err != nil {
-		return 0, false, fmt.Errorf("weaviate: read lease %q: %w", key, err)
-	}
-	if len(rows[c.class]) == 0 {
+	if len(rows) == 0 {
 		return 0, false, nil
 	}
-	return rows[c.class][0].Gen, true, nil
+	return rows[0].Gen, true, nil
 }
 
 func leaseWhere(key string) *filters.WhereBuilder {
