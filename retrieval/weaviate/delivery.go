@@ -364,8 +364,5 @@ func (c *Claims) ExpireDeliveries(ctx context.Context, cutoff time.Time) (int64,
 
 // Drop deletes the collection (tests use it to clean up).
 func (c *Claims) Drop(ctx context.Context) error {
-	if err := c.client.Schema().ClassDeleter().WithClassName(c.class).Do(ctx); err != nil && !isNotFound(err) {
-		return fmt.Errorf("weaviate: delete collection %s: %w", c.class, describe(err))
-	}
-	return nil
+	return dropClasses(ctx, c.client, c.class)
 }

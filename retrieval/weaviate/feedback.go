@@ -136,10 +136,7 @@ func sortFeedback(fs []retrieval.Feedback) {
 
 // Drop deletes the collection (tests use it to clean up).
 func (l *FeedbackLog) Drop(ctx context.Context) error {
-	if err := l.client.Schema().ClassDeleter().WithClassName(l.class).Do(ctx); err != nil && !isNotFound(err) {
-		return fmt.Errorf("weaviate: delete collection %s: %w", l.class, describe(err))
-	}
-	return nil
+	return dropClasses(ctx, l.client, l.class)
 }
 
 // DeleteUser deletes every vote cast by the chat user id (Slack "U0123", a

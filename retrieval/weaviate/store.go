@@ -179,8 +179,14 @@ func (s *Store) Recreate(ctx context.Context) error {
 
 // Drop deletes both collections (tests use it to clean up).
 func (s *Store) Drop(ctx context.Context) error {
-	for _, c := range []string{s.chunk, s.state} {
-		if err := s.client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
+	return dropClasses(ctx, s.client, s.chunk, s.state)
+}
+
+// dropClasses deletes the collections named, in order; a missing one is no
+// error.
+func dropClasses(ctx context.Context, client *weaviate.Client, names ...string) error {
+	for _, c := range names {
+		if err := client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
 			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
 		}
 	}

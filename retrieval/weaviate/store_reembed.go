@@ -50,12 +50,7 @@ func DropCollections(ctx context.Context, cfg StoreConfig) error {
 		return err
 	}
 	chunk, state := classNames(cfg)
-	for _, c := range []string{chunk, state} {
-		if err := client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
-			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
-		}
-	}
-	return nil
+	return dropClasses(ctx, client, chunk, state)
 }
 
 // classNames are cfg's chunk and state collections with their defaults.
