@@ -57,6 +57,7 @@ type Claims struct {
 	client *weaviate.Client
 	class  string
 	cl     string
+	gql    string // level of GraphQL reads: cl when replicated, else none (see Store.gqlLevel)
 	holder string
 	opt    ClaimsOptions
 
@@ -134,11 +135,11 @@ func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, err
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	cl := s.cl
+	cl, gql := s.cl, ""
 	if s.repl > 1 {
-		cl = ConsistencyAll
+		cl, gql = ConsistencyAll, ConsistencyAll
 	}
-	c := &Claims{client: s.client, class: name, cl: cl, holder: opt.Holder, opt: opt, mine: map[string]heldGen{}}
+	c := &Claims{client: s.client, class: name, cl: cl, gql: gql, holder: opt.Holder, opt: opt, mine: map[string]heldGen{}}
 	if err := s.ensureClass(ctx, claimsClass(name)); err != nil {
 		return nil, err
 	}

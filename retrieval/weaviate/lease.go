@@ -96,10 +96,7 @@ func (c *Claims) leaseFuncs(key string, gen int, token string, ttl time.Duration
 func (c *Claims) latestLease(ctx context.Context, key string) (gen int, found bool, err error) {
 	get := c.client.GraphQL().Get().WithClassName(c.class).WithWhere(leaseWhere(key)).
 		WithSort(graphql.Sort{Path: []string{"gen"}, Order: graphql.Desc}).WithLimit(1).
-		WithFields(graphql.Field{Name: "gen"})
-	if c.cl == ConsistencyAll {
-		get = get.WithConsistencyLevel(c.cl) // GraphQL takes a level on replicated classes only
-	}
+		WithFields(graphql.Field{Name: "gen"}).WithConsistencyLevel(c.gql)
 	resp, err := get.Do(ctx)
 	if err == nil {
 		err = gqlErrors(resp)
