@@ -2,8 +2,6 @@ package weaviate
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
@@ -30,15 +28,10 @@ func eachPage[T any](ctx context.Context, client *weaviate.Client, class string,
 		if err != nil {
 			return describe(err)
 		}
-		raw, err := json.Marshal(resp.Data["Get"])
+		rows, err := decodeGet[T](resp, class)
 		if err != nil {
-			return fmt.Errorf("decode answer: %w", err)
+			return err
 		}
-		var got map[string][]T
-		if err := json.Unmarshal(raw, &got); err != nil {
-			return fmt.Errorf("decode answer: %w", err)
-		}
-		rows := got[class]
 		if err := visit(rows); err != nil {
 			return err
 		}

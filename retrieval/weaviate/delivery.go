@@ -57,6 +57,7 @@ type Claims struct {
 	client *weaviate.Client
 	class  string
 	cl     string
+	gql    string // level of GraphQL reads: cl when replicated, else none (see Store.gqlLevel)
 	holder string
 	opt    ClaimsOptions
 
@@ -121,10 +122,7 @@ const maxGens = 16
 // collection, creating it if missing. Errors: the schema request failed, or
 // the collection has another replication factor (ErrReplicationMismatch).
 func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, error) {
-	name := "Delivery"
-	if s.chunk != "Chunk" {
-		name = s.chunk + "Delivery"
-	}
+	name := companion(s.chunk, "Delivery")
 	if opt.Holder == "" {
 		opt.Holder = ReplicaID()
 	}
@@ -137,11 +135,11 @@ func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, err
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	cl := s.cl
+	cl, gql := s.cl, ""
 	if s.repl > 1 {
-		cl = ConsistencyAll
+		cl, gql = ConsistencyAll, ConsistencyAll
 	}
-	c := &Claims{client: s.client, class: name, cl: cl, holder: opt.Holder, opt: opt, mine: map[string]heldGen{}}
+	c := &Claims{client: s.client, class: name, cl: cl, gql: gql, holder: opt.Holder, opt: opt, mine: map[string]heldGen{}}
 	if err := s.ensureClass(ctx, claimsClass(name)); err != nil {
 		return nil, err
 	}
@@ -348,8 +346,8 @@ func (c *Claims) updateDelivery(ctx context.Context, id string, last bool, props
 	return c.merge(ctx, kindDelivery, id, h.gen, props)
 }
 
-// ExpireDeliveries deletes the delivery claims made before cutoff (one
-// batch delete filtered on claimed_at) and returns how many went.
+// ExpireDeliveries deletes the delivery claims made before cutoff (batch
+// deletes filtered on claimed_at, see deleteAll) and returns how many went.
 // Platforms stop retrying a delivery after minutes (Slack: 3 retries within
 // about 6 minutes, api.slack.com/apis/events-api#retries), so claims older
 // than the dedupe TTL only take space.
@@ -358,28 +356,14 @@ func (c *Claims) ExpireDeliveries(ctx context.Context, cutoff time.Time) (int64,
 		filters.Where().WithPath([]string{"kind"}).WithOperator(filters.Equal).WithValueText(kindDelivery),
 		filters.Where().WithPath([]string{"claimed_at"}).WithOperator(filters.LessThan).WithValueDate(cutoff),
 	})
-	return c.deleteWhere(ctx, where, "expire delivery claims")
-}
-
-func (c *Claims) deleteWhere(ctx context.Context, where *filters.WhereBuilder, what string) (int64, error) {
-	resp, err := c.client.Batch().ObjectsBatchDeleter().WithClassName(c.class).WithWhere(where).WithOutput("minimal").
-		WithConsistencyLevel(c.cl).Do(ctx)
+	n, err := deleteAll(ctx, c.client, c.class, c.cl, where)
 	if err != nil {
-		return 0, fmt.Errorf("weaviate: %s in %s: %w", what, c.class, describe(err))
+		return int64(n), fmt.Errorf("weaviate: expire delivery claims: %w", err)
 	}
-	if resp == nil || resp.Results == nil {
-		return 0, nil
-	}
-	if resp.Results.Failed > 0 {
-		return 0, fmt.Errorf("weaviate: %s in %s: %d of %d objects failed", what, c.class, resp.Results.Failed, resp.Results.Matches)
-	}
-	return resp.Results.Matches, nil
+	return int64(n), nil
 }
 
 // Drop deletes the collection (tests use it to clean up).
 func (c *Claims) Drop(ctx context.Context) error {
-	if err := c.client.Schema().ClassDeleter().WithClassName(c.class).Do(ctx); err != nil && !isNotFound(err) {
-		return fmt.Errorf("weaviate: delete collection %s: %w", c.class, describe(err))
-	}
-	return nil
+	return dropClasses(ctx, c.client, c.class)
 }

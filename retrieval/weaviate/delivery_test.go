@@ -326,3 +326,29 @@ func TestLease(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaseConsistencyAllOneReplica: weaviate.consistency_level ALL on a
+// collection of one replica must not send GraphQL a consistencyLevel, which
+// Weaviate only accepts on replicated classes (see Store.gqlLevel).
+func TestLeaseConsistencyAllOneReplica(t *testing.T) {
+	ctx := context.Background()
+	store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: "LeaseAllOne", ConsistencyLevel: weaviate.ConsistencyAll}, embed.OfflineName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Drop(context.Background()) })
+	c, err := store.OpenClaims(ctx, weaviate.ClaimsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Drop(context.Background()) })
+	for range 2 { // the second acquisition reads the first's generation
+		_, release, err := c.AcquireLease(ctx, "git:x", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

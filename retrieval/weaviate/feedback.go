@@ -28,10 +28,7 @@ type FeedbackLog struct {
 // OpenFeedback returns the feedback collection that goes with the store's
 // chunk collection, creating it if missing.
 func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
-	name := "Feedback"
-	if s.chunk != "Chunk" {
-		name = s.chunk + "Feedback"
-	}
+	name := companion(s.chunk, "Feedback")
 	l := &FeedbackLog{client: s.client, class: name, cl: s.cl}
 	if err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
 		return nil, err
@@ -139,10 +136,7 @@ func sortFeedback(fs []retrieval.Feedback) {
 
 // Drop deletes the collection (tests use it to clean up).
 func (l *FeedbackLog) Drop(ctx context.Context) error {
-	if err := l.client.Schema().ClassDeleter().WithClassName(l.class).Do(ctx); err != nil && !isNotFound(err) {
-		return fmt.Errorf("weaviate: delete collection %s: %w", l.class, describe(err))
-	}
-	return nil
+	return dropClasses(ctx, l.client, l.class)
 }
 
 // DeleteUser deletes every vote cast by the chat user id (Slack "U0123", a
@@ -188,17 +182,11 @@ func (l *FeedbackLog) DeleteCiting(ctx context.Context, cites func(retrieval.Sho
 	if dryRun || len(ids) == 0 {
 		return len(ids), nil
 	}
-	total := 0
-	for start := 0; start < len(ids); start += deleteIDGroup {
-		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).
-			WithValueText(ids[start:min(start+deleteIDGroup, len(ids))]...)
-		n, err := l.deleteWhere(ctx, where, false)
-		total += n
-		if err != nil {
-			return total, fmt.Errorf("feedback citing forgotten chunks: %w", err)
-		}
+	n, err := deleteIDs(ctx, l.client, l.class, l.cl, ids)
+	if err != nil {
+		return n, fmt.Errorf("feedback citing forgotten chunks: %w", err)
 	}
-	return total, nil
+	return n, nil
 }
 
 // Count returns how many votes are stored.

@@ -59,11 +59,17 @@ const deleteIDGroup = 1000
 // count 0, so a repeated call deletes nothing and does not fail). Errors:
 // a request failing, or objects reported failed inside an HTTP 200.
 func (s *Store) DeleteChunks(ctx context.Context, ids []string) (int, error) {
+	return deleteIDs(ctx, s.client, s.chunk, s.cl, ids)
+}
+
+// deleteIDs batch-deletes the objects of class with these ids,
+// deleteIDGroup ids a deleteAll, and returns how many were deleted.
+func deleteIDs(ctx context.Context, client *weaviate.Client, class, level string, ids []string) (int, error) {
 	total := 0
 	for start := 0; start < len(ids); start += deleteIDGroup {
 		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).
 			WithValueText(ids[start:min(start+deleteIDGroup, len(ids))]...)
-		n, err := deleteAll(ctx, s.client, s.chunk, s.cl, where)
+		n, err := deleteAll(ctx, client, class, level, where)
 		total += n
 		if err != nil {
 			return total, err

@@ -2,7 +2,6 @@ package weaviate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -97,10 +96,7 @@ func (c *Claims) leaseFuncs(key string, gen int, token string, ttl time.Duration
 func (c *Claims) latestLease(ctx context.Context, key string) (gen int, found bool, err error) {
 	get := c.client.GraphQL().Get().WithClassName(c.class).WithWhere(leaseWhere(key)).
 		WithSort(graphql.Sort{Path: []string{"gen"}, Order: graphql.Desc}).WithLimit(1).
-		WithFields(graphql.Field{Name: "gen"})
-	if c.cl == ConsistencyAll {
-		get = get.WithConsistencyLevel(c.cl) // GraphQL takes a level on replicated classes only
-	}
+		WithFields(graphql.Field{Name: "gen"}).WithConsistencyLevel(c.gql)
 	resp, err := get.Do(ctx)
 	if err == nil {
 		err = gqlErrors(resp)
@@ -108,20 +104,16 @@ func (c *Claims) latestLease(ctx context.Context, key string) (gen int, found bo
 	if err != nil {
 		return 0, false, fmt.Errorf("weaviate: read lease %q in %s: %w", key, c.class, describe(err))
 	}
-	raw, err := json.Marshal(resp.Data["Get"])
+	rows, err := decodeGet[struct {
+		Gen int `json:"gen"`
+	}](resp, c.class)
 	if err != nil {
 		return 0, false, fmt.Errorf("weaviate: read lease %q: %w", key, err)
 	}
-	var rows map[string][]struct {
-		Gen int `json:"gen"`
-	}
-	if err := json.Unmarshal(raw, &rows); err != nil {
-		return 0, false, fmt.Errorf("weaviate: read lease %q: %w", key, err)
-	}
-	if len(rows[c.class]) == 0 {
+	if len(rows) == 0 {
 		return 0, false, nil
 	}
-	return rows[c.class][0].Gen, true, nil
+	return rows[0].Gen, true, nil
 }
 
 func leaseWhere(key string) *filters.WhereBuilder {
@@ -142,5 +134,5 @@ func (c *Claims) pruneLease(ctx context.Context, key string, gen int) {
 		leaseWhere(key),
 		filters.Where().WithPath([]string{"gen"}).WithOperator(filters.LessThan).WithValueInt(int64(gen - 1)),
 	})
-	_, _ = c.deleteWhere(ctx, where, "prune lease "+key)
+	_, _ = deleteAll(ctx, c.client, c.class, c.cl, where)
 }

@@ -166,27 +166,16 @@ var chunkFields = []string{
 // loses the race is answered "already exists", and the collection the
 // winner made is then read back and checked like any existing one.
 func (s *Store) ensureSchema(ctx context.Context) error {
-	sc := s.client.Schema()
-	got, err := sc.ClassGetter().WithClassName(s.chunk).Do(localSchema(ctx))
-	if isNotFound(err) {
-		created, cerr := s.createClass(ctx, chunkClass(s.chunk, s.emb, s.sem))
-		switch {
-		case cerr != nil:
-			return cerr
-		case created:
-			s.semStore, s.slot = s.sem, ""
-			if s.sem != "" {
-				s.slot = VectorSemantic
-			}
-			return s.ensureClass(ctx, stateClass(s.state))
-		}
-		got, err = sc.ClassGetter().WithClassName(s.chunk).Do(ctx)
-	}
+	got, err := s.openClass(ctx, chunkClass(s.chunk, s.emb, s.sem))
 	if err != nil {
-		return fmt.Errorf("weaviate: read collection %s: %w", s.chunk, describe(err))
-	}
-	if err := s.checkReplication(got); err != nil {
 		return err
+	}
+	if got == nil { // created
+		s.semStore, s.slot = s.sem, ""
+		if s.sem != "" {
+			s.slot = VectorSemantic
+		}
+		return s.ensureClass(ctx, stateClass(s.state))
 	}
 	if _, ok := got.VectorConfig[VectorLexical]; !ok {
 		return fmt.Errorf("weaviate collection %s has one unnamed vector, not the named vectors %q and %q of this version; re-index with `ragbot index --recreate`: %w",
@@ -205,18 +194,28 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 // checks the replication factor of the one there. Errors: reading or
 // creating the collection failed, ErrReplicationMismatch.
 func (s *Store) ensureClass(ctx context.Context, class *models.Class) error {
+	_, err := s.openClass(ctx, class)
+	return err
+}
+
+// openClass is ensureClass returning the existing collection as read, or
+// nil when it created it.
+func (s *Store) openClass(ctx context.Context, class *models.Class) (*models.Class, error) {
 	got, err := s.client.Schema().ClassGetter().WithClassName(class.Class).Do(localSchema(ctx))
 	if isNotFound(err) {
 		created, cerr := s.createClass(ctx, class)
 		if cerr != nil || created {
-			return cerr
+			return nil, cerr
 		}
 		got, err = s.client.Schema().ClassGetter().WithClassName(class.Class).Do(ctx)
 	}
 	if err != nil {
-		return fmt.Errorf("weaviate: read collection %s: %w", class.Class, describe(err))
+		return nil, fmt.Errorf("weaviate: read collection %s: %w", class.Class, describe(err))
 	}
-	return s.checkReplication(got)
+	if err := s.checkReplication(got); err != nil {
+		return nil, err
+	}
+	return got, nil
 }
 
 // ErrReplicationMismatch is wrapped by OpenStore (and OpenFeedback) when a

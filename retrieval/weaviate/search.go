@@ -302,11 +302,17 @@ func gqlErrors(resp *models.GraphQLResponse) error {
 // decodeRows reads the rows of the Get result named class (or the alias given
 // in the query).
 func decodeRows(resp *models.GraphQLResponse, class string) ([]row, error) {
+	return decodeGet[row](resp, class)
+}
+
+// decodeGet reads the Get result named class (or the alias given in the
+// query) into rows of type T.
+func decodeGet[T any](resp *models.GraphQLResponse, class string) ([]T, error) {
 	raw, err := json.Marshal(resp.Data["Get"])
 	if err != nil {
 		return nil, fmt.Errorf("weaviate answer: %w", err)
 	}
-	var get map[string][]row
+	var get map[string][]T
 	if err := json.Unmarshal(raw, &get); err != nil {
 		return nil, fmt.Errorf("weaviate answer: %w", err)
 	}

@@ -116,16 +116,9 @@ func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32
 
 // Count returns how many chunks the collection holds for source ("" for all).
 func (s *Store) Count(ctx context.Context, source string) (int, error) {
-	agg := s.client.GraphQL().Aggregate().WithClassName(s.chunk).WithFields(graphql.Field{Name: "meta { count }"})
+	var where *filters.WhereBuilder
 	if source != "" {
-		agg = agg.WithWhere(filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source))
+		where = filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
 	}
-	resp, err := agg.Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("weaviate: count chunks: %w", describe(err))
-	}
-	return aggregateCount(resp.Data, s.chunk), nil
+	return countWhere(ctx, s.client, s.chunk, where)
 }

@@ -179,8 +179,14 @@ func (s *Store) Recreate(ctx context.Context) error {
 
 // Drop deletes both collections (tests use it to clean up).
 func (s *Store) Drop(ctx context.Context) error {
-	for _, c := range []string{s.chunk, s.state} {
-		if err := s.client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
+	return dropClasses(ctx, s.client, s.chunk, s.state)
+}
+
+// dropClasses deletes the collections named, in order; a missing one is no
+// error.
+func dropClasses(ctx context.Context, client *weaviate.Client, names ...string) error {
+	for _, c := range names {
+		if err := client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
 			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
 		}
 	}
@@ -353,38 +359,11 @@ func aclValues(acl []string) []string {
 	return acl
 }
 
-// DeleteIDs deletes chunks by object id, in groups of 1000 (each call matches
-// at most QUERY_MAXIMUM_RESULTS, 10,000 by default; Weaviate docs, 'Delete
-// objects', "Delete multiple objects").
+// DeleteIDs deletes chunks by object id, as DeleteChunks does, without the
+// count.
 func (s *Store) DeleteIDs(ctx context.Context, ids []string) error {
-	for start := 0; start < len(ids); start += 1000 {
-		end := min(start+1000, len(ids))
-		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).WithValueText(ids[start:end]...)
-		if _, err := s.deleteWhere(ctx, where); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// DeleteSource deletes every chunk of a source id ("repo:payments") and its
-// state, looping until nothing matches.
-func (s *Store) DeleteSource(ctx context.Context, source string) error {
-	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
-	for {
-		n, err := s.deleteWhere(ctx, where)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			break
-		}
-	}
-	_, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.state).WithWhere(where).WithConsistencyLevel(s.cl).Do(ctx)
-	if err != nil {
-		return fmt.Errorf("weaviate: delete state of %s: %w", source, describe(err))
-	}
-	return nil
+	_, err := s.DeleteChunks(ctx, ids)
+	return err
 }
 
 func (s *Store) deleteWhere(ctx context.Context, where *filters.WhereBuilder) (int64, error) {

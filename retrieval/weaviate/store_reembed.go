@@ -50,12 +50,7 @@ func DropCollections(ctx context.Context, cfg StoreConfig) error {
 		return err
 	}
 	chunk, state := classNames(cfg)
-	for _, c := range []string{chunk, state} {
-		if err := client.Schema().ClassDeleter().WithClassName(c).Do(ctx); err != nil && !isNotFound(err) {
-			return fmt.Errorf("weaviate: delete collection %s: %w", c, describe(err))
-		}
-	}
-	return nil
+	return dropClasses(ctx, client, chunk, state)
 }
 
 // classNames are cfg's chunk and state collections with their defaults.
@@ -65,12 +60,19 @@ func classNames(cfg StoreConfig) (chunk, state string) {
 		chunk = "Chunk"
 	}
 	if state == "" {
-		state = "SourceState"
-		if chunk != "Chunk" {
-			state = chunk + "SourceState"
-		}
+		state = companion(chunk, "SourceState")
 	}
 	return chunk, state
+}
+
+// companion is the name of the collection that goes with the chunk
+// collection chunk: name alone beside the default "Chunk", else chunk+name
+// ("MyChunks" has "MyChunksSourceState", "MyChunksFeedback").
+func companion(chunk, name string) string {
+	if chunk == "Chunk" {
+		return name
+	}
+	return chunk + name
 }
 
 // newClient is the Weaviate client of cfg.

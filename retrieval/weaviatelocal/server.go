@@ -141,11 +141,10 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 
 // launch starts one weaviate-server with its data in opt.DataDir, the six
 // ports and the cluster settings of node, without waiting for it.
+// opt.Binary is the executable as FindBinary returned it (the callers look
+// for it before they take the ports).
 func launch(opt Options, ports [6]int, node nodeEnv) (*Server, error) {
-	bin, err := FindBinary(opt.Binary)
-	if err != nil {
-		return nil, err
-	}
+	bin := opt.Binary
 	if opt.DataDir == "" {
 		return nil, errors.New("weaviatelocal: DataDir is required")
 	}
