@@ -13,7 +13,6 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/fault"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -364,20 +363,6 @@ func aclValues(acl []string) []string {
 func (s *Store) DeleteIDs(ctx context.Context, ids []string) error {
 	_, err := s.DeleteChunks(ctx, ids)
 	return err
-}
-
-func (s *Store) deleteWhere(ctx context.Context, where *filters.WhereBuilder) (int64, error) {
-	resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.chunk).WithWhere(where).WithOutput("minimal").WithConsistencyLevel(s.cl).Do(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("weaviate batch delete: %w", describe(err))
-	}
-	if resp.Results != nil && resp.Results.Failed > 0 {
-		return 0, fmt.Errorf("weaviate batch delete: %d of %d objects failed", resp.Results.Failed, resp.Results.Matches)
-	}
-	if resp.Results == nil {
-		return 0, nil
-	}
-	return resp.Results.Matches, nil
 }
 
 // isNotFound reports a 404 from the client.

@@ -115,28 +115,20 @@ func (s *Store) filtered(ctx context.Context, vals []string, fields []graphql.Fi
 	return append(a, b...), nil
 }
 
-// DeleteBranch deletes every chunk of source's branch and the branch's
-// SourceState, looping until no chunk matches (each batch delete matches at
-// most QUERY_MAXIMUM_RESULTS objects; Weaviate docs, 'Delete objects'). It
+// DeleteBranch deletes every chunk of source's branch (deleteAll: repeated
+// past the server's per-request limit) and the branch's SourceState. It
 // returns how many chunks it deleted. The other branches are untouched.
 func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, error) {
 	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
 		filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source),
 		filters.Where().WithPath([]string{"branch"}).WithOperator(filters.Equal).WithValueText(branch),
 	})
-	total := 0
-	for {
-		n, err := s.deleteWhere(ctx, where)
-		if err != nil {
-			return total, fmt.Errorf("weaviate: delete chunks of %s@%s: %w", source, branch, err)
-		}
-		if n == 0 {
-			break
-		}
-		total += int(n)
+	total, err := deleteAll(ctx, s.client, s.chunk, s.cl, where)
+	if err != nil {
+		return total, fmt.Errorf("weaviate: delete chunks of %s@%s: %w", source, branch, err)
 	}
 	id := retrieval.SourceState{Source: source, Branch: branch}.ID()
-	err := s.client.Data().Deleter().WithClassName(s.state).WithID(id).WithConsistencyLevel(s.cl).Do(ctx)
+	err = s.client.Data().Deleter().WithClassName(s.state).WithID(id).WithConsistencyLevel(s.cl).Do(ctx)
 	if err != nil && !isNotFound(err) {
 		return total, fmt.Errorf("weaviate: delete state of %s@%s: %w", source, branch, describe(err))
 	}
