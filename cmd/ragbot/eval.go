@@ -35,6 +35,12 @@ With --bench it then times Asker.Ask (retrieval, rerank and the coverage
 decision, in this process, excluding start-up) for every question and
 prints p50/p95/max in milliseconds.
 
+With --depth N it also ranks every answerable question in a candidate list
+of N results (the hybrid query fetches N instead of retrieval.candidates,
+then lookups and rerank as usual) and prints recall@5/10/20/50/100/N by
+kind and corpus: how many wanted chunks the first stage finds at all,
+against how many the rerank places in the first 5.
+
 With --without it leaves rerank features out, and with --expand it picks
 the query expansions (retrieval.expansion), for ablation. Figures are
 given per kind and, when the questions span several corpora, per corpus.
@@ -52,7 +58,8 @@ Examples:
   ragbot eval --config heldout.yaml --without coverage,literal testdata/eval/heldout/axios/questions.jsonl
   ragbot eval --config heldout.yaml --expand prf,wordnet testdata/eval/heldout/raft/questions.jsonl
   ragbot eval --config eval.yaml questions.jsonl testdata/eval/unanswerable.jsonl
-  ragbot eval --config eval.yaml --bench questions.jsonl`
+  ragbot eval --config eval.yaml --bench questions.jsonl
+  ragbot eval --config eval.yaml --depth 100 testdata/eval/paraphrase/*/questions.jsonl`
 
 // evalOutput is what --json prints: eval.Report, plus the
 // calibration and the latency when measured.
@@ -65,6 +72,8 @@ type evalOutput struct {
 	Family      string           `json:"embedder_family"`
 	Calibration *calibrationJSON `json:"calibration,omitempty"`
 	Latency     *latencyJSON     `json:"latency_ms,omitempty"`
+	// Depth is the candidate recall of --depth; nil without it.
+	Depth *eval.DepthReport `json:"depth,omitempty"`
 }
 
 type ratesJSON struct {
@@ -120,6 +129,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	without := fs.String("without", "", "rerank features to leave out, comma-separated, for ablation: "+strings.Join(retrieval.RerankFeatures, ", ")+"; empty uses them all")
 	expand := fs.String("expand", "", "query expansions to run, comma-separated, for ablation: "+strings.Join(retrieval.ExpansionKinds, ", ")+`, or "none"; empty uses retrieval.expansion of the config`)
 	bench := fs.Bool("bench", false, "also time Asker.Ask for every question and print p50/p95/max")
+	depth := fs.Int("depth", 0, fmt.Sprintf("also rank answerable questions among this many candidates (%d..%d) and print recall@k up to it; 0: off", eval.DepthKs[0], eval.MaxDepth))
 	benchRuns := fs.Int("bench-runs", 3, "with --bench, timed passes over the questions after one warm-up pass")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -141,6 +151,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if !slices.Contains(retrieval.Modes, *mode) {
 		return fmt.Errorf("%w: --mode %q, want one of %s", errUsage, *mode, strings.Join(retrieval.Modes, ", "))
+	}
+	if *depth != 0 && (*depth < eval.DepthKs[0] || *depth > eval.MaxDepth) {
+		return fmt.Errorf("%w: --depth %d, want %d..%d (or 0: off)", errUsage, *depth, eval.DepthKs[0], eval.MaxDepth)
 	}
 	if *benchRuns < 1 {
 		return fmt.Errorf("%w: --bench-runs %d, want at least 1", errUsage, *benchRuns)
@@ -212,6 +225,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			out.Calibration.Pooled = &p
 		}
 	}
+	if *depth > 0 {
+		if out.Depth, err = rankDeep(ctx, a, asker, qs, *depth); err != nil {
+			return err
+		}
+	}
 	if *bench {
 		if out.Latency, err = benchAsk(ctx, a, asker, qs, *benchRuns, requests); err != nil {
 			return err
@@ -265,6 +283,29 @@ func ratesOf(r retrieval.Rates) ratesJSON {
 	return ratesJSON{MinSimilarity: th.MinSimilarity, MinTermCoverage: th.MinTermCoverage,
 		FloorSimilarity: th.FloorSimilarity, FloorTermCoverage: th.FloorTermCoverage, MaxAbsentShare: th.MaxAbsentShare,
 		NoCoverageRate: r.NoCoverage, WrongRefusalRate: r.WrongRefusal, SureWrongRate: r.SureWrong, NotSureRate: r.NotSure}
+}
+
+// rankDeep ranks each answerable question among depth candidates
+// (Asker.Retrieve with limit depth) and scores them (eval.ScoreDepth).
+func rankDeep(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, depth int) (*eval.DepthReport, error) {
+	var outs []eval.Outcome
+	for _, q := range qs {
+		if len(q.Expect) == 0 {
+			continue
+		}
+		src, ok := a.cfg.SourceNamed(q.Corpus)
+		if !ok {
+			outs = append(outs, eval.Outcome{Question: q, NoCorpus: true})
+			continue
+		}
+		hits, err := asker.Retrieve(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}, depth)
+		if err != nil {
+			return nil, fmt.Errorf("--depth: question %s: %w", q.ID, err)
+		}
+		outs = append(outs, eval.Outcome{Question: q, Results: results(hits, depth)})
+	}
+	rep := eval.ScoreDepth(depth, outs)
+	return &rep, nil
 }
 
 // benchAsk times Asker.Ask on every question with a corpus: one warm-up
@@ -327,6 +368,38 @@ func printTable(w io.Writer, key string, width int, rows map[string]eval.Metrics
 	}
 }
 
+// printDepth prints the candidate recall of --depth: a line per kind, then
+// per corpus when there are several, then all.
+func printDepth(w io.Writer, mode string, d *eval.DepthReport) {
+	fmt.Fprintf(w, "\ncandidate recall (mode %s, %d candidates per question): share of answerable questions with a wanted chunk in the first k\n", mode, d.Depth)
+	head := func(key string, width int) {
+		fmt.Fprintf(w, "%-*s %4s", width, key, "n")
+		for _, k := range d.Ks {
+			fmt.Fprintf(w, "  %9s", fmt.Sprintf("recall@%d", k))
+		}
+		fmt.Fprintln(w)
+	}
+	line := func(name string, width int, r eval.DepthRow) {
+		fmt.Fprintf(w, "%-*s %4d", width, name, r.Questions)
+		for _, v := range r.Recall {
+			fmt.Fprintf(w, "  %9.3f", v)
+		}
+		fmt.Fprintln(w)
+	}
+	head("kind", 14)
+	for _, k := range slices.Sorted(maps.Keys(d.ByKind)) {
+		line(k, 14, d.ByKind[k])
+	}
+	line("all", 14, d.All)
+	if len(d.ByCorpus) > 1 {
+		fmt.Fprintln(w)
+		head("corpus", 46)
+		for _, c := range slices.Sorted(maps.Keys(d.ByCorpus)) {
+			line(c, 46, d.ByCorpus[c])
+		}
+	}
+}
+
 func printReport(w io.Writer, out evalOutput) {
 	rep := out.Report
 	printTable(w, "kind", 14, rep.ByKind, &rep.Metrics)
@@ -382,6 +455,9 @@ func printReport(w io.Writer, out evalOutput) {
 		if len(rep.WrongRefusals) > 0 {
 			fmt.Fprintf(w, "  answerable but refused:    %v\n", rep.WrongRefusals)
 		}
+	}
+	if d := out.Depth; d != nil {
+		printDepth(w, out.Mode, d)
 	}
 	if l := out.Latency; l != nil {
 		fmt.Fprintf(w, "\nask latency (mode %s, %d calls): p50 %.1f ms  p95 %.1f ms  max %.1f ms\n", out.Mode, l.Calls, l.P50, l.P95, l.Max)

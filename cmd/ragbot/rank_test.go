@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -336,6 +337,24 @@ func TestEvalCLI(t *testing.T) {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("eval text (exit %d) lacks %q:\n%s", code, want, out)
 		}
+	}
+	// --depth: each question ranked among 20 candidates, recall@k rising
+	// with k, and a question in the first 5 of the answer found there too.
+	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", "--depth", "20", questions)
+	var deep evalOutput
+	if code != 0 || json.Unmarshal([]byte(out), &deep) != nil || deep.Depth == nil {
+		t.Fatalf("eval --depth 20: exit %d, no depth report\n%s%s", code, out, errOut)
+	}
+	if d := deep.Depth; !slices.Equal(d.Ks, []int{5, 10, 20}) || d.All.Questions != 20 || !slices.IsSorted(d.All.Recall) {
+		t.Errorf("depth report: ks %v, %d questions, recall %v; want [5 10 20], 20, rising", d.Ks, d.All.Questions, d.All.Recall)
+	}
+	for id, r := range rep.Ranks {
+		if r >= 1 && r <= 5 && (deep.Depth.Ranks[id] < 1 || deep.Depth.Ranks[id] > 20) {
+			t.Errorf("%s: rank %d in the answer, %d among 20 candidates", id, r, deep.Depth.Ranks[id])
+		}
+	}
+	if code, _, errOut := ragbot(t, "eval", "--config", cfg, "--depth", "3", questions); code != 2 || !strings.Contains(errOut, "--depth 3, want 5..200") {
+		t.Errorf("eval --depth 3: exit %d, stderr %s", code, errOut)
 	}
 	if code, _, errOut := ragbot(t, "eval", "--config", cfg, questions, questions); code != 1 || !strings.Contains(errOut, `question id "R01" is already used in`) {
 		t.Errorf("eval with the same file twice: exit %d, stderr %s", code, errOut)
