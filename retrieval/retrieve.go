@@ -263,3 +263,23 @@ func Cosine(a, b []float32) float64 {
 	}
 	return dot / (math.Sqrt(na) * math.Sqrt(nb))
 }
+
+// RetrieveScored is Retrieve with every hit's Similarity, Semantic and
+// TermCoverage filled, for analysing the rerank on a deep candidate list
+// (`ragbot eval --depth N --candidates FILE`); Assess fills them for the
+// top hits only. It costs one more Weaviate request than Retrieve (the
+// stored vectors of the hits).
+func (a *Asker) RetrieveScored(ctx context.Context, r Request, limit int) ([]Hit, error) {
+	q := newQuestion(r.Question)
+	res, err := a.retrieve(ctx, r, q, limit, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.fillSimilarity(ctx, r.Question, res.vec, res.hits); err != nil {
+		return nil, err
+	}
+	for i := range res.hits {
+		res.hits[i].TermCoverage = res.w.coverage(q.chunkTerms(res.hits[i]))
+	}
+	return res.hits, nil
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,7 +40,12 @@ With --depth N it also ranks every answerable question in a candidate list
 of N results (the hybrid query fetches N instead of retrieval.candidates,
 then lookups and rerank as usual) and prints recall@5/10/20/50/100/N by
 kind and corpus: how many wanted chunks the first stage finds at all,
-against how many the rerank places in the first 5.
+against how many the rerank places in the first 5. With --candidates FILE
+it also writes, for each of those questions, its N candidates as one JSON
+line: rank, location, whether it is a wanted one, the final score, the
+score parts (debug: the fused hybrid score and each rerank bonus), BM25,
+the cosine similarities of both vectors and the term coverage, so that a
+rerank change can be tried on them offline (scripts/rescore-candidates.py).
 
 With --without it leaves rerank features out, and with --expand it picks
 the query expansions (retrieval.expansion), for ablation. Figures are
@@ -130,6 +136,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	expand := fs.String("expand", "", "query expansions to run, comma-separated, for ablation: "+strings.Join(retrieval.ExpansionKinds, ", ")+`, or "none"; empty uses retrieval.expansion of the config`)
 	bench := fs.Bool("bench", false, "also time Asker.Ask for every question and print p50/p95/max")
 	depth := fs.Int("depth", 0, fmt.Sprintf("also rank answerable questions among this many candidates (%d..%d) and print recall@k up to it; 0: off", eval.DepthKs[0], eval.MaxDepth))
+	candFile := fs.String("candidates", "", "with --depth, write each answerable question's candidates with their scores to this JSONL `file`")
 	benchRuns := fs.Int("bench-runs", 3, "with --bench, timed passes over the questions after one warm-up pass")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -154,6 +161,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *depth != 0 && (*depth < eval.DepthKs[0] || *depth > eval.MaxDepth) {
 		return fmt.Errorf("%w: --depth %d, want %d..%d (or 0: off)", errUsage, *depth, eval.DepthKs[0], eval.MaxDepth)
+	}
+	if *candFile != "" && *depth == 0 {
+		return fmt.Errorf("%w: --candidates needs --depth", errUsage)
 	}
 	if *benchRuns < 1 {
 		return fmt.Errorf("%w: --bench-runs %d, want at least 1", errUsage, *benchRuns)
@@ -226,7 +236,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *depth > 0 {
-		if out.Depth, err = rankDeep(ctx, a, asker, qs, *depth); err != nil {
+		if out.Depth, err = rankDeep(ctx, a, asker, qs, *depth, *candFile); err != nil {
 			return err
 		}
 	}
@@ -286,8 +296,21 @@ func ratesOf(r retrieval.Rates) ratesJSON {
 }
 
 // rankDeep ranks each answerable question among depth candidates
-// (Asker.Retrieve with limit depth) and scores them (eval.ScoreDepth).
-func rankDeep(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, depth int) (*eval.DepthReport, error) {
+// (Asker.RetrieveScored with limit depth) and scores them
+// (eval.ScoreDepth); with candFile set it writes each question's
+// candidates there (candidateLine).
+func rankDeep(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, depth int, candFile string) (*eval.DepthReport, error) {
+	var enc *json.Encoder
+	if candFile != "" {
+		f, err := os.Create(candFile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		w := bufio.NewWriter(f)
+		defer w.Flush()
+		enc = json.NewEncoder(w)
+	}
 	var outs []eval.Outcome
 	for _, q := range qs {
 		if len(q.Expect) == 0 {
@@ -298,14 +321,59 @@ func rankDeep(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 			outs = append(outs, eval.Outcome{Question: q, NoCorpus: true})
 			continue
 		}
-		hits, err := asker.Retrieve(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}, depth)
+		hits, err := asker.RetrieveScored(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}, depth)
 		if err != nil {
 			return nil, fmt.Errorf("--depth: question %s: %w", q.ID, err)
 		}
-		outs = append(outs, eval.Outcome{Question: q, Results: results(hits, depth)})
+		res := results(hits, depth)
+		outs = append(outs, eval.Outcome{Question: q, Results: res})
+		if enc != nil {
+			if err := enc.Encode(candidateLine(q, hits, res)); err != nil {
+				return nil, fmt.Errorf("--candidates: %w", err)
+			}
+		}
 	}
 	rep := eval.ScoreDepth(depth, outs)
 	return &rep, nil
+}
+
+// candidateJSON is one candidate of a --candidates line.
+type candidateJSON struct {
+	Rank      int    `json:"rank"` // 1-based
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Symbol    string `json:"symbol"`
+	Kind      string `json:"kind"`  // code, doc or api
+	Match     bool   `json:"match"` // matches an expected location (eval.Matches)
+	// Score is the reranked score; Debug its parts: hybrid(fused score)
+	// bm25(raw) vec(cosine), then each rerank bonus as name:+w.
+	Score        float64 `json:"score"`
+	Debug        string  `json:"debug"`
+	BM25         float64 `json:"bm25"`
+	Similarity   float64 `json:"similarity"`    // lexical vector cosine
+	Semantic     float64 `json:"semantic"`      // semantic vector cosine (0: none)
+	TermCoverage float64 `json:"term_coverage"` // IDF-weighted share of the question's terms, 0..1
+}
+
+// candidateLine is one line of --candidates: the question and its
+// candidates, best first, with the rank of the first wanted one (0: none).
+func candidateLine(q eval.Question, hits []retrieval.Hit, res []eval.Result) any {
+	cands := make([]candidateJSON, len(res))
+	for i, h := range hits[:len(res)] {
+		c := h.Chunk
+		cands[i] = candidateJSON{Rank: i + 1, Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, Symbol: c.Symbol, Kind: c.Kind,
+			Match: eval.Rank(q, res[i:i+1]) == 1, Score: h.Score, Debug: h.Debug, BM25: h.BM25,
+			Similarity: h.Similarity, Semantic: h.Semantic, TermCoverage: h.TermCoverage}
+	}
+	return struct {
+		ID         string          `json:"id"`
+		Corpus     string          `json:"corpus"`
+		Kind       string          `json:"kind"`
+		Question   string          `json:"question"`
+		Rank       int             `json:"rank"`
+		Candidates []candidateJSON `json:"candidates"`
+	}{q.ID, q.Corpus, q.Kind, q.Question, eval.Rank(q, res), cands}
 }
 
 // benchAsk times Asker.Ask on every question with a corpus: one warm-up

@@ -340,7 +340,8 @@ func TestEvalCLI(t *testing.T) {
 	}
 	// --depth: each question ranked among 20 candidates, recall@k rising
 	// with k, and a question in the first 5 of the answer found there too.
-	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", "--depth", "20", questions)
+	cands := filepath.Join(t.TempDir(), "candidates.jsonl")
+	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", "--depth", "20", "--candidates", cands, questions)
 	var deep evalOutput
 	if code != 0 || json.Unmarshal([]byte(out), &deep) != nil || deep.Depth == nil {
 		t.Fatalf("eval --depth 20: exit %d, no depth report\n%s%s", code, out, errOut)
@@ -352,6 +353,39 @@ func TestEvalCLI(t *testing.T) {
 		if r >= 1 && r <= 5 && (deep.Depth.Ranks[id] < 1 || deep.Depth.Ranks[id] > 20) {
 			t.Errorf("%s: rank %d in the answer, %d among 20 candidates", id, r, deep.Depth.Ranks[id])
 		}
+	}
+	// --candidates: a line per answerable question, its rank as --depth's,
+	// and the candidates' scores filled.
+	data, err := os.ReadFile(cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 20 {
+		t.Fatalf("--candidates wrote %d lines, want 20", len(lines))
+	}
+	for _, l := range lines {
+		var line struct {
+			ID         string          `json:"id"`
+			Rank       int             `json:"rank"`
+			Candidates []candidateJSON `json:"candidates"`
+		}
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatalf("--candidates line %q: %v", l, err)
+		}
+		if line.Rank != deep.Depth.Ranks[line.ID] || len(line.Candidates) == 0 || len(line.Candidates) > 20 {
+			t.Errorf("%s: rank %d (--depth %d), %d candidates", line.ID, line.Rank, deep.Depth.Ranks[line.ID], len(line.Candidates))
+			continue
+		}
+		if line.Rank > 0 && !line.Candidates[line.Rank-1].Match {
+			t.Errorf("%s: candidate %d is not marked as the match", line.ID, line.Rank)
+		}
+		if c := line.Candidates[0]; c.Similarity == 0 || c.TermCoverage == 0 || !strings.Contains(c.Debug, "hybrid(") {
+			t.Errorf("%s: first candidate's scores not filled: %+v", line.ID, c)
+		}
+	}
+	if code, _, errOut := ragbot(t, "eval", "--config", cfg, "--candidates", cands, questions); code != 2 || !strings.Contains(errOut, "--candidates needs --depth") {
+		t.Errorf("eval --candidates without --depth: exit %d, stderr %s", code, errOut)
 	}
 	if code, _, errOut := ragbot(t, "eval", "--config", cfg, "--depth", "3", questions); code != 2 || !strings.Contains(errOut, "--depth 3, want 5..200") {
 		t.Errorf("eval --depth 3: exit %d, stderr %s", code, errOut)
