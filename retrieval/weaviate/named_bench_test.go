@@ -1,7 +1,6 @@
 package weaviate_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -14,7 +13,7 @@ import (
 	"github.com/ragbot/ragbot/models"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
-	"github.com/ragbot/ragbot/retrieval/wordvec"
+	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
 )
 
 // benchChunks cuts this repository's Go files into 40-line windows: a
@@ -50,18 +49,19 @@ func benchChunks(b *testing.B) []retrieval.Chunk {
 
 // BenchmarkQuerySemanticCost measures one question's embedding and hybrid
 // query (40 hits, as retrieval's candidates) with the lexical vector alone
-// and with both named vectors, on the same collection, with in-process
-// embedders (offline hashing as lexical, the built-in static model as
-// semantic). extra-ms/q is what a semantic vector adds to a question.
+// and with both named vectors, on the same collection, with the default
+// in-process embedders (offline hashing as lexical, the built-in
+// codesearch-v1 encoder as semantic). extra-ms/q is what a semantic vector
+// adds to a question.
 //
 //	RAGBOT_TEST_WEAVIATE_URL=... go test ./retrieval/weaviate -run '^$' -bench QuerySemanticCost
 func BenchmarkQuerySemanticCost(b *testing.B) {
 	ctx := context.Background()
-	m, _, err := wordvec.Load(bytes.NewReader(models.StaticV1))
+	m, hash, err := codesearch.Load(models.CodeSearchV1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := retrieval.Pair{Lexical: embed.NewOffline(), Semantic: embed.NewStatic(m, "builtin")}
+	p := retrieval.Pair{Lexical: embed.NewOffline(), Semantic: embed.NewCodeSearch(m, hash)}
 	store, _ := newNamed(b, p)
 	cs := benchChunks(b)
 	for start := 0; start < len(cs); start += 500 {
