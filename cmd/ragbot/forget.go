@@ -468,10 +468,10 @@ func printExcludes(cfg *config.Config, req forgetRequest, sources map[string]boo
 	}
 }
 
-// plural is "1 chunk", "2 chunks".
+// plural is "1 chunk", "2 chunks", "1,234 chunks" (n with thousands).
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return thousands(n) + " " + noun + "s"
 }

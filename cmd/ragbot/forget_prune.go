@@ -31,15 +31,15 @@ func unconfigured(ctx context.Context, a *app, prune bool, out io.Writer) error 
 			name = n
 		}
 		if !prune {
-			fmt.Fprintf(out, "source %s: %s chunks, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
-				name, thousands(counts[id]), name)
+			fmt.Fprintf(out, "source %s: %s, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
+				name, plural(counts[id], "chunk"), name)
 			continue
 		}
 		n, err := a.store.ForgetSource(ctx, id)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "source %s: pruned %s chunks and its index state (not configured)\n", name, thousands(n))
+		fmt.Fprintf(out, "source %s: pruned %s and its index state (not configured)\n", name, plural(n, "chunk"))
 	}
 	return nil
 }
