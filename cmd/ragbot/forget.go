@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
@@ -40,6 +41,9 @@ and --branch only that branch's. Votes whose answer showed a deleted file
 are deleted too (not with --branch, as the other branches still have the
 file). It prints what it deleted by source and path; --dry-run prints the
 same and deletes nothing. Forgetting twice deletes nothing the second time.
+A --source name that is neither configured nor in the index (no chunks, no
+index state) is an error, exit 1, naming the closest configured source: a
+typo, or a source taken out of the config and already forgotten.
 
 A forgotten file that is still in the source comes back when it is
 indexed again: for git, at the next full run (ragbot index --full, a config
@@ -154,10 +158,6 @@ func forgetChunks(ctx context.Context, a *app, req forgetRequest, verb string, o
 		var err error
 		if ids, err = storedSourceIDs(ctx, a, req.source); err != nil {
 			return err
-		}
-		if len(ids) == 0 {
-			fmt.Fprintf(out, "%s 0 chunks: source %q is neither configured nor in the index\n", verb, req.source)
-			return nil
 		}
 	}
 	if len(req.paths) == 0 && len(req.pages) == 0 {
@@ -336,7 +336,7 @@ func lowerStates(ctx context.Context, store *weaviate.Store, refs []weaviate.Chu
 // storedSourceIDs maps a --source name to source ids: the configured
 // source's, else those of the index (chunks or states) whose name part is
 // name ("repo:NAME", "docs:NAME", ...), or name itself when it is a full
-// id. None when the index has no such source.
+// id. A name that is neither is an error (noSuchSource).
 func storedSourceIDs(ctx context.Context, a *app, name string) ([]string, error) {
 	if s, ok := a.cfg.SourceNamed(name); ok {
 		return []string{s.SourceID()}, nil
@@ -351,7 +351,40 @@ func storedSourceIDs(ctx context.Context, a *app, name string) ([]string, error)
 			ids = append(ids, id)
 		}
 	}
+	if len(ids) == 0 {
+		return nil, noSuchSource(a.cfg, counts, name)
+	}
 	return ids, nil
+}
+
+// noSuchSource is the error of a --source name that is neither configured
+// nor among the source ids the index holds (stored, as SourceCounts
+// returns them): it lists the
+// configured names, and those only in the index, with the closest of them
+// all as a "did you mean" when one is close (suggest.Closest).
+func noSuchSource(cfg *config.Config, stored map[string]int, name string) error {
+	var configured, indexOnly []string
+	for _, s := range cfg.Sources {
+		configured = append(configured, s.Name)
+	}
+	for _, id := range slices.Sorted(maps.Keys(stored)) {
+		if sourceIndex(cfg, id) >= 0 {
+			continue
+		}
+		if _, n, ok := strings.Cut(id, ":"); ok {
+			id = n
+		}
+		indexOnly = append(indexOnly, id)
+	}
+	known := "configured: " + strings.Join(configured, ", ")
+	if len(indexOnly) > 0 {
+		known += "; in the index only: " + strings.Join(indexOnly, ", ")
+	}
+	msg := fmt.Sprintf("--source %q is neither configured nor in the index", name)
+	if near, ok := suggest.Closest(name, append(configured, indexOnly...)); ok {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	return fmt.Errorf("%s (%s)", msg, known)
 }
 
 // sourceIndex is the index in cfg.Sources of the source whose id is id, or -1.
@@ -468,10 +501,10 @@ func printExcludes(cfg *config.Config, req forgetRequest, sources map[string]boo
 	}
 }
 
-// plural is "1 chunk", "2 chunks".
+// plural is "1 chunk", "2 chunks", "1,234 chunks" (n with thousands).
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return thousands(n) + " " + noun + "s"
 }

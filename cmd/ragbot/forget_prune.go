@@ -16,8 +16,10 @@ import (
 // unconfigured reports the sources the index holds (chunks or an index
 // state) that the config no longer lists, from one Aggregate of chunks
 // grouped by source (and one of states); with prune it deletes their
-// chunks and states. Each source is one line on out.
-func unconfigured(ctx context.Context, a *app, prune bool, out io.Writer) error {
+// chunks and states, unless dryRun is also set: then it says what prune
+// would delete, and ends with a line saying nothing was deleted. Each
+// source is one line on out.
+func unconfigured(ctx context.Context, a *app, prune, dryRun bool, out io.Writer) error {
 	counts, err := a.store.SourceCounts(ctx)
 	if err != nil {
 		return err
@@ -30,16 +32,26 @@ func unconfigured(ctx context.Context, a *app, prune bool, out io.Writer) error 
 		if _, n, ok := strings.Cut(id, ":"); ok {
 			name = n
 		}
+		if prune && dryRun {
+			fmt.Fprintf(out, "source %s: would prune %s and its index state (not configured)\n", name, plural(counts[id], "chunk"))
+			continue
+		}
 		if !prune {
-			fmt.Fprintf(out, "source %s: %s chunks, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
-				name, thousands(counts[id]), name)
+			fmt.Fprintf(out, "source %s: %s, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
+				name, plural(counts[id], "chunk"), name)
 			continue
 		}
 		n, err := a.store.ForgetSource(ctx, id)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "source %s: pruned %s chunks and its index state (not configured)\n", name, thousands(n))
+		fmt.Fprintf(out, "source %s: pruned %s and its index state (not configured)\n", name, plural(n, "chunk"))
+	}
+	if prune && dryRun {
+		if len(counts) == 0 {
+			fmt.Fprintln(out, "every source in the index is configured: nothing to prune")
+		}
+		fmt.Fprintln(out, "dry run: nothing was deleted, nothing was indexed")
 	}
 	return nil
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,7 +30,10 @@ unchanged chunks are never embedded again. With the static embedder and
 embedder.adapt, the run first refines the model on the sources' files (once,
 or again with --adapt) and re-embeds the collection when its vectors change.
 Chunks of sources no longer in the config are reported (they are not
-searched); --prune deletes them and their index state. A branch dropped
+searched); --prune deletes them and their index state. --prune --dry-run
+prints what --prune would delete and stops there: it deletes nothing and
+indexes nothing, no refined model and no re-embedding either (so it takes
+no --source, --full, --recreate or --adapt). A branch dropped
 from a git source's branches (or gone from the repository) is deleted from
 the index, chunks and state, with a line in the summary.
 Progress goes to stderr, the summary to stdout.
@@ -36,6 +41,7 @@ Progress goes to stderr, the summary to stdout.
 Examples:
   ragbot index --config ragbot.yaml
   ragbot index --config ragbot.yaml --source payments --full
+  ragbot index --config ragbot.yaml --prune --dry-run
   ragbot index --config ragbot.yaml --prune`
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -47,8 +53,13 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after a change of embedder.kind or from the single-vector schema of an earlier version; a new embedder.semantic needs none)")
 	prune := fs.Bool("prune", false, "delete the chunks and index state of sources the config no longer lists (without it they are reported)")
 	adapt := fs.Bool("adapt", false, "static or codesearch embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
+	dryRun := fs.Bool("dry-run", false, "with --prune: print what --prune would delete; index nothing, delete nothing")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *dryRun {
+		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate, "adapt": *adapt}
+		return pruneDryRun(ctx, *prune, indexing, cf, stdout, stderr)
 	}
 	cf.indexing = true // a collection of another model is re-embedded, not refused (openStore)
 	cf.recreate = *recreate
@@ -78,10 +89,34 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		want[n] = true
 	}
 	err = indexAll(ctx, a, want, *full || *recreate, stdout)
-	if perr := unconfigured(ctx, a, *prune, stdout); perr != nil { // forget_prune.go
+	if perr := unconfigured(ctx, a, *prune, false, stdout); perr != nil { // forget_prune.go
 		return errors.Join(err, perr)
 	}
 	return err
+}
+
+// pruneDryRun is `ragbot index --prune --dry-run`: it reports the sources
+// --prune would delete, and indexes nothing. It opens the store as ragbot
+// forget does, not as an index run (no refined model made, no re-embedding
+// of a collection of another model), so no chunk or index state is
+// written; like every command, it creates the collections if Weaviate has
+// none. --dry-run without --prune, or with one of the indexing flags given
+// (true in indexing, by flag name), is a usage error.
+func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf commonFlags, stdout, stderr io.Writer) error {
+	if !prune {
+		return fmt.Errorf("%w: --dry-run goes with --prune (ragbot index --prune --dry-run prints what --prune would delete)", errUsage)
+	}
+	for _, name := range slices.Sorted(maps.Keys(indexing)) {
+		if indexing[name] {
+			return fmt.Errorf("%w: --prune --dry-run indexes nothing, so --%s does not go with it; run without --dry-run to index", errUsage, name)
+		}
+	}
+	a, err := openApp(ctx, cf, stderr)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return unconfigured(ctx, a, true, true, stdout) // forget_prune.go
 }
 
 // indexAll indexes the sources named in want (all when empty), printing one

@@ -15,11 +15,14 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 const versionAbout = `ragbot version prints ragbot's version and commit (from the build info), the
 Go version, and, when the config file is found, the configured embedder and
-the version of the Weaviate server if it already answers. It starts no server.
+the version of the Weaviate server if it already answers (with weaviate.urls,
+the first node that accepts a connection, as every command uses). It starts
+no server.
 
 Example:
   ragbot version --config ragbot.yaml`
@@ -41,15 +44,20 @@ func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "embedder %s\n", embedderName(ctx, cfg, stderr))
-	url := fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
-	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
-		url = eps[0]
+	nodes := cfg.Weaviate.Endpoints()
+	if len(nodes) == 0 {
+		nodes = []string{fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)}
 	}
-	if v, err := weaviateVersion(ctx, url, envValue(cfg.Weaviate.APIKeyEnv)); err == nil {
-		fmt.Fprintf(stdout, "weaviate %s (%s)\n", v, redactURL(url))
-	} else {
-		fmt.Fprintf(stdout, "weaviate not reachable (%s)\n", redactURL(url))
+	v, node, err := weaviateVersion(ctx, nodes, envValue(cfg.Weaviate.APIKeyEnv))
+	if err != nil {
+		redacted := make([]string, len(nodes))
+		for i, u := range nodes {
+			redacted[i] = redactURL(u)
+		}
+		fmt.Fprintf(stdout, "weaviate not reachable (%s)\n", strings.Join(redacted, ", "))
+		return nil
 	}
+	fmt.Fprintf(stdout, "weaviate %s (%s)\n", v, redactURL(node))
 	return nil
 }
 
@@ -110,32 +118,45 @@ func embedderName(ctx context.Context, cfg *config.Config, stderr io.Writer) str
 }
 
 // weaviateVersion returns the version GET /v1/meta reports
-// (https://weaviate.io/developers/weaviate/api/rest#tag/meta), within 2 seconds.
-func weaviateVersion(ctx context.Context, url, apiKey string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(url, "/")+"/v1/meta", nil)
+// (https://weaviate.io/developers/weaviate/api/rest#tag/meta) and the URL
+// of the node that answered: the request goes through the store's HTTP
+// client (weaviate.HTTPClient), which fails over from nodes[0] to the next
+// node that accepts a connection. It waits 2 seconds for the answer, plus
+// weaviate.FailoverDialTimeout for each other node it may have to skip.
+func weaviateVersion(ctx context.Context, nodes []string, apiKey string) (version, node string, err error) {
+	hc, err := weaviate.HTTPClient(weaviate.StoreConfig{URL: nodes[0], Failover: nodes[1:]})
 	if err != nil {
-		return "", err
+		return "", "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second+time.Duration(len(nodes)-1)*weaviate.FailoverDialTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(nodes[0], "/")+"/v1/meta", nil)
+	if err != nil {
+		return "", "", err
 	}
 	if apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET /v1/meta: %s", resp.Status)
+		return "", "", fmt.Errorf("GET /v1/meta: %s", resp.Status)
 	}
 	var meta struct {
 		Version string `json:"version"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&meta); err != nil {
-		return "", fmt.Errorf("GET /v1/meta: %w", err)
+		return "", "", fmt.Errorf("GET /v1/meta: %w", err)
 	}
-	return meta.Version, nil
+	for _, n := range nodes { // the node as configured
+		if p, err := neturl.Parse(n); err == nil && p.Host == resp.Request.URL.Host {
+			return meta.Version, n, nil
+		}
+	}
+	return meta.Version, resp.Request.URL.Scheme + "://" + resp.Request.URL.Host, nil
 }
 
 // redactURL hides a password in u (url.URL.Redacted), so the output can be

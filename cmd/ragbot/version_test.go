@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
 func TestVersion(t *testing.T) {
@@ -60,5 +61,32 @@ func TestVersionUnreachableWeaviate(t *testing.T) {
 	}
 	if !strings.Contains(out, "weaviate not reachable (http://127.0.0.1:1)") {
 		t.Errorf("weaviate line missing:\n%s", out)
+	}
+}
+
+// TestVersionFailover: with weaviate.urls listing a closed port first and
+// the test Weaviate second, version reports the second node's version, as
+// the store would use it; with every node closed, it names them all.
+func TestVersionFailover(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ragbot.yaml")
+	write := func(urls string) {
+		t.Helper()
+		cfg := "weaviate:\n  urls: [" + urls + "]\nsources:\n  - name: httpx\n    kind: git\n    path: " + t.TempDir() + "\n"
+		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Ports 1 and 2 are closed on any test machine; nothing is started.
+	live := weaviatetest.URL(t)
+	write("http://127.0.0.1:1, " + live)
+	code, out, errOut := ragbot(t, "version", "--config", path)
+	want := regexp.MustCompile(`(?m)^weaviate \d+\.\d+\.\d+ \(` + regexp.QuoteMeta(live) + `\)$`)
+	if code != 0 || !want.MatchString(out) {
+		t.Errorf("version with a closed first node: exit %d, want a line matching %s:\n%s%s", code, want, out, errOut)
+	}
+	write("http://127.0.0.1:1, http://127.0.0.1:2")
+	code, out, errOut = ragbot(t, "version", "--config", path)
+	if want := "weaviate not reachable (http://127.0.0.1:1, http://127.0.0.1:2)\n"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("version with every node closed: exit %d, want %q in:\n%s%s", code, want, out, errOut)
 	}
 }

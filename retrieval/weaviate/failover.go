@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-// failoverDialTimeout bounds connecting to one node before the next is
+// FailoverDialTimeout bounds connecting to one node before the next is
 // tried: loopback and LAN connects take milliseconds, and a node that is
 // down on another host otherwise holds each request for the dialer's 30 s
-// (net/http.DefaultTransport).
-const failoverDialTimeout = 3 * time.Second
+// (net/http.DefaultTransport). A caller bounding a request itself allows
+// this much for each node listed before the one that answers.
+const FailoverDialTimeout = 3 * time.Second
 
 // failover sends each request to one of several nodes of one Weaviate
 // cluster: the node that last answered, else the next one that accepts a
@@ -39,7 +40,7 @@ func newFailover(urls []string) (*failover, error) {
 		f.nodes = append(f.nodes, p)
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: failoverDialTimeout, KeepAlive: 30 * time.Second}).DialContext
+	t.DialContext = (&net.Dialer{Timeout: FailoverDialTimeout, KeepAlive: 30 * time.Second}).DialContext
 	f.next = t
 	return f, nil
 }

@@ -91,23 +91,10 @@ func newClients(cfg StoreConfig) (*weaviate.Client, *http.Client, error) {
 		return nil, nil, fmt.Errorf("weaviate url %q: want scheme://host:port", cfg.URL)
 	}
 	wc := weaviate.Config{Host: u.Host, Scheme: u.Scheme, Timeout: cfg.Timeout}
-	timeout := cfg.Timeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
+	hc, err := HTTPClient(cfg)
+	if err != nil {
+		return nil, nil, err
 	}
-	var transport http.RoundTripper = http.DefaultTransport
-	if len(cfg.Failover) > 0 {
-		f, err := newFailover(append([]string{cfg.URL}, cfg.Failover...))
-		if err != nil {
-			return nil, nil, err
-		}
-		transport = f
-	}
-	if cfg.Observe != nil {
-		transport = observedTransport{next: transport, observe: cfg.Observe}
-	}
-	transport = localSchemaTransport{next: transport}
-	hc := &http.Client{Transport: transport, Timeout: timeout}
 	// The client takes either AuthConfig or its own http.Client; with ours,
 	// the API key goes as the header auth.ApiKey sends.
 	wc.ConnectionClient = hc
@@ -119,6 +106,34 @@ func newClients(cfg StoreConfig) (*weaviate.Client, *http.Client, error) {
 		return nil, nil, fmt.Errorf("weaviate %s: %w", u.Host, err)
 	}
 	return client, hc, nil
+}
+
+// HTTPClient is the HTTP client under the store's Weaviate client, for
+// REST requests made outside a Store (ragbot version's GET /v1/meta):
+// requests go to cfg.URL and, with cfg.Failover, to the node that last
+// answered, else the next that accepts a connection (failover.go); the
+// response's Request.URL names the node that answered. With cfg.Observe
+// it times every request. Its Timeout is cfg.Timeout [60s], over all the
+// nodes tried. Errors: with cfg.Failover, a node URL that is not
+// scheme://host:port.
+func HTTPClient(cfg StoreConfig) (*http.Client, error) {
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	var transport http.RoundTripper = http.DefaultTransport
+	if len(cfg.Failover) > 0 {
+		f, err := newFailover(append([]string{cfg.URL}, cfg.Failover...))
+		if err != nil {
+			return nil, err
+		}
+		transport = f
+	}
+	if cfg.Observe != nil {
+		transport = observedTransport{next: transport, observe: cfg.Observe}
+	}
+	transport = localSchemaTransport{next: transport}
+	return &http.Client{Transport: transport, Timeout: timeout}, nil
 }
 
 // collectionEmbedder reads the (lexical) embedder name recorded in the
