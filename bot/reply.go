@@ -87,6 +87,16 @@ func (k ReplyKind) String() string {
 // surface, so it never reads as an answer.
 const NotSureTitle = "Not sure: nothing indexed clearly answers this. The closest matches:"
 
+// NotSureMore heads the list of a "not sure" answer's matches shown without
+// code (those after retrieval.NotSureMatches) on every surface: "7 more
+// close matches".
+func NotSureMore(n int) string {
+	if n == 1 {
+		return "1 more close match"
+	}
+	return fmt.Sprintf("%d more close matches", n)
+}
+
 // NotSureHint is the plain-text advice under a "not sure" answer's closest
 // matches: how to ask by name for a sure answer, with the first match's
 // symbol as the example when it is code with a symbol.

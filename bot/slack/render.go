@@ -101,12 +101,18 @@ const maxMoreText = 2000
 // snippet, warnings, then per snippet (at most maxCodeSnippets) its code and
 // its citation line (and staleness), the other snippets' citations, then the
 // vote buttons. A "not sure" answer (retrieval.NotSure) has bot.NotSureTitle
-// for its summary line and bot.NotSureHint above the buttons. At most 5
+// for its summary line, code for its first retrieval.NotSureMatches matches
+// only (the others are listed as "close matches"), and bot.NotSureHint
+// above the buttons. At most 5
 // snippets x 4 blocks + 6 = 26 blocks.
 func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block, string) {
 	all := ans.Snippets
-	snips := all[:min(len(all), maxCodeSnippets)]
 	notSure := ans.Coverage == retrieval.NotSure
+	withCode := maxCodeSnippets
+	if notSure {
+		withCode = retrieval.NotSureMatches
+	}
+	snips := all[:min(len(all), withCode)]
 	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
 	if notSure {
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
@@ -122,7 +128,11 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}
-	more := b.moreSection(all[len(snips):])
+	moreTitle := fmt.Sprintf("%d more %s", len(all)-len(snips), plural(len(all)-len(snips), "result"))
+	if notSure {
+		moreTitle = bot.NotSureMore(len(all) - len(snips))
+	}
+	more := b.moreSection(all[len(snips):], moreTitle)
 	per := min(maxSectionText, (codeBudget-len(more))/len(snips))
 	now := b.cfg.Now()
 	for i, s := range snips {
@@ -154,14 +164,15 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
 
-// moreSection lists the snippets shown without code, one
+// moreSection lists the snippets shown without code under their title in
+// bold ("N more results", or bot.NotSureMore in a "not sure" answer), one
 // "• <url|path:lines> · `Symbol`" line each, as many as fit in maxMoreText;
 // the rest are counted, with how to narrow the answer. It is "" for none.
-func (b *Bot) moreSection(rest []retrieval.Snippet) string {
+func (b *Bot) moreSection(rest []retrieval.Snippet, title string) string {
 	if len(rest) == 0 {
 		return ""
 	}
-	out := fmt.Sprintf("*%d more %s*", len(rest), plural(len(rest), "result"))
+	out := "*" + title + "*"
 	for i, s := range rest {
 		line := "\n• " + link(s.URL, s.Label())
 		if s.Symbol != "" {

@@ -147,6 +147,19 @@ func TestGoldens(t *testing.T) {
 				Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure,
 				Snippets: []retrieval.Snippet{retrySnippet(), docSnippet()}}})
 		}},
+		{"not_sure_list", func() ([]slackgo.Block, string) {
+			// A "not sure" answer holds retrieval.NotSureListed matches:
+			// the first retrieval.NotSureMatches with code, the rest listed.
+			var snips []retrieval.Snippet
+			for i := range retrieval.NotSureListed {
+				s := retrySnippet()
+				s.Path, s.Symbol = fmt.Sprintf("httpx/retry%d.go", i), fmt.Sprintf("RetryOn503V%d", i)
+				s.URL = "https://git.example.com/httpx/blob/" + sha + "/" + s.Path + "#L10-L14"
+				snips = append(snips, s)
+			}
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: retrieval.Answer{
+				Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure, Snippets: snips}})
+		}},
 		{"redacted", func() ([]slackgo.Block, string) {
 			// A chunk as ingest's redaction stores it: each secret replaced
 			// by its marker within its line, a key block one marker a line.

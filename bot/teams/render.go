@@ -92,6 +92,9 @@ func noCoverageActivity(asked string, ans retrieval.Answer) outActivity {
 // shown with code to the list of the others.
 func (b *Bot) answerActivity(asked string, ans retrieval.Answer) outActivity {
 	shown := min(len(ans.Snippets), maxSnippets)
+	if ans.Coverage == retrieval.NotSure {
+		shown = min(len(ans.Snippets), retrieval.NotSureMatches)
+	}
 	per := min(maxCodePerSnippet, codeBudget/shown)
 	for {
 		a := b.answerCard(asked, ans, shown, per)
@@ -145,7 +148,11 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 		c.Body = append(c.Body, element{Type: "Container", Items: items, Separator: i > 0, Spacing: "Medium"})
 	}
 	if rest := all[shown:]; len(rest) > 0 {
-		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest), Separator: true, Spacing: "Medium"})
+		title := fmt.Sprintf("%d more %s", len(rest), plural(len(rest), "result"))
+		if notSure {
+			title = bot.NotSureMore(len(rest))
+		}
+		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest, title), Separator: true, Spacing: "Medium"})
 	}
 	if notSure {
 		hint := bot.NotSureHint(ans)
@@ -195,11 +202,12 @@ func refusedText(text string) string {
 	}
 }
 
-// moreItems lists snippets shown without code: a title, then per snippet
+// moreItems lists snippets shown without code: a title ("N more results",
+// or bot.NotSureMore in a "not sure" answer), then per snippet
 // (at most maxMoreLines) its linked label and symbol, then how many are
 // left and how to narrow the answer.
-func moreItems(rest []retrieval.Snippet) []element {
-	items := []element{richText(textRun{Type: "TextRun", Text: fmt.Sprintf("%d more %s", len(rest), plural(len(rest), "result")), Weight: "Bolder"})}
+func moreItems(rest []retrieval.Snippet, title string) []element {
+	items := []element{richText(textRun{Type: "TextRun", Text: title, Weight: "Bolder"})}
 	for _, s := range rest[:min(len(rest), maxMoreLines)] {
 		line := citationLink(s)
 		line.Spacing = "None"

@@ -70,6 +70,13 @@ func TestRenderGolden(t *testing.T) {
 		topK.Snippets = append(topK.Snippets, retrieval.Snippet{Citation: cite("internal/httpx/retry"+strconv.Itoa(i)+".go",
 			"RetryOn503V"+strconv.Itoa(i), 10, 12), Language: "go", Text: "func RetryOn503V" + strconv.Itoa(i) + "() {\n}"})
 	}
+	// A "not sure" answer holds retrieval.NotSureListed matches: the first
+	// retrieval.NotSureMatches with code, the rest listed.
+	notSureList := retrieval.Answer{Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure}
+	for i := range retrieval.NotSureListed {
+		notSureList.Snippets = append(notSureList.Snippets, retrieval.Snippet{Citation: cite("internal/httpx/retry"+strconv.Itoa(i)+".go",
+			"RetryOn503V"+strconv.Itoa(i), 10, 12), Language: "go", Kind: retrieval.KindCode, Text: "func RetryOn503V" + strconv.Itoa(i) + "() {\n}"})
+	}
 	b := &Bot{cfg: Config{Now: func() time.Time { return now }}}
 	withVotes := &Bot{cfg: Config{Now: func() time.Time { return now }, Feedback: feedbackStub{}}}
 	to := bot.Thread{Channel: "19:pay@thread.tacv2", TS: "1712345678901"}
@@ -86,6 +93,7 @@ func TestRenderGolden(t *testing.T) {
 		{"top-k", b, bot.Reply{Kind: bot.Answered, Asked: topK.Question, Answer: topK}},
 		{"not-sure", withVotes, bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: retrieval.Answer{
 			Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure, Snippets: answer.Snippets}}},
+		{"not-sure-list", b, bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: notSureList}},
 		{"no-sources", b, bot.Reply{Kind: bot.NoSources, Asked: "where?"}},
 	}
 	for _, tt := range tests {

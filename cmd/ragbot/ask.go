@@ -206,7 +206,9 @@ func explainRewrite(w io.Writer, rw retrieval.Rewritten) {
 // `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)` (the
 // head is retrieval's Snippet.Label: "handbook: docs/README.md:10-24" for a
 // doc snippet, "svc/reconcile.go:62-90 of 1-120" for a focused one), then
-// the snippet indented. When fewer than topK (retrieval.top_k) snippets are
+// the snippet indented; a "not sure" answer's matches after the first
+// retrieval.NotSureMatches are listed by their header lines only, under
+// bot.NotSureMore ("7 more close matches:"). When fewer than topK (retrieval.top_k) snippets are
 // shown it says the others fell below the relevance thresholds, so a short
 // list does not read as a truncated one.
 func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain bool) {
@@ -232,6 +234,10 @@ func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, expl
 		fmt.Fprintf(w, "(summary dropped: %s)\n\n", ans.SummaryDropped)
 	}
 	for i, s := range ans.Snippets {
+		listed := ans.Coverage == retrieval.NotSure && i >= retrieval.NotSureMatches
+		if listed && i == retrieval.NotSureMatches {
+			fmt.Fprintf(w, "%s:\n", bot.NotSureMore(len(ans.Snippets)-i))
+		}
 		var meta []string
 		if c := s.ShortCommit(); c != "" {
 			meta = append(meta, "commit "+c)
@@ -253,6 +259,9 @@ func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, expl
 		}
 		if explain {
 			fmt.Fprintf(w, "    score: %s\n", s.Debug)
+		}
+		if listed {
+			continue
 		}
 		for _, line := range strings.Split(s.Text, "\n") {
 			fmt.Fprintf(w, "    %s\n", line)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,6 +59,19 @@ func TestRenderTextGolden(t *testing.T) {
 		{"not-sure", 5, retrieval.Answer{Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure,
 			Snippets: []retrieval.Snippet{retrieval.FocusSnippet(long, retrieval.NewFocusTerms(q)), handbook}}},
 	}
+	// A "not sure" answer holds retrieval.NotSureListed matches: the first
+	// retrieval.NotSureMatches with code, the rest by their header lines.
+	list := retrieval.Answer{Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure}
+	for i := range retrieval.NotSureListed {
+		s := handbook
+		s.Path, s.Symbol, s.URL = fmt.Sprintf("docs/retry%d.md", i), fmt.Sprintf("Handbook > Retries %d", i), ""
+		list.Snippets = append(list.Snippets, s)
+	}
+	tests = append(tests, struct {
+		name string
+		topK int
+		ans  retrieval.Answer
+	}{"not-sure-list", 5, list})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got bytes.Buffer

@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/eval"
@@ -449,5 +450,56 @@ func TestOpenAIEmbedderCLI(t *testing.T) {
 	code, _, errOut = ragbot(t, "ask", "--config", offlineCfg, "RetryOn503")
 	if code != 1 || !strings.Contains(errOut, `holds vectors from embedder "openai:fake-embed:384"`) || !strings.Contains(errOut, "ragbot index --recreate") {
 		t.Errorf("ask with another embedder: exit %d, stderr:\n%s\nwant the mismatch and the fix", code, errOut)
+	}
+}
+
+// TestAskNotSureList asks a plain-words question on the fixture corpus with
+// answer thresholds no hit can clear and no floors, so that the answer is
+// "not sure": it holds retrieval.NotSureListed closest matches in the
+// ranking's order, the text shows the first retrieval.NotSureMatches with
+// their code and lists the others by their header lines.
+func TestAskNotSureList(t *testing.T) {
+	repo, _ := gitRepo(t, readTree(t, filepath.Join(rankDir, "repo")))
+	spec, _ := filepath.Abs(filepath.Join(rankDir, "openapi.yaml"))
+	cfg := writeRankConfig(t, repo, spec)
+	t.Cleanup(func() { dropCollection(t, cfg) })
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, fmt.Sprintf("retrieval:\n  thresholds:\n    %s: {min_similarity: 0.99, min_term_coverage: 0.99, floor_similarity: 0, floor_term_coverage: 0, max_absent_share: 0}\n", embed.OfflineName)...)
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
+		t.Fatalf("index: exit %d\n%s", code, errOut)
+	}
+	const q = "how do we send the customer an email when their payment goes through?"
+	code, out, errOut := ragbot(t, "ask", "--config", cfg, "--json", q)
+	var ans retrieval.Answer
+	if code != 0 || json.Unmarshal([]byte(out), &ans) != nil {
+		t.Fatalf("ask --json: exit %d\n%s%s", code, out, errOut)
+	}
+	if ans.Coverage != retrieval.NotSure || len(ans.Snippets) != retrieval.NotSureListed {
+		t.Fatalf("coverage %s with %d snippets, want %s with %d", ans.Coverage, len(ans.Snippets), retrieval.NotSure, retrieval.NotSureListed)
+	}
+	code, out, errOut = ragbot(t, "ask", "--config", cfg, q)
+	if code != 0 {
+		t.Fatalf("ask: exit %d\n%s", code, errOut)
+	}
+	more := bot.NotSureMore(retrieval.NotSureListed-retrieval.NotSureMatches) + ":\n"
+	head, list, ok := strings.Cut(out, more)
+	if !ok || !strings.HasPrefix(out, bot.NotSureTitle) {
+		t.Fatalf("ask text lacks the title or %q:\n%s", more, out)
+	}
+	for i, s := range ans.Snippets {
+		line := fmt.Sprintf("[%d] %s  ", i+1, s.Label())
+		shown, listed := strings.Contains(head, line), strings.Contains(list, line)
+		if i < retrieval.NotSureMatches && (!shown || !strings.Contains(head, strings.SplitN(s.Text, "\n", 2)[0])) {
+			t.Errorf("match %d (%s) not shown with its code above the list:\n%s", i+1, s.Label(), head)
+		}
+		if i >= retrieval.NotSureMatches && (!listed || shown) {
+			t.Errorf("match %d (%s) not listed after %q", i+1, s.Label(), more)
+		}
 	}
 }
