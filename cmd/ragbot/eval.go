@@ -78,8 +78,19 @@ type evalOutput struct {
 	Family      string           `json:"embedder_family"`
 	Calibration *calibrationJSON `json:"calibration,omitempty"`
 	Latency     *latencyJSON     `json:"latency_ms,omitempty"`
+	// NotSure counts the answerable questions answered "not sure" and how
+	// many of them have a wanted chunk among the matches shown with code
+	// (retrieval.NotSureMatches) and among all listed
+	// (retrieval.NotSureListed); nil when there are none.
+	NotSure *notSureJSON `json:"not_sure_found,omitempty"`
 	// Depth is the candidate recall of --depth; nil without it.
 	Depth *eval.DepthReport `json:"depth,omitempty"`
+}
+
+type notSureJSON struct {
+	Answerable int `json:"answerable"`
+	WithCode   int `json:"with_code"`
+	Listed     int `json:"listed"`
 }
 
 type ratesJSON struct {
@@ -211,6 +222,21 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	out.Report = eval.Score(outs)
+	for _, o := range outs {
+		if !o.NotSure || len(o.Question.Expect) == 0 {
+			continue
+		}
+		if out.NotSure == nil {
+			out.NotSure = &notSureJSON{}
+		}
+		out.NotSure.Answerable++
+		if r := out.Ranks[o.Question.ID]; r >= 1 && r <= retrieval.NotSureMatches {
+			out.NotSure.WithCode++
+		}
+		if r := out.Ranks[o.Question.ID]; r >= 1 && r <= retrieval.NotSureListed {
+			out.NotSure.Listed++
+		}
+	}
 	if len(unanswerable) > 0 {
 		c := retrieval.Calibrate(answerable, unanswerable)
 		out.Calibration = &calibrationJSON{
@@ -523,6 +549,10 @@ func printReport(w io.Writer, out evalOutput) {
 		if len(rep.WrongRefusals) > 0 {
 			fmt.Fprintf(w, "  answerable but refused:    %v\n", rep.WrongRefusals)
 		}
+	}
+	if n := out.NotSure; n != nil {
+		fmt.Fprintf(w, "\nnot sure: %s answered \"not sure\"; a wanted chunk among the %d matches shown with code for %d, among the %d listed for %d\n",
+			plural(n.Answerable, "answerable question"), retrieval.NotSureMatches, n.WithCode, retrieval.NotSureListed, n.Listed)
 	}
 	if d := out.Depth; d != nil {
 		printDepth(w, out.Mode, d)

@@ -502,4 +502,29 @@ func TestAskNotSureList(t *testing.T) {
 			t.Errorf("match %d (%s) not listed after %q", i+1, s.Label(), more)
 		}
 	}
+	// eval counts, of the answerable questions answered "not sure" (those
+	// naming no symbol, file or literal of the corpus, here), those with a
+	// wanted chunk among the matches shown with code and among all listed.
+	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", filepath.Join(rankDir, "questions.jsonl"))
+	var rep evalOutput
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.NotSure == nil {
+		t.Fatalf("eval --json: exit %d, no not_sure_found\n%s%s", code, out, errOut)
+	}
+	var want notSureJSON
+	for _, id := range rep.Report.NotSure {
+		r, answerable := rep.Ranks[id]
+		if !answerable {
+			continue
+		}
+		want.Answerable++
+		if r >= 1 && r <= retrieval.NotSureMatches {
+			want.WithCode++
+		}
+		if r >= 1 && r <= retrieval.NotSureListed {
+			want.Listed++
+		}
+	}
+	if *rep.NotSure != want || want.Answerable < 5 || want.Listed == want.WithCode {
+		t.Errorf("not_sure_found %+v, want %+v (at least 5, and some found only among the listed)", *rep.NotSure, want)
+	}
 }
