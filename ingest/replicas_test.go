@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -269,11 +270,21 @@ func TestReplicasPushWaitsForHolder(t *testing.T) {
 	b := startReplica(t, "replica-1", origin, store, leasers[1], runs, 0, ttl) // webhooks only
 	waitStoreState(t, store, work.head(t), time.Minute)
 
-	// replica-0 holds the lease (a long run under way).
+	// replica-0 holds the lease (a long run under way). replica-1 writes
+	// the index state before it releases the lease of its first run, so the
+	// lease may still be its own for a moment: wait for it.
 	ctx := context.Background()
-	renew, release, err := leasers[0].AcquireLease(ctx, "git:shop", ttl)
-	if err != nil {
-		t.Fatal(err)
+	var renew, release func(context.Context) error
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		var err error
+		renew, release, err = leasers[0].AcquireLease(ctx, "git:shop", ttl)
+		var held *weaviate.LeaseHeldError
+		if err == nil {
+			break
+		}
+		if !errors.As(err, &held) || time.Now().After(deadline) {
+			t.Fatal(err)
+		}
 	}
 	work.write(t, map[string]string{"shop/store.go": storeGo + "\n// Pushed while held.\nfunc PushedWhileHeld() {}\n"})
 	head := work.commit(t, "pushed while held")
