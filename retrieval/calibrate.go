@@ -1,6 +1,9 @@
 package retrieval
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Calibration sweeps: similarities and coverages each from 0 to 1 in steps
 // of 0.01 (cosine similarities of the embedders we use differ in the second
@@ -83,63 +86,121 @@ func (o outcomes) notAnswered() float64 {
 	return float64(o.n-o.covered) / float64(o.n)
 }
 
-// Calibration is what Calibrate finds for one embedder.
-type Calibration struct {
-	// Balanced minimises the larger of the two errors, max(1-NoCoverage,
-	// WrongRefusal) (the equal error rate point), ties broken by their sum.
-	Balanced Rates
-	// Target has the highest NoCoverage with WrongRefusal <= MaxWrongRefusal,
-	// ties broken by the lower WrongRefusal; ok is false when no threshold
-	// meets the bound.
-	Target   Rates
-	TargetOK bool
+// BandEvidence is one eval question's evidence for calibrating the answer
+// band: whether it is answerable and, when it is, whether a wanted chunk is
+// among its first 5 results, so that an outright answer to it is right.
+type BandEvidence struct {
+	Corpus     string
+	Evidence   Evidence
+	Answerable bool
+	Found      bool
 }
 
-// Calibrate sweeps the answer band (MinSimilarity, MinTermCoverage) over the
-// grid above. For the band, a question not answered outright ("not sure" or
-// "no coverage") counts as refused, so the Rates of a Calibration are those
-// of the two-outcome decision: NoCoverage is the share of unanswerable
-// questions not answered outright, WrongRefusal that of answerable ones.
-// CalibrateFloors then splits what is below the band into "not sure" and
-// "no coverage". The evidence comes
-// from Asker.Assess on questions with and without expected answers, so each
-// point costs no retrieval. Among equal points the smallest thresholds win
-// (sweep order), which keeps the most snippets for covered questions.
-func Calibrate(answerable, unanswerable []Evidence) Calibration {
-	var c Calibration
-	bestMax, bestSum := 2.0, 2.0
-	for i := 0; i <= simSteps; i++ {
-		for j := 0; j <= covSteps; j++ {
-			th := Thresholds{MinSimilarity: float64(i) / simSteps, MinTermCoverage: float64(j) / covSteps}
-			r := bandRates(th, answerable, unanswerable)
-			missed := 1 - r.NoCoverage
-			if m, s := max(missed, r.WrongRefusal), missed+r.WrongRefusal; m < bestMax || (m == bestMax && s < bestSum) {
-				c.Balanced, bestMax, bestSum = r, m, s
+// BandRates count what the answer band (MinSimilarity, MinTermCoverage)
+// decides on an eval set: answerable questions answered outright with a
+// wanted chunk among the first 5 (Right), answered outright without one
+// (WrongAnswerable), and unanswerable questions answered outright
+// (WrongUnanswerable). Below the band an answer is "not sure" (it lists the
+// closest matches, labelled), or "no coverage" below the floors.
+type BandRates struct {
+	Thresholds        Thresholds
+	Right             int
+	WrongAnswerable   int
+	WrongUnanswerable int
+}
+
+// Wrong is how many questions are answered outright wrongly.
+func (r BandRates) Wrong() int { return r.WrongAnswerable + r.WrongUnanswerable }
+
+// BandRatesAt replays the coverage decision (Evidence.Decide) under th.
+func BandRatesAt(th Thresholds, evs []BandEvidence) BandRates {
+	r := BandRates{Thresholds: th}
+	for _, e := range evs {
+		if e.Evidence.Decide(th) != Covered {
+			continue
+		}
+		switch {
+		case !e.Answerable:
+			r.WrongUnanswerable++
+		case e.Found:
+			r.Right++
+		default:
+			r.WrongAnswerable++
+		}
+	}
+	return r
+}
+
+// CalibrateBand sweeps the answer band (MinSimilarity, MinTermCoverage) over
+// the grid above, from from's floors up (the floors stay), for the
+// point with the fewest questions answered outright wrongly among those
+// answering at least as many rightly as from does; ties go to more right
+// answers, then to from itself, then to the smallest thresholds (sweep
+// order). It returns from's rates and that point's, which are from's when
+// no point is better: a suggestion never trades right answers for fewer
+// wrong ones. Each point costs no retrieval: the evidence is replayed.
+func CalibrateBand(from Thresholds, evs []BandEvidence) (configured, best BandRates) {
+	configured = BandRatesAt(from, evs)
+	best = configured
+	for i := int(math.Ceil(from.FloorSimilarity * simSteps)); i <= simSteps; i++ {
+		for j := int(math.Ceil(from.FloorTermCoverage * covSteps)); j <= covSteps; j++ {
+			th := from
+			th.MinSimilarity, th.MinTermCoverage = float64(i)/simSteps, float64(j)/covSteps
+			r := BandRatesAt(th, evs)
+			if r.Right < configured.Right {
+				continue
 			}
-			if r.WrongRefusal <= MaxWrongRefusal && (!c.TargetOK || r.NoCoverage > c.Target.NoCoverage ||
-				(r.NoCoverage == c.Target.NoCoverage && r.WrongRefusal < c.Target.WrongRefusal)) {
-				c.Target, c.TargetOK = r, true
+			if r.Wrong() < best.Wrong() || (r.Wrong() == best.Wrong() && r.Right > best.Right) {
+				best = r
 			}
 		}
 	}
-	return c
+	return configured, best
 }
 
-// bandRates is RatesAt with "not sure" counted as a refusal.
-func bandRates(th Thresholds, answerable, unanswerable []Evidence) Rates {
-	return Rates{Thresholds: th, WrongRefusal: tally(th, answerable).notAnswered(), NoCoverage: tally(th, unanswerable).notAnswered()}
+// BandLeaveOneCorpusOut chooses the answer band (CalibrateBand from from)
+// on every corpus but one and counts its decisions on that one, for every
+// corpus, and returns the counts summed over the held-out corpora (each
+// question counted once, under the band chosen without its corpus; the
+// Thresholds field is from's). These are the figures to report for a band:
+// in-sample counts say little about a team's own repositories.
+func BandLeaveOneCorpusOut(from Thresholds, evs []BandEvidence) BandRates {
+	var corpora []string
+	for _, e := range evs {
+		if !slices.Contains(corpora, e.Corpus) {
+			corpora = append(corpora, e.Corpus)
+		}
+	}
+	pooled := BandRates{Thresholds: from}
+	for _, c := range corpora {
+		var train, test []BandEvidence
+		for _, e := range evs {
+			if e.Corpus == c {
+				test = append(test, e)
+			} else {
+				train = append(train, e)
+			}
+		}
+		_, best := CalibrateBand(from, train)
+		r := BandRatesAt(best.Thresholds, test)
+		pooled.Right += r.Right
+		pooled.WrongAnswerable += r.WrongAnswerable
+		pooled.WrongUnanswerable += r.WrongUnanswerable
+	}
+	return pooled
 }
 
 // CalibrateFloors keeps band's answer thresholds and sweeps the floors
 // (FloorSimilarity up to band.MinSimilarity, FloorTermCoverage up to
 // band.MinTermCoverage, MaxAbsentShare off, then from 1 down to 0.05) for the point with
 // the most unanswerable questions refused while at most MaxWrongRefusal of
-// the answerable ones are; ties go to the lower WrongRefusal, then to the
-// mildest point (lowest floors, highest MaxAbsentShare, in sweep order). ok
-// is false when no point meets the bound.
+// the answerable ones are; ties go to the lower WrongRefusal, then to band's
+// own floors (a point no better than the configured one is not suggested),
+// then to the mildest point (lowest floors, highest MaxAbsentShare, in sweep
+// order). ok is false when no point meets the bound.
 func CalibrateFloors(band Thresholds, answerable, unanswerable []Evidence) (Rates, bool) {
-	var best Rates
-	ok := false
+	best := RatesAt(band, answerable, unanswerable)
+	ok := best.WrongRefusal <= MaxWrongRefusal
 	for k := absentSteps + 1; k >= 1; k-- {
 		for i := 0; i <= simSteps && float64(i)/simSteps <= band.MinSimilarity; i++ {
 			for j := 0; j <= covSteps && float64(j)/covSteps <= band.MinTermCoverage; j++ {

@@ -43,30 +43,53 @@ func TestEvidenceDecide(t *testing.T) {
 	}
 }
 
-func TestCalibrate(t *testing.T) {
-	// Answerable: similarities 0.50, 0.40, 0.35 and one exact match.
-	// Unanswerable: similarities 0.45, 0.30, 0.20 and one missing name.
-	// Coverage is 1 everywhere, so only MinSimilarity matters (every
-	// MinTermCoverage up to 1 lets it through).
-	ans := []retrieval.Evidence{{Similarity: 0.5, TermCoverage: 1}, {Similarity: 0.4, TermCoverage: 1}, {Similarity: 0.35, TermCoverage: 1}, {Lexical: true}}
-	un := []retrieval.Evidence{{Similarity: 0.45, TermCoverage: 1}, {Similarity: 0.3, TermCoverage: 1}, {Similarity: 0.2, TermCoverage: 1}, {Missing: "X"}}
-	got := retrieval.Calibrate(ans, un)
-	// Balanced: at 0.31..0.35 one unanswerable (0.45) is answered (missed
-	// 1/4) and no answerable is refused: max error 0.25, the least; the
-	// sweep keeps the first, 0.31 with coverage 0.
-	wantBalanced := retrieval.Rates{Thresholds: retrieval.Thresholds{MinSimilarity: 0.31, MinTermCoverage: 0}, NoCoverage: 0.75, WrongRefusal: 0}
-	if diff := cmp.Diff(wantBalanced, got.Balanced); diff != "" {
-		t.Errorf("Balanced (-want +got):\n%s", diff)
+func TestCalibrateBand(t *testing.T) {
+	// Coverage is 1 everywhere, so only MinSimilarity matters. Answerable
+	// and right: similarities 0.50, 0.40 and an exact match; answerable but
+	// missed by the ranking (no wanted chunk in the first 5): 0.35, 0.30;
+	// unanswerable: 0.45, 0.25, a missing name.
+	q := func(sim float64, answerable, found bool) retrieval.BandEvidence {
+		return retrieval.BandEvidence{Evidence: retrieval.Evidence{Similarity: sim, TermCoverage: 1}, Answerable: answerable, Found: found}
 	}
-	// Target: refusals <= 5% means none of 4 refused; best no-coverage is
-	// 0.75, first at 0.31.
-	if !got.TargetOK || got.Target != wantBalanced {
-		t.Errorf("Target = %+v (ok %v), want %+v", got.Target, got.TargetOK, wantBalanced)
+	evs := []retrieval.BandEvidence{q(0.5, true, true), q(0.4, true, true), {Evidence: retrieval.Evidence{Lexical: true}, Answerable: true, Found: true},
+		q(0.35, true, false), q(0.3, true, false), q(0.45, false, false), q(0.25, false, false), {Evidence: retrieval.Evidence{Missing: "X"}}}
+	from := retrieval.Thresholds{MinSimilarity: 0.2, MinTermCoverage: 0.5, FloorSimilarity: 0.1, FloorTermCoverage: 0.05}
+	conf, best := retrieval.CalibrateBand(from, evs)
+	// At 0.20 everything above the floors is answered: 3 right, 2 wrong
+	// answerable, 2 unanswerable.
+	if want := (retrieval.BandRates{Thresholds: from, Right: 3, WrongAnswerable: 2, WrongUnanswerable: 2}); conf != want {
+		t.Errorf("configured %+v, want %+v", conf, want)
 	}
-	// Nothing meets the bound when every threshold refuses an answerable
-	// one: here the only one names something the sources lack.
-	if c := retrieval.Calibrate([]retrieval.Evidence{{Missing: "Y"}}, un); c.TargetOK {
-		t.Errorf("Calibrate with an answerable question always refused: target %+v, want none", c.Target)
+	// Above 0.35 and up to 0.40 the three right answers stay and only the
+	// 0.45 unanswerable one is answered: the first such point is 0.36, with
+	// coverage at its floor (the sweep starts at the floors, which stay).
+	want := from
+	want.MinSimilarity, want.MinTermCoverage = 0.36, 0.05
+	if best.Right != 3 || best.Wrong() != 1 || best.Thresholds != want {
+		t.Errorf("suggested %+v (wrong %d), want 3 right, 1 wrong at %+v", best, best.Wrong(), want)
+	}
+	// A band that would lose a right answer is never suggested: with only
+	// right answers and unanswerable ones above them, the configured band
+	// stays.
+	hard := []retrieval.BandEvidence{q(0.3, true, true), q(0.6, false, false)}
+	if c, b := retrieval.CalibrateBand(from, hard); b != c {
+		t.Errorf("suggested %+v, want the configured %+v: every better point loses the right answer", b, c)
+	}
+}
+
+func TestBandLeaveOneCorpusOut(t *testing.T) {
+	// Corpus a: the ranking misses answerable questions at similarity 0.3
+	// and finds those at 0.5; corpus b the same. A band learnt on either
+	// (0.31..0.5) applies to the other: per corpus 1 right, 0 wrong.
+	from := retrieval.Thresholds{MinSimilarity: 0.2}
+	var evs []retrieval.BandEvidence
+	for _, c := range []string{"a", "b"} {
+		evs = append(evs, retrieval.BandEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.5, TermCoverage: 1}, Answerable: true, Found: true},
+			retrieval.BandEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.3, TermCoverage: 1}, Answerable: true})
+	}
+	got := retrieval.BandLeaveOneCorpusOut(from, evs)
+	if got.Right != 2 || got.Wrong() != 0 || got.Thresholds != from {
+		t.Errorf("BandLeaveOneCorpusOut = %+v, want 2 right, 0 wrong, the configured thresholds", got)
 	}
 }
 
@@ -110,6 +133,19 @@ func TestCalibrateFloors(t *testing.T) {
 	if th := got.Thresholds; th.MinSimilarity != band.MinSimilarity || th.MinTermCoverage != band.MinTermCoverage ||
 		th.FloorTermCoverage > 0.1 || th.MaxAbsentShare < 0.2 || th.MaxAbsentShare >= 0.7 {
 		t.Errorf("CalibrateFloors thresholds = %+v: want the band kept, floor coverage <= 0.10, absent share in [0.2, 0.7)", th)
+	}
+}
+
+// TestCalibrateFloorsKeepsConfigured: when no floors refuse more than the
+// configured ones, the configured floors are returned, not the mildest
+// point of the sweep (which would turn max_absent_share off).
+func TestCalibrateFloorsKeepsConfigured(t *testing.T) {
+	band := retrieval.Thresholds{MinSimilarity: 0.4, MinTermCoverage: 0.5, FloorSimilarity: 0.1, FloorTermCoverage: 0.05, MaxAbsentShare: 0.9}
+	ans := []retrieval.Evidence{{Similarity: 0.3, TermCoverage: 0.2}, {Similarity: 0.35, TermCoverage: 0.3}}
+	un := []retrieval.Evidence{{Missing: "X"}, {Similarity: 0.35, TermCoverage: 0.3}}
+	got, ok := retrieval.CalibrateFloors(band, ans, un)
+	if !ok || got.Thresholds != band || got.NoCoverage != 0.5 {
+		t.Errorf("CalibrateFloors = %+v (ok %v), want the configured thresholds %+v with no_coverage 0.5", got, ok, band)
 	}
 }
 

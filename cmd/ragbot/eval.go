@@ -27,10 +27,17 @@ question's corpus must equal a configured source's name; each question is
 searched in its own corpus only.
 
 Questions with "expect": [] are unanswerable. With any of them, eval also
-prints how often the bot answered them "no coverage" (no_coverage_rate) and
-how often it refused answerable ones (wrong_refusal_rate), and the coverage
-thresholds that balance the two for the configured embedder, ready to paste
-under retrieval.thresholds.
+calibrates the coverage decision for the configured embedder, ready to paste
+under retrieval.thresholds when it finds better values:
+  - the answer band (min_similarity, min_term_coverage): how many questions
+    are answered outright rightly (a wanted chunk in the first 5) and
+    wrongly (answerable ones whose answer misses it, unanswerable ones), and
+    the band with the fewest wrong answers that keeps as many right ones,
+    also chosen leave-one-corpus-out when there are several corpora;
+  - the floors (floor_similarity, floor_term_coverage, max_absent_share):
+    how often unanswerable questions get "no coverage" (no_coverage_rate)
+    and answerable ones do (wrong_refusal_rate), and the floors refusing
+    most at <= 5% wrong refusals, on all corpora and leave-one-corpus-out.
 
 With --bench it then times Asker.Ask (retrieval, rerank and the coverage
 decision, in this process, excluding start-up) for every question and
@@ -40,7 +47,10 @@ With --depth N it also ranks every answerable question in a candidate list
 of N results (the hybrid query fetches N instead of retrieval.candidates,
 then lookups and rerank as usual) and prints recall@5/10/20/50/100/N by
 kind and corpus: how many wanted chunks the first stage finds at all,
-against how many the rerank places in the first 5. With --candidates FILE
+against how many the rerank places in the first 5. Weaviate's fused scores
+are normalised over the hits returned, so the first 5 among N candidates
+can differ a little from the answer's (recall@5 above); a list is shorter
+than N when duplicates (the same content on two branches) are dropped. With --candidates FILE
 it also writes, for each of those questions, its N candidates as one JSON
 line: rank, location, whether it is a wanted one, the final score, the
 score parts (debug: the fused hybrid score and each rerank bonus), BM25,
@@ -108,11 +118,16 @@ type ratesJSON struct {
 }
 
 type calibrationJSON struct {
-	// Configured: the configured thresholds. Balanced and Target: the
-	// answer band (below it counts as refused; retrieval.Calibrate).
-	Configured ratesJSON  `json:"configured"`
-	Balanced   ratesJSON  `json:"balanced"`
-	Target     *ratesJSON `json:"target,omitempty"` // nil: no thresholds refuse <= 5% of answerable questions
+	// Answerable and Unanswerable count the questions of configured
+	// corpora the rates below are shares of.
+	Answerable   int `json:"answerable"`
+	Unanswerable int `json:"unanswerable"`
+	// Configured: the three-outcome rates of the configured thresholds.
+	Configured ratesJSON `json:"configured"`
+	// Band: what the answer band decides (answered outright, right or
+	// wrong) with the configured thresholds and with the suggested ones
+	// (retrieval.CalibrateBand).
+	Band bandJSON `json:"band"`
 	// Floors: the configured band with the floors calibrated on every
 	// question (retrieval.CalibrateFloors); nil when none meets the bound.
 	Floors *ratesJSON `json:"floors,omitempty"`
@@ -124,6 +139,40 @@ type calibrationJSON struct {
 	// Evidence is what the coverage decision read for each question, by
 	// question id, so a wrong answer or refusal can be triaged.
 	Evidence map[string]retrieval.Evidence `json:"evidence"`
+}
+
+// bandJSON is the answer band's calibration: counts of questions
+// answered outright (retrieval.BandRates) under the configured and the
+// suggested thresholds.
+type bandJSON struct {
+	Configured bandRatesJSON `json:"configured"`
+	Suggested  bandRatesJSON `json:"suggested"`
+	// LeaveOneCorpusOut: the counts with each corpus under the band
+	// suggested on the others (retrieval.BandLeaveOneCorpusOut); nil with
+	// one corpus. Its thresholds are the configured ones.
+	LeaveOneCorpusOut *bandRatesJSON `json:"leave_one_corpus_out,omitempty"`
+}
+
+// countCorpora is how many corpora the band evidence spans.
+func countCorpora(evs []retrieval.BandEvidence) int {
+	seen := map[string]bool{}
+	for _, e := range evs {
+		seen[e.Corpus] = true
+	}
+	return len(seen)
+}
+
+type bandRatesJSON struct {
+	MinSimilarity     float64 `json:"min_similarity"`
+	MinTermCoverage   float64 `json:"min_term_coverage"`
+	Right             int     `json:"answered_right"`              // answerable, a wanted chunk in the first 5
+	WrongAnswerable   int     `json:"answered_wrong_answerable"`   // answerable, no wanted chunk in the first 5
+	WrongUnanswerable int     `json:"answered_wrong_unanswerable"` // unanswerable
+}
+
+func bandRatesOf(r retrieval.BandRates) bandRatesJSON {
+	return bandRatesJSON{MinSimilarity: r.Thresholds.MinSimilarity, MinTermCoverage: r.Thresholds.MinTermCoverage,
+		Right: r.Right, WrongAnswerable: r.WrongAnswerable, WrongUnanswerable: r.WrongUnanswerable}
 }
 
 type latencyJSON struct {
@@ -238,15 +287,25 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if len(unanswerable) > 0 {
-		c := retrieval.Calibrate(answerable, unanswerable)
-		out.Calibration = &calibrationJSON{
-			Configured: ratesOf(retrieval.RatesAt(asker.Thresholds, answerable, unanswerable)),
-			Balanced:   ratesOf(c.Balanced),
-			Evidence:   evidence,
+		var band []retrieval.BandEvidence
+		for _, o := range outs {
+			if o.NoCorpus {
+				continue
+			}
+			r := out.Ranks[o.Question.ID]
+			band = append(band, retrieval.BandEvidence{Corpus: o.Question.Corpus, Evidence: evidence[o.Question.ID], Answerable: len(o.Question.Expect) > 0, Found: r >= 1 && r <= 5})
 		}
-		if c.TargetOK {
-			t := ratesOf(c.Target)
-			out.Calibration.Target = &t
+		conf, best := retrieval.CalibrateBand(asker.Thresholds, band)
+		var loco *bandRatesJSON
+		if corpora := countCorpora(band); corpora > 1 {
+			r := bandRatesOf(retrieval.BandLeaveOneCorpusOut(asker.Thresholds, band))
+			loco = &r
+		}
+		out.Calibration = &calibrationJSON{
+			Answerable: len(answerable), Unanswerable: len(unanswerable),
+			Configured: ratesOf(retrieval.RatesAt(asker.Thresholds, answerable, unanswerable)),
+			Band:       bandJSON{Configured: bandRatesOf(conf), Suggested: bandRatesOf(best), LeaveOneCorpusOut: loco},
+			Evidence:   evidence,
 		}
 		if f, ok := retrieval.CalibrateFloors(asker.Thresholds, answerable, unanswerable); ok {
 			r := ratesOf(f)
@@ -505,49 +564,58 @@ func printReport(w io.Writer, out evalOutput) {
 		fmt.Fprintf(w, "\n%d questions name a corpus that is not a configured source (counted as misses): %v\n", len(rep.NoCorpus), rep.NoCorpus)
 	}
 	if c := out.Calibration; c != nil {
-		fmt.Fprintf(w, "\nno coverage (embedder %s): %d unanswerable, %d answerable questions\n", out.Embedder, rep.Unanswerable, rep.Questions-len(rep.NoCorpus))
-		rates := func(name string, r ratesJSON) {
-			fmt.Fprintf(w, "  %-10s min_similarity %.2f  min_term_coverage %.2f:  no_coverage_rate %.3f  wrong_refusal_rate %.3f\n",
-				name, r.MinSimilarity, r.MinTermCoverage, r.NoCoverageRate, r.WrongRefusalRate)
+		fmt.Fprintf(w, "\nanswer band (embedder %s; %d answerable, %d unanswerable questions): questions answered outright, right when a wanted chunk is in the first 5; below the band the answer is \"not sure\"\n",
+			out.Embedder, c.Answerable, c.Unanswerable)
+		band := func(name string, r bandRatesJSON) {
+			fmt.Fprintf(w, "  %-10s min_similarity %.2f  min_term_coverage %.2f:  answered right %d, answered wrong %d (%d answerable, %d unanswerable)\n",
+				name, r.MinSimilarity, r.MinTermCoverage, r.Right, r.WrongAnswerable+r.WrongUnanswerable, r.WrongAnswerable, r.WrongUnanswerable)
 		}
-		rates("configured", c.Configured)
-		rates("balanced", c.Balanced)
-		pick := c.Balanced
-		if c.Target != nil {
-			rates("target", *c.Target)
-			pick = *c.Target
+		band("configured", c.Band.Configured)
+		band("suggested", c.Band.Suggested)
+		if l := c.Band.LeaveOneCorpusOut; l != nil {
+			fmt.Fprintf(w, "  %-10s %-46s:  answered right %d, answered wrong %d (%d answerable, %d unanswerable)\n",
+				"held out", "(each corpus under the band suggested on the others)", l.Right, l.WrongAnswerable+l.WrongUnanswerable, l.WrongAnswerable, l.WrongUnanswerable)
+		}
+		fmt.Fprintf(w, "  (suggested: fewest answered wrong with at least as many answered right as configured)\n")
+		if c.Band.Suggested != c.Band.Configured {
+			fmt.Fprintf(w, "  config:\n    retrieval:\n      thresholds:\n        %s: {min_similarity: %.2f, min_term_coverage: %.2f}\n",
+				out.Family, c.Band.Suggested.MinSimilarity, c.Band.Suggested.MinTermCoverage)
 		} else {
-			fmt.Fprintf(w, "  target     none: every threshold pair refuses more than %.0f%% of answerable questions\n", retrieval.MaxWrongRefusal*100)
+			fmt.Fprintf(w, "  no better band than the configured one\n")
 		}
-		fmt.Fprintf(w, "  (balanced: smallest max(1-no_coverage_rate, wrong_refusal_rate); target: best no_coverage_rate with wrong_refusal_rate <= %.2f)\n", retrieval.MaxWrongRefusal)
-		fmt.Fprintf(w, "  config:\n    retrieval:\n      thresholds:\n        %s: {min_similarity: %.2f, min_term_coverage: %.2f}\n",
-			out.Family, pick.MinSimilarity, pick.MinTermCoverage)
 		floors := func(name string, r ratesJSON) {
-			fmt.Fprintf(w, "  %-22s floor_similarity %.2f  floor_term_coverage %.2f  max_absent_share %.2f:  no_coverage_rate %.3f  wrong_refusal_rate %.3f  sure_wrong_rate %.3f  not_sure_rate %.3f\n",
+			fmt.Fprintf(w, "  %-36s floor_similarity %.2f  floor_term_coverage %.2f  max_absent_share %.2f:  no_coverage_rate %.3f  wrong_refusal_rate %.3f  sure_wrong_rate %.3f  not_sure_rate %.3f\n",
 				name, r.FloorSimilarity, r.FloorTermCoverage, r.MaxAbsentShare, r.NoCoverageRate, r.WrongRefusalRate, r.SureWrongRate, r.NotSureRate)
 		}
-		fmt.Fprintf(w, "  three outcomes, configured band (answer above it, \"not sure\" between it and the floors, \"no coverage\" below):\n")
+		fmt.Fprintf(w, "\nno coverage floors (configured band: answer above it, \"not sure\" between it and the floors, \"no coverage\" below):\n")
 		floors("configured", c.Configured)
 		if c.Floors != nil {
 			floors("floors, all corpora", *c.Floors)
 		}
 		for _, k := range slices.Sorted(maps.Keys(c.LeaveOneCorpusOut)) {
-			floors("held out: "+cutName(k, 12), c.LeaveOneCorpusOut[k])
+			floors("held out: "+cutName(k, 26), c.LeaveOneCorpusOut[k])
 		}
 		if p := c.Pooled; p != nil {
-			fmt.Fprintf(w, "  %-22s %-83s  no_coverage_rate %.3f  wrong_refusal_rate %.3f  sure_wrong_rate %.3f  not_sure_rate %.3f\n",
+			fmt.Fprintf(w, "  %-36s %-83s  no_coverage_rate %.3f  wrong_refusal_rate %.3f  sure_wrong_rate %.3f  not_sure_rate %.3f\n",
 				"leave-one-corpus-out", "(pooled: each corpus under the floors chosen on the others)", p.NoCoverageRate, p.WrongRefusalRate, p.SureWrongRate, p.NotSureRate)
 		}
 		fmt.Fprintf(w, "  (floors: best no_coverage_rate with wrong_refusal_rate <= %.2f; held out: floors chosen on the other corpora; sure_wrong_rate: unanswerable answered outright; not_sure_rate: answerable answered \"not sure\")\n", retrieval.MaxWrongRefusal)
-		if f := c.Floors; f != nil {
+		switch f := c.Floors; {
+		case f == nil:
+		case f.FloorSimilarity == c.Configured.FloorSimilarity && f.FloorTermCoverage == c.Configured.FloorTermCoverage && f.MaxAbsentShare == c.Configured.MaxAbsentShare:
+			fmt.Fprintf(w, "  no better floors than the configured ones\n")
+		default:
 			fmt.Fprintf(w, "  config:\n    retrieval:\n      thresholds:\n        %s: {floor_similarity: %.2f, floor_term_coverage: %.2f, max_absent_share: %.2f}\n",
 				out.Family, f.FloorSimilarity, f.FloorTermCoverage, f.MaxAbsentShare)
 		}
-		if len(rep.WrongAnswers) > 0 {
-			fmt.Fprintf(w, "  unanswerable but answered: %v\n", rep.WrongAnswers)
+		if len(rep.SureWrong) > 0 {
+			fmt.Fprintf(w, "  unanswerable but answered outright:   %v\n", rep.SureWrong)
+		}
+		if len(rep.WrongAnswers) > len(rep.SureWrong) {
+			fmt.Fprintf(w, "  unanswerable, answered \"not sure\":    %v\n", slices.DeleteFunc(slices.Clone(rep.WrongAnswers), func(id string) bool { return slices.Contains(rep.SureWrong, id) }))
 		}
 		if len(rep.WrongRefusals) > 0 {
-			fmt.Fprintf(w, "  answerable but refused:    %v\n", rep.WrongRefusals)
+			fmt.Fprintf(w, "  answerable but refused (no coverage): %v\n", rep.WrongRefusals)
 		}
 	}
 	if n := out.NotSure; n != nil {
@@ -566,7 +634,7 @@ func printReport(w io.Writer, out evalOutput) {
 		fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, formatRequests(l.RequestsByKind, total))
 	}
 	if len(rep.Misses) > 0 {
-		fmt.Fprintf(w, "\nmisses (not in the first 5):\n")
+		fmt.Fprintf(w, "\nmisses (not in the first 5; rank 0: not in the first 10):\n")
 		for _, m := range rep.Misses {
 			fmt.Fprintf(w, "  %s [%s] rank %d: %s\n    want %v\n    got  %v\n", m.ID, m.Kind, m.Rank, m.Question, m.Expected, m.Got)
 		}

@@ -323,8 +323,10 @@ func TestEvalCLI(t *testing.T) {
 	if rep.Unanswerable != 3 || rep.NoCoverageRate == nil || *rep.NoCoverageRate != 1 || *rep.WrongRefusalRate != 0 {
 		t.Errorf("unanswerable %d, no_coverage_rate %v, wrong_refusal_rate %v; want 3, 1, 0", rep.Unanswerable, rep.NoCoverageRate, rep.WrongRefusalRate)
 	}
-	if c := rep.Calibration; c == nil || c.Target == nil || c.Target.WrongRefusalRate > retrieval.MaxWrongRefusal {
-		t.Errorf("calibration %+v, want a target point", c)
+	if c := rep.Calibration; c == nil || c.Answerable != 20 || c.Unanswerable != 3 ||
+		c.Band.Suggested.Right < c.Band.Configured.Right ||
+		c.Band.Suggested.WrongAnswerable+c.Band.Suggested.WrongUnanswerable > c.Band.Configured.WrongAnswerable+c.Band.Configured.WrongUnanswerable {
+		t.Errorf("calibration %+v, want 20 answerable, 3 unanswerable and a band no worse than the configured one", c)
 	}
 	if l := rep.Latency; l == nil || l.Calls != 23 || l.P50 <= 0 || l.P95 < l.P50 {
 		t.Errorf("latency %+v, want 23 calls with p50 <= p95", l)
@@ -333,8 +335,8 @@ func TestEvalCLI(t *testing.T) {
 		t.Errorf("embedder %q mode %q", rep.Embedder, rep.Mode)
 	}
 	code, out, _ = ragbot(t, "eval", "--config", cfg, questions)
-	for _, want := range []string{"no coverage (embedder offline-hash-v1-384): 3 unanswerable, 20 answerable questions",
-		"      thresholds:\n        offline-hash-v1-384: {min_similarity: "} {
+	for _, want := range []string{"answer band (embedder offline-hash-v1-384; 20 answerable, 3 unanswerable questions)",
+		"  configured min_similarity ", "  suggested  min_similarity ", "no coverage floors (configured band"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("eval text (exit %d) lacks %q:\n%s", code, want, out)
 		}
@@ -387,6 +389,26 @@ func TestEvalCLI(t *testing.T) {
 	}
 	if code, _, errOut := ragbot(t, "eval", "--config", cfg, "--candidates", cands, questions); code != 2 || !strings.Contains(errOut, "--candidates needs --depth") {
 		t.Errorf("eval --candidates without --depth: exit %d, stderr %s", code, errOut)
+	}
+	// Questions of a corpus that is not configured are counted apart: the
+	// answerable and unanswerable counts of the rates are the configured
+	// corpora's.
+	mixed := filepath.Join(t.TempDir(), "mixed.jsonl")
+	qdata, err := os.ReadFile(questions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qdata = append(qdata, []byte(`{"id":"N1","corpus":"nosuch","kind":"identifier","question":"where is Foo?","expect":[{"path":"a.go","start_line":1,"end_line":2}]}
+{"id":"N2","corpus":"nosuch","kind":"refusal","question":"where is Bar?","expect":[]}
+`)...)
+	if err := os.WriteFile(mixed, qdata, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", mixed)
+	var mixedRep evalOutput
+	if code != 0 || json.Unmarshal([]byte(out), &mixedRep) != nil || mixedRep.Calibration == nil ||
+		mixedRep.Calibration.Answerable != 20 || mixedRep.Calibration.Unanswerable != 3 {
+		t.Errorf("eval with an unconfigured corpus: exit %d, calibration %+v; want 20 answerable, 3 unanswerable\n%s", code, mixedRep.Calibration, errOut)
 	}
 	if code, _, errOut := ragbot(t, "eval", "--config", cfg, "--depth", "3", questions); code != 2 || !strings.Contains(errOut, "--depth 3, want 5..200") {
 		t.Errorf("eval --depth 3: exit %d, stderr %s", code, errOut)
