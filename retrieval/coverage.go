@@ -170,12 +170,17 @@ func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *questi
 	}
 	hits, vec, w := res.hits, res.vec, res.w
 	top := hits[:min(len(hits), a.TopK)]
-	if err := a.fillSimilarity(ctx, r.Question, vec, top); err != nil {
+	// The scores of every hit an answer may show (a "not sure" answer lists
+	// NotSureListed), for --explain; the decision reads the top TopK.
+	shown := hits[:min(len(hits), max(a.TopK, NotSureListed))]
+	if err := a.fillSimilarity(ctx, r.Question, vec, shown); err != nil {
 		return nil, Evidence{}, nil, err
+	}
+	for i := range shown {
+		shown[i].TermCoverage = w.coverage(q.chunkTerms(shown[i]))
 	}
 	ev := Evidence{Absent: w.absent, AbsentShare: w.absentShare()}
 	for i := range top {
-		top[i].TermCoverage = w.coverage(q.chunkTerms(top[i]))
 		ev.Top = append(ev.Top, HitEvidence{Similarity: top[i].Similarity, TermCoverage: top[i].TermCoverage})
 		ev.Similarity = max(ev.Similarity, top[i].Similarity)
 		ev.Semantic = max(ev.Semantic, top[i].Semantic)

@@ -16,7 +16,13 @@ import (
 
 const askAbout = `ragbot ask answers a question with the top cited snippets from the indexed
 sources: path:start-end, symbol, commit, author and when it was indexed, then
-the snippet. When nothing relevant is indexed it says so. Git snippets are
+the snippet. An answer is one of three outcomes (--json: coverage):
+  covered      the top snippets (up to retrieval.top_k);
+  not sure     nothing clearly answers: the 10 closest matches, labelled as
+               such, the first 3 with their code, with a hint to ask by name;
+  no coverage  the question names something no indexed chunk contains, or is
+               far from everything indexed.
+--explain says why. Git snippets are
 checked against the branch head: one whose file changed since it was indexed
 carries a warning, and shows the symbol's current lines when it still exists.
 

@@ -524,6 +524,12 @@ func TestAskNotSureList(t *testing.T) {
 			t.Errorf("match %d (%s) not listed after %q", i+1, s.Label(), more)
 		}
 	}
+	// --explain scores every listed match, not only the top_k (5) the
+	// decision reads.
+	code, out, errOut = ragbot(t, "ask", "--config", cfg, "--explain", q)
+	if n := strings.Count(out, "    score: "); code != 0 || n != retrieval.NotSureListed || strings.Contains(out, "sim(0.000) terms(0.00)") {
+		t.Errorf("ask --explain: exit %d, %d score lines (want %d), or a match without scores:\n%s%s", code, n, retrieval.NotSureListed, out, errOut)
+	}
 	// eval counts, of the answerable questions answered "not sure" (those
 	// naming no symbol, file or literal of the corpus, here), those with a
 	// wanted chunk among the matches shown with code and among all listed.

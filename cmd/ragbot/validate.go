@@ -26,6 +26,6 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if _, err := newRedactor(cfg); err != nil { // rule ids exist (redact.go)
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: valid, %d sources\n", cf.config, len(cfg.Sources))
+	fmt.Fprintf(stdout, "%s: valid, %s\n", cf.config, plural(len(cfg.Sources), "source"))
 	return nil
 }
