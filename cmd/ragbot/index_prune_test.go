@@ -22,13 +22,7 @@ func TestIndexUnconfiguredOneChunk(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
 	head := fmt.Sprintf("weaviate: {url: %s, collection: %s}\nsources:\n  - {name: empty, kind: markdown, path: %s}\n",
 		weaviatetest.URL(t), weaviatetest.ClassName(), t.TempDir())
-	write := func(body string) {
-		t.Helper()
-		if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(head + fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
+	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
 	a, _ := openTestApp(t, cfg)
 	if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errOut)
@@ -45,7 +39,7 @@ func TestIndexUnconfiguredOneChunk(t *testing.T) {
 		t.Fatalf("indexed %d chunks of notes, want 1 (one section)", n)
 	}
 
-	write(head)
+	rewriteConfig(t, cfg, head)
 	code, out, errOut := ragbot(t, "index", "--config", cfg)
 	if want := "source notes: 1 chunk, not configured; `ragbot forget --source notes` or `ragbot index --prune` deletes them\n"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("index without notes: exit %d, want %q in\n%s%s", code, want, out, errOut)
@@ -75,13 +69,7 @@ func TestIndexPruneDryRun(t *testing.T) {
 	}
 	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
 	head := fmt.Sprintf("weaviate: {url: %s, collection: %s}\nsources:\n", weaviatetest.URL(t), weaviatetest.ClassName())
-	write := func(body string) {
-		t.Helper()
-		if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(head + fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
+	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
 	a, _ := openTestApp(t, cfg)
 	if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errOut)
@@ -102,7 +90,7 @@ func TestIndexPruneDryRun(t *testing.T) {
 		t.Fatalf("indexed notes: %d chunks, state %v; want 1 and a state", n, ok)
 	}
 
-	write(head + fmt.Sprintf("  - {name: fresh, kind: markdown, path: %s}\n", fresh))
+	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: fresh, kind: markdown, path: %s}\n", fresh))
 	code, out, errOut := ragbot(t, "index", "--config", cfg, "--prune", "--dry-run")
 	for _, want := range []string{"source notes: would prune 1 chunk and its index state (not configured)\n", "dry run: nothing was deleted, nothing was indexed\n"} {
 		if code != 0 || !strings.Contains(out, want) {

@@ -388,3 +388,12 @@ func TestHelpAndSuggestions(t *testing.T) {
 		}
 	}
 }
+
+// rewriteConfig writes body to the config file at path, failing the test
+// on an error.
+func rewriteConfig(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
