@@ -35,6 +35,19 @@ func renderBot() *Bot {
 	return &Bot{cfg: Config{Command: "/where-is", Feedback: nopSink{}, Now: func() time.Time { return now }}}
 }
 
+// retrySnippets is n copies of retrySnippet in files httpx/retry0.go... with
+// symbols RetryOn503V0...
+func retrySnippets(n int) []retrieval.Snippet {
+	var snips []retrieval.Snippet
+	for i := range n {
+		s := retrySnippet()
+		s.Path, s.Symbol = fmt.Sprintf("httpx/retry%d.go", i), fmt.Sprintf("RetryOn503V%d", i)
+		s.URL = "https://git.example.com/httpx/blob/" + sha + "/" + s.Path + "#L10-L14"
+		snips = append(snips, s)
+	}
+	return snips
+}
+
 func retrySnippet() retrieval.Snippet {
 	return retrieval.Snippet{
 		Citation: retrieval.Citation{Source: "repo:httpx", Path: "httpx/retry.go", StartLine: 10, EndLine: 14, Symbol: "RetryOn503",
@@ -127,15 +140,8 @@ func TestGoldens(t *testing.T) {
 				Snippets: []retrieval.Snippet{focusedSnippet(), handbookSnippet()}}})
 		}},
 		{"top_k", func() ([]slackgo.Block, string) {
-			var snips []retrieval.Snippet
-			for i := range 8 {
-				s := retrySnippet()
-				s.Path, s.Symbol = fmt.Sprintf("httpx/retry%d.go", i), fmt.Sprintf("RetryOn503V%d", i)
-				s.URL = "https://git.example.com/httpx/blob/" + sha + "/" + s.Path + "#L10-L14"
-				snips = append(snips, s)
-			}
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where is the retry for 503?", Answer: retrieval.Answer{
-				Question: "where is the retry for 503?", Coverage: retrieval.Covered, Snippets: snips}})
+				Question: "where is the retry for 503?", Coverage: retrieval.Covered, Snippets: retrySnippets(8)}})
 		}},
 		{"no_coverage", func() ([]slackgo.Block, string) {
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "kubernetes helm chart <ingress>", Answer: retrieval.Answer{
@@ -150,15 +156,8 @@ func TestGoldens(t *testing.T) {
 		{"not_sure_list", func() ([]slackgo.Block, string) {
 			// A "not sure" answer holds retrieval.NotSureListed matches:
 			// the first retrieval.NotSureMatches with code, the rest listed.
-			var snips []retrieval.Snippet
-			for i := range retrieval.NotSureListed {
-				s := retrySnippet()
-				s.Path, s.Symbol = fmt.Sprintf("httpx/retry%d.go", i), fmt.Sprintf("RetryOn503V%d", i)
-				s.URL = "https://git.example.com/httpx/blob/" + sha + "/" + s.Path + "#L10-L14"
-				snips = append(snips, s)
-			}
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: retrieval.Answer{
-				Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure, Snippets: snips}})
+				Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure, Snippets: retrySnippets(retrieval.NotSureListed)}})
 		}},
 		{"redacted", func() ([]slackgo.Block, string) {
 			// A chunk as ingest's redaction stores it: each secret replaced
