@@ -23,7 +23,7 @@ func TestForgetUnknownSource(t *testing.T) {
 	}
 	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
 	head := fmt.Sprintf("weaviate: {url: %s, collection: %s}\nsources:\n", weaviatetest.URL(t), weaviatetest.ClassName())
-	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
+	rewriteConfig(t, cfg, head+fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
 	a, _ := openTestApp(t, cfg)
 	if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errOut)
@@ -39,7 +39,7 @@ func TestForgetUnknownSource(t *testing.T) {
 	if n := count(); n != 1 {
 		t.Fatalf("indexed %d chunks of notes, want 1", n)
 	}
-	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: fresh, kind: markdown, path: %s}\n", t.TempDir())) // notes only in the index now
+	rewriteConfig(t, cfg, head+fmt.Sprintf("  - {name: fresh, kind: markdown, path: %s}\n", t.TempDir())) // notes only in the index now
 
 	const known = "(configured: fresh; in the index only: notes)"
 	for _, tt := range []struct {

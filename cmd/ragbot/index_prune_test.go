@@ -22,7 +22,7 @@ func TestIndexUnconfiguredOneChunk(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
 	head := fmt.Sprintf("weaviate: {url: %s, collection: %s}\nsources:\n  - {name: empty, kind: markdown, path: %s}\n",
 		weaviatetest.URL(t), weaviatetest.ClassName(), t.TempDir())
-	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
+	rewriteConfig(t, cfg, head+fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
 	a, _ := openTestApp(t, cfg)
 	if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errOut)
@@ -69,7 +69,7 @@ func TestIndexPruneDryRun(t *testing.T) {
 	}
 	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
 	head := fmt.Sprintf("weaviate: {url: %s, collection: %s}\nsources:\n", weaviatetest.URL(t), weaviatetest.ClassName())
-	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
+	rewriteConfig(t, cfg, head+fmt.Sprintf("  - {name: notes, kind: markdown, path: %s}\n", notes))
 	a, _ := openTestApp(t, cfg)
 	if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errOut)
@@ -90,7 +90,7 @@ func TestIndexPruneDryRun(t *testing.T) {
 		t.Fatalf("indexed notes: %d chunks, state %v; want 1 and a state", n, ok)
 	}
 
-	rewriteConfig(t, cfg, head + fmt.Sprintf("  - {name: fresh, kind: markdown, path: %s}\n", fresh))
+	rewriteConfig(t, cfg, head+fmt.Sprintf("  - {name: fresh, kind: markdown, path: %s}\n", fresh))
 	code, out, errOut := ragbot(t, "index", "--config", cfg, "--prune", "--dry-run")
 	for _, want := range []string{"source notes: would prune 1 chunk and its index state (not configured)\n", "dry run: nothing was deleted, nothing was indexed\n"} {
 		if code != 0 || !strings.Contains(out, want) {
