@@ -49,6 +49,8 @@ func TestForgetUnknownSource(t *testing.T) {
 		{[]string{"--source", "frsh"}, `--source "frsh" is neither configured nor in the index; did you mean "fresh"? ` + known},
 		{[]string{"--source", "note", "--dry-run"}, `--source "note" is neither configured nor in the index; did you mean "notes"? ` + known},
 		{[]string{"--source", "zzzzzz"}, `--source "zzzzzz" is neither configured nor in the index ` + known},
+		{[]string{"--source", "OTE"}, `--source "OTE" is neither configured nor in the index; did you mean "notes"? ` + known}, // the only name containing it
+		{[]string{"--source", "es"}, `--source "es" is neither configured nor in the index ` + known},                          // too short to look for
 		{[]string{"--source", "frsh", "--path", "**"}, `--source "frsh" is neither configured nor in the index; did you mean "fresh"?`},
 	} {
 		code, out, errOut := ragbot(t, append([]string{"forget", "--config", cfg}, tt.args...)...)
