@@ -242,10 +242,11 @@ const NotSureListed = 10
 
 // answer is Ask's retrieval and coverage decision, before the guards.
 func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
-	hits, ev, q, err := a.assess(ctx, r)
+	res, ev, q, err := a.assess(ctx, r)
 	if err != nil {
 		return Answer{}, err
 	}
+	hits := res.hits
 	cov := ev.Decide(a.Thresholds)
 	ans := Answer{Question: r.Question, Coverage: cov, Confidence: cov.Confidence(), Missing: ev.Missing, Evidence: ev}
 	focus := q.focus()
@@ -258,7 +259,13 @@ func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	case NoCoverage:
 		return ans, nil
 	case NotSure:
-		for _, h := range hits[:min(len(hits), NotSureListed)] {
+		// Assess scored the top TopK; the others listed are scored for
+		// --explain.
+		listed := hits[:min(len(hits), NotSureListed)]
+		if err := a.scoreHits(ctx, r.Question, q, res, listed[min(len(listed), a.TopK):]); err != nil {
+			return Answer{}, err
+		}
+		for _, h := range listed {
 			ans.Snippets = append(ans.Snippets, snippet(h))
 		}
 		return ans, nil

@@ -157,27 +157,23 @@ func relevant(th Thresholds, lexical bool, sim, cov float64) bool {
 // across the asker's scope with one BM25 query each. Errors are failures
 // (Weaviate, the embedder), never "not found".
 func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) {
-	hits, ev, _, err := a.assess(ctx, r)
-	return hits, ev, err
+	res, ev, _, err := a.assess(ctx, r)
+	return res.hits, ev, err
 }
 
-// assess is Assess that also returns the question's analysis, made once.
-func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *question, error) {
+// assess is Assess that also returns the whole retrieval (for scoring more
+// hits later: answer's "not sure" list) and the question's analysis, made
+// once.
+func (a *Asker) assess(ctx context.Context, r Request) (retrieved, Evidence, *question, error) {
 	q := newQuestion(r.Question)
 	res, err := a.retrieve(ctx, r, q, max(a.Candidates, a.TopK), true)
 	if err != nil {
-		return nil, Evidence{}, nil, err
+		return retrieved{}, Evidence{}, nil, err
 	}
-	hits, vec, w := res.hits, res.vec, res.w
+	hits, w := res.hits, res.w
 	top := hits[:min(len(hits), a.TopK)]
-	// The scores of every hit an answer may show (a "not sure" answer lists
-	// NotSureListed), for --explain; the decision reads the top TopK.
-	shown := hits[:min(len(hits), max(a.TopK, NotSureListed))]
-	if err := a.fillSimilarity(ctx, r.Question, vec, shown); err != nil {
-		return nil, Evidence{}, nil, err
-	}
-	for i := range shown {
-		shown[i].TermCoverage = w.coverage(q.chunkTerms(shown[i]))
+	if err := a.scoreHits(ctx, r.Question, q, res, top); err != nil {
+		return retrieved{}, Evidence{}, nil, err
 	}
 	ev := Evidence{Absent: w.absent, AbsentShare: w.absentShare()}
 	for i := range top {
@@ -189,10 +185,10 @@ func (a *Asker) assess(ctx context.Context, r Request) ([]Hit, Evidence, *questi
 	}
 	if !ev.Lexical {
 		if ev.Missing, err = a.missingName(ctx, r, q, hits); err != nil {
-			return nil, Evidence{}, nil, err
+			return retrieved{}, Evidence{}, nil, err
 		}
 	}
-	return hits, ev, q, nil
+	return res, ev, q, nil
 }
 
 // lexicalMatch reports whether c matches a name of the analysis exactly:

@@ -275,11 +275,18 @@ func (a *Asker) RetrieveScored(ctx context.Context, r Request, limit int) ([]Hit
 	if err != nil {
 		return nil, err
 	}
-	if err := a.fillSimilarity(ctx, r.Question, res.vec, res.hits); err != nil {
-		return nil, err
+	return res.hits, a.scoreHits(ctx, r.Question, q, res, res.hits)
+}
+
+// scoreHits sets the Similarity, Semantic (fillSimilarity: one request
+// for the stored vectors of the hits that lack them) and TermCoverage of
+// hits, which are some of res's, for the analysed question q.
+func (a *Asker) scoreHits(ctx context.Context, question string, q *question, res retrieved, hits []Hit) error {
+	if err := a.fillSimilarity(ctx, question, res.vec, hits); err != nil {
+		return err
 	}
-	for i := range res.hits {
-		res.hits[i].TermCoverage = res.w.coverage(q.chunkTerms(res.hits[i]))
+	for i := range hits {
+		hits[i].TermCoverage = res.w.coverage(q.chunkTerms(hits[i]))
 	}
-	return res.hits, nil
+	return nil
 }
