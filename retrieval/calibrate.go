@@ -163,15 +163,19 @@ func CalibrateBand(from Thresholds, evs []BandEvidence) (configured, best BandRa
 // corpus, and returns the counts summed over the held-out corpora (each
 // question counted once, under the band chosen without its corpus; the
 // Thresholds field is from's). These are the figures to report for a band:
-// in-sample counts say little about a team's own repositories.
-func BandLeaveOneCorpusOut(from Thresholds, evs []BandEvidence) BandRates {
+// in-sample counts say little about a team's own repositories. ok is false
+// with fewer than two corpora.
+func BandLeaveOneCorpusOut(from Thresholds, evs []BandEvidence) (pooled BandRates, ok bool) {
 	var corpora []string
 	for _, e := range evs {
 		if !slices.Contains(corpora, e.Corpus) {
 			corpora = append(corpora, e.Corpus)
 		}
 	}
-	pooled := BandRates{Thresholds: from}
+	pooled = BandRates{Thresholds: from}
+	if len(corpora) < 2 {
+		return pooled, false
+	}
 	for _, c := range corpora {
 		var train, test []BandEvidence
 		for _, e := range evs {
@@ -187,7 +191,7 @@ func BandLeaveOneCorpusOut(from Thresholds, evs []BandEvidence) BandRates {
 		pooled.WrongAnswerable += r.WrongAnswerable
 		pooled.WrongUnanswerable += r.WrongUnanswerable
 	}
-	return pooled
+	return pooled, true
 }
 
 // CalibrateFloors keeps band's answer thresholds and sweeps the floors

@@ -87,9 +87,12 @@ func TestBandLeaveOneCorpusOut(t *testing.T) {
 		evs = append(evs, retrieval.BandEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.5, TermCoverage: 1}, Answerable: true, Found: true},
 			retrieval.BandEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.3, TermCoverage: 1}, Answerable: true})
 	}
-	got := retrieval.BandLeaveOneCorpusOut(from, evs)
-	if got.Right != 2 || got.Wrong() != 0 || got.Thresholds != from {
-		t.Errorf("BandLeaveOneCorpusOut = %+v, want 2 right, 0 wrong, the configured thresholds", got)
+	got, ok := retrieval.BandLeaveOneCorpusOut(from, evs)
+	if !ok || got.Right != 2 || got.Wrong() != 0 || got.Thresholds != from {
+		t.Errorf("BandLeaveOneCorpusOut = %+v (ok %v), want 2 right, 0 wrong, the configured thresholds", got, ok)
+	}
+	if _, ok := retrieval.BandLeaveOneCorpusOut(from, evs[:2]); ok {
+		t.Error("BandLeaveOneCorpusOut with one corpus: ok, want not ok")
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
 )
@@ -153,15 +154,6 @@ type bandJSON struct {
 	LeaveOneCorpusOut *bandRatesJSON `json:"leave_one_corpus_out,omitempty"`
 }
 
-// countCorpora is how many corpora the band evidence spans.
-func countCorpora(evs []retrieval.BandEvidence) int {
-	seen := map[string]bool{}
-	for _, e := range evs {
-		seen[e.Corpus] = true
-	}
-	return len(seen)
-}
-
 type bandRatesJSON struct {
 	MinSimilarity     float64 `json:"min_similarity"`
 	MinTermCoverage   float64 `json:"min_term_coverage"`
@@ -251,12 +243,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var labelled []retrieval.LabelledEvidence
 	evidence := map[string]retrieval.Evidence{}
 	for _, q := range qs {
-		src, ok := a.cfg.SourceNamed(q.Corpus)
+		req, ok := evalRequest(a.cfg, q)
 		if !ok {
 			outs = append(outs, eval.Outcome{Question: q, NoCorpus: true})
 			continue
 		}
-		hits, ev, err := asker.Assess(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}})
+		hits, ev, err := asker.Assess(ctx, req)
 		if err != nil {
 			return fmt.Errorf("question %s: %w", q.ID, err)
 		}
@@ -297,9 +289,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		conf, best := retrieval.CalibrateBand(asker.Thresholds, band)
 		var loco *bandRatesJSON
-		if corpora := countCorpora(band); corpora > 1 {
-			r := bandRatesOf(retrieval.BandLeaveOneCorpusOut(asker.Thresholds, band))
-			loco = &r
+		if r, ok := retrieval.BandLeaveOneCorpusOut(asker.Thresholds, band); ok {
+			j := bandRatesOf(r)
+			loco = &j
 		}
 		out.Calibration = &calibrationJSON{
 			Answerable: len(answerable), Unanswerable: len(unanswerable),
@@ -380,6 +372,16 @@ func ratesOf(r retrieval.Rates) ratesJSON {
 		NoCoverageRate: r.NoCoverage, WrongRefusalRate: r.WrongRefusal, SureWrongRate: r.SureWrong, NotSureRate: r.NotSure}
 }
 
+// evalRequest is q as a request searched in its own corpus only (README,
+// "Measuring"), or false when its corpus is not a configured source.
+func evalRequest(cfg *config.Config, q eval.Question) (retrieval.Request, bool) {
+	src, ok := cfg.SourceNamed(q.Corpus)
+	if !ok {
+		return retrieval.Request{}, false
+	}
+	return retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}, true
+}
+
 // rankDeep ranks each answerable question among depth candidates
 // (Asker.RetrieveScored with limit depth) and scores them
 // (eval.ScoreDepth); with candFile set it writes each question's
@@ -401,12 +403,12 @@ func rankDeep(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 		if len(q.Expect) == 0 {
 			continue
 		}
-		src, ok := a.cfg.SourceNamed(q.Corpus)
+		req, ok := evalRequest(a.cfg, q)
 		if !ok {
 			outs = append(outs, eval.Outcome{Question: q, NoCorpus: true})
 			continue
 		}
-		hits, err := asker.RetrieveScored(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}, depth)
+		hits, err := asker.RetrieveScored(ctx, req, depth)
 		if err != nil {
 			return nil, fmt.Errorf("--depth: question %s: %w", q.ID, err)
 		}
@@ -469,13 +471,13 @@ func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 	byKind := map[string]int{}
 	for pass := 0; pass <= runs; pass++ {
 		for _, q := range qs {
-			src, ok := a.cfg.SourceNamed(q.Corpus)
+			req, ok := evalRequest(a.cfg, q)
 			if !ok {
 				continue
 			}
 			requests.take()
 			start := time.Now()
-			if _, err := asker.Ask(ctx, retrieval.Request{Question: q.Question, Sources: []string{src.SourceID()}}); err != nil {
+			if _, err := asker.Ask(ctx, req); err != nil {
 				return nil, fmt.Errorf("bench: question %s: %w", q.ID, err)
 			}
 			if pass > 0 {
@@ -566,15 +568,17 @@ func printReport(w io.Writer, out evalOutput) {
 	if c := out.Calibration; c != nil {
 		fmt.Fprintf(w, "\nanswer band (embedder %s; %d answerable, %d unanswerable questions): questions answered outright, right when a wanted chunk is in the first 5; below the band the answer is \"not sure\"\n",
 			out.Embedder, c.Answerable, c.Unanswerable)
-		band := func(name string, r bandRatesJSON) {
-			fmt.Fprintf(w, "  %-10s min_similarity %.2f  min_term_coverage %.2f:  answered right %d, answered wrong %d (%d answerable, %d unanswerable)\n",
-				name, r.MinSimilarity, r.MinTermCoverage, r.Right, r.WrongAnswerable+r.WrongUnanswerable, r.WrongAnswerable, r.WrongUnanswerable)
-		}
-		band("configured", c.Band.Configured)
-		band("suggested", c.Band.Suggested)
-		if l := c.Band.LeaveOneCorpusOut; l != nil {
+		band := func(name, at string, r bandRatesJSON) {
 			fmt.Fprintf(w, "  %-10s %-46s:  answered right %d, answered wrong %d (%d answerable, %d unanswerable)\n",
-				"held out", "(each corpus under the band suggested on the others)", l.Right, l.WrongAnswerable+l.WrongUnanswerable, l.WrongAnswerable, l.WrongUnanswerable)
+				name, at, r.Right, r.WrongAnswerable+r.WrongUnanswerable, r.WrongAnswerable, r.WrongUnanswerable)
+		}
+		at := func(r bandRatesJSON) string {
+			return fmt.Sprintf("min_similarity %.2f  min_term_coverage %.2f", r.MinSimilarity, r.MinTermCoverage)
+		}
+		band("configured", at(c.Band.Configured), c.Band.Configured)
+		band("suggested", at(c.Band.Suggested), c.Band.Suggested)
+		if l := c.Band.LeaveOneCorpusOut; l != nil {
+			band("held out", "(each corpus under the band suggested on the others)", *l)
 		}
 		fmt.Fprintf(w, "  (suggested: fewest answered wrong with at least as many answered right as configured)\n")
 		if c.Band.Suggested != c.Band.Configured {
