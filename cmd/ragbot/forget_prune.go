@@ -13,13 +13,20 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// unconfigured reports the sources the index holds (chunks or an index
+// What unconfigured does with each source the config no longer lists.
+type unconfiguredAction int
+
+const (
+	unconfiguredReport unconfiguredAction = iota // say how to delete it (ragbot index)
+	unconfiguredDelete                           // delete its chunks and state (--prune)
+	unconfiguredDryRun                           // say what unconfiguredDelete would delete (--prune --dry-run)
+)
+
+// unconfigured handles the sources the index holds (chunks or an index
 // state) that the config no longer lists, from one Aggregate of chunks
-// grouped by source (and one of states); with prune it deletes their
-// chunks and states, unless dryRun is also set: then it says what prune
-// would delete, and ends with a line saying nothing was deleted. Each
-// source is one line on out.
-func unconfigured(ctx context.Context, a *app, prune, dryRun bool, out io.Writer) error {
+// grouped by source (and one of states), one line each on out, as action
+// says; a dry run ends with a line saying nothing was deleted.
+func unconfigured(ctx context.Context, a *app, action unconfiguredAction, out io.Writer) error {
 	counts, err := a.store.SourceCounts(ctx)
 	if err != nil {
 		return err
@@ -32,22 +39,21 @@ func unconfigured(ctx context.Context, a *app, prune, dryRun bool, out io.Writer
 		if _, n, ok := strings.Cut(id, ":"); ok {
 			name = n
 		}
-		if prune && dryRun {
-			fmt.Fprintf(out, "source %s: would prune %s and its index state (not configured)\n", name, plural(counts[id], "chunk"))
-			continue
-		}
-		if !prune {
+		switch action {
+		case unconfiguredReport:
 			fmt.Fprintf(out, "source %s: %s, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
 				name, plural(counts[id], "chunk"), name)
-			continue
+		case unconfiguredDryRun:
+			fmt.Fprintf(out, "source %s: would prune %s and its index state (not configured)\n", name, plural(counts[id], "chunk"))
+		case unconfiguredDelete:
+			n, err := a.store.ForgetSource(ctx, id)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "source %s: pruned %s and its index state (not configured)\n", name, plural(n, "chunk"))
 		}
-		n, err := a.store.ForgetSource(ctx, id)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(out, "source %s: pruned %s and its index state (not configured)\n", name, plural(n, "chunk"))
 	}
-	if prune && dryRun {
+	if action == unconfiguredDryRun {
 		if len(counts) == 0 {
 			fmt.Fprintln(out, "every source in the index is configured: nothing to prune")
 		}

@@ -89,7 +89,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		want[n] = true
 	}
 	err = indexAll(ctx, a, want, *full || *recreate, stdout)
-	if perr := unconfigured(ctx, a, *prune, false, stdout); perr != nil { // forget_prune.go
+	action := unconfiguredReport
+	if *prune {
+		action = unconfiguredDelete
+	}
+	if perr := unconfigured(ctx, a, action, stdout); perr != nil { // forget_prune.go
 		return errors.Join(err, perr)
 	}
 	return err
@@ -116,7 +120,7 @@ func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf c
 		return err
 	}
 	defer a.Close()
-	return unconfigured(ctx, a, true, true, stdout) // forget_prune.go
+	return unconfigured(ctx, a, unconfiguredDryRun, stdout) // forget_prune.go
 }
 
 // indexAll indexes the sources named in want (all when empty), printing one
