@@ -87,14 +87,29 @@ func (k ReplyKind) String() string {
 // surface, so it never reads as an answer.
 const NotSureTitle = "Not sure: nothing indexed clearly answers this. The closest matches:"
 
-// NotSureMore heads the list of a "not sure" answer's matches shown without
-// code (those after retrieval.NotSureMatches) on every surface: "7 more
-// close matches".
-func NotSureMore(n int) string {
-	if n == 1 {
-		return "1 more close match"
+// WithCode is how many of ans's snippets a surface shows with their code,
+// first: at most most (the surface's own bound), and at most
+// retrieval.NotSureMatches in a "not sure" answer, whose other matches are
+// listed one line each.
+func WithCode(ans retrieval.Answer, most int) int {
+	if ans.Coverage == retrieval.NotSure {
+		most = min(most, retrieval.NotSureMatches)
 	}
-	return fmt.Sprintf("%d more close matches", n)
+	return min(len(ans.Snippets), most)
+}
+
+// MoreTitle heads the list of the n snippets of an answer of coverage cov
+// shown without code, on every surface: "2 more results", or "7 more close
+// matches" in a "not sure" answer.
+func MoreTitle(cov retrieval.Coverage, n int) string {
+	one, many := "result", "results"
+	if cov == retrieval.NotSure {
+		one, many = "close match", "close matches"
+	}
+	if n == 1 {
+		return "1 more " + one
+	}
+	return fmt.Sprintf("%d more %s", n, many)
 }
 
 // NotSureHint is the plain-text advice under a "not sure" answer's closest

@@ -108,11 +108,7 @@ const maxMoreText = 2000
 func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block, string) {
 	all := ans.Snippets
 	notSure := ans.Coverage == retrieval.NotSure
-	withCode := maxCodeSnippets
-	if notSure {
-		withCode = retrieval.NotSureMatches
-	}
-	snips := all[:min(len(all), withCode)]
+	snips := all[:bot.WithCode(ans, maxCodeSnippets)]
 	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
 	if notSure {
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
@@ -128,11 +124,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}
-	moreTitle := fmt.Sprintf("%d more %s", len(all)-len(snips), plural(len(all)-len(snips), "result"))
-	if notSure {
-		moreTitle = bot.NotSureMore(len(all) - len(snips))
-	}
-	more := b.moreSection(all[len(snips):], moreTitle)
+	more := b.moreSection(all[len(snips):], bot.MoreTitle(ans.Coverage, len(all)-len(snips)))
 	per := min(maxSectionText, (codeBudget-len(more))/len(snips))
 	now := b.cfg.Now()
 	for i, s := range snips {
@@ -165,7 +157,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 }
 
 // moreSection lists the snippets shown without code under their title in
-// bold ("N more results", or bot.NotSureMore in a "not sure" answer), one
+// bold (bot.MoreTitle), one
 // "• <url|path:lines> · `Symbol`" line each, as many as fit in maxMoreText;
 // the rest are counted, with how to narrow the answer. It is "" for none.
 func (b *Bot) moreSection(rest []retrieval.Snippet, title string) string {

@@ -91,10 +91,7 @@ func noCoverageActivity(asked string, ans retrieval.Answer) outActivity {
 // too big, code is cut further, then snippets move from the end of those
 // shown with code to the list of the others.
 func (b *Bot) answerActivity(asked string, ans retrieval.Answer) outActivity {
-	shown := min(len(ans.Snippets), maxSnippets)
-	if ans.Coverage == retrieval.NotSure {
-		shown = min(len(ans.Snippets), retrieval.NotSureMatches)
-	}
+	shown := bot.WithCode(ans, maxSnippets)
 	per := min(maxCodePerSnippet, codeBudget/shown)
 	for {
 		a := b.answerCard(asked, ans, shown, per)
@@ -148,11 +145,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 		c.Body = append(c.Body, element{Type: "Container", Items: items, Separator: i > 0, Spacing: "Medium"})
 	}
 	if rest := all[shown:]; len(rest) > 0 {
-		title := fmt.Sprintf("%d more %s", len(rest), plural(len(rest), "result"))
-		if notSure {
-			title = bot.NotSureMore(len(rest))
-		}
-		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest, title), Separator: true, Spacing: "Medium"})
+		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest, bot.MoreTitle(ans.Coverage, len(rest))), Separator: true, Spacing: "Medium"})
 	}
 	if notSure {
 		hint := bot.NotSureHint(ans)
@@ -202,8 +195,8 @@ func refusedText(text string) string {
 	}
 }
 
-// moreItems lists snippets shown without code: a title ("N more results",
-// or bot.NotSureMore in a "not sure" answer), then per snippet
+// moreItems lists snippets shown without code: a title (bot.MoreTitle),
+// then per snippet
 // (at most maxMoreLines) its linked label and symbol, then how many are
 // left and how to narrow the answer.
 func moreItems(rest []retrieval.Snippet, title string) []element {

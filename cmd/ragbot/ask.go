@@ -213,8 +213,8 @@ func explainRewrite(w io.Writer, rw retrieval.Rewritten) {
 // head is retrieval's Snippet.Label: "handbook: docs/README.md:10-24" for a
 // doc snippet, "svc/reconcile.go:62-90 of 1-120" for a focused one), then
 // the snippet indented; a "not sure" answer's matches after the first
-// retrieval.NotSureMatches are listed by their header lines only, under
-// bot.NotSureMore ("7 more close matches:"). When fewer than topK (retrieval.top_k) snippets are
+// retrieval.NotSureMatches (bot.WithCode) are listed by their header lines
+// only, under bot.MoreTitle ("7 more close matches:"). When fewer than topK (retrieval.top_k) snippets are
 // shown it says the others fell below the relevance thresholds, so a short
 // list does not read as a truncated one.
 func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain bool) {
@@ -239,10 +239,11 @@ func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, expl
 	} else if explain && ans.SummaryDropped != "" {
 		fmt.Fprintf(w, "(summary dropped: %s)\n\n", ans.SummaryDropped)
 	}
+	withCode := bot.WithCode(ans, len(ans.Snippets))
 	for i, s := range ans.Snippets {
-		listed := ans.Coverage == retrieval.NotSure && i >= retrieval.NotSureMatches
-		if listed && i == retrieval.NotSureMatches {
-			fmt.Fprintf(w, "%s:\n", bot.NotSureMore(len(ans.Snippets)-i))
+		listed := i >= withCode
+		if i == withCode {
+			fmt.Fprintf(w, "%s:\n", bot.MoreTitle(ans.Coverage, len(ans.Snippets)-i))
 		}
 		var meta []string
 		if c := s.ShortCommit(); c != "" {

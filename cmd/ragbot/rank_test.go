@@ -509,7 +509,7 @@ func TestAskNotSureList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("ask: exit %d\n%s", code, errOut)
 	}
-	more := bot.NotSureMore(retrieval.NotSureListed-retrieval.NotSureMatches) + ":\n"
+	more := bot.MoreTitle(retrieval.NotSure, retrieval.NotSureListed-retrieval.NotSureMatches) + ":\n"
 	head, list, ok := strings.Cut(out, more)
 	if !ok || !strings.HasPrefix(out, bot.NotSureTitle) {
 		t.Fatalf("ask text lacks the title or %q:\n%s", more, out)
