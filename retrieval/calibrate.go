@@ -86,16 +86,6 @@ func (o outcomes) notAnswered() float64 {
 	return float64(o.n-o.covered) / float64(o.n)
 }
 
-// BandEvidence is one eval question's evidence for calibrating the answer
-// band: whether it is answerable and, when it is, whether a wanted chunk is
-// among its first 5 results, so that an outright answer to it is right.
-type BandEvidence struct {
-	Corpus     string
-	Evidence   Evidence
-	Answerable bool
-	Found      bool
-}
-
 // BandRates count what the answer band (MinSimilarity, MinTermCoverage)
 // decides on an eval set: answerable questions answered outright with a
 // wanted chunk among the first 5 (Right), answered outright without one
@@ -113,7 +103,7 @@ type BandRates struct {
 func (r BandRates) Wrong() int { return r.WrongAnswerable + r.WrongUnanswerable }
 
 // BandRatesAt replays the coverage decision (Evidence.Decide) under th.
-func BandRatesAt(th Thresholds, evs []BandEvidence) BandRates {
+func BandRatesAt(th Thresholds, evs []LabelledEvidence) BandRates {
 	r := BandRates{Thresholds: th}
 	for _, e := range evs {
 		if e.Evidence.Decide(th) != Covered {
@@ -139,7 +129,7 @@ func BandRatesAt(th Thresholds, evs []BandEvidence) BandRates {
 // order). It returns from's rates and that point's, which are from's when
 // no point is better: a suggestion never trades right answers for fewer
 // wrong ones. Each point costs no retrieval: the evidence is replayed.
-func CalibrateBand(from Thresholds, evs []BandEvidence) (configured, best BandRates) {
+func CalibrateBand(from Thresholds, evs []LabelledEvidence) (configured, best BandRates) {
 	configured = BandRatesAt(from, evs)
 	best = configured
 	for i := int(math.Ceil(from.FloorSimilarity * simSteps)); i <= simSteps; i++ {
@@ -165,19 +155,14 @@ func CalibrateBand(from Thresholds, evs []BandEvidence) (configured, best BandRa
 // Thresholds field is from's). These are the figures to report for a band:
 // in-sample counts say little about a team's own repositories. ok is false
 // with fewer than two corpora.
-func BandLeaveOneCorpusOut(from Thresholds, evs []BandEvidence) (pooled BandRates, ok bool) {
-	var corpora []string
-	for _, e := range evs {
-		if !slices.Contains(corpora, e.Corpus) {
-			corpora = append(corpora, e.Corpus)
-		}
-	}
+func BandLeaveOneCorpusOut(from Thresholds, evs []LabelledEvidence) (pooled BandRates, ok bool) {
+	corpora := corporaOf(evs, func(LabelledEvidence) bool { return true })
 	pooled = BandRates{Thresholds: from}
 	if len(corpora) < 2 {
 		return pooled, false
 	}
 	for _, c := range corpora {
-		var train, test []BandEvidence
+		var train, test []LabelledEvidence
 		for _, e := range evs {
 			if e.Corpus == c {
 				test = append(test, e)
@@ -223,11 +208,26 @@ func CalibrateFloors(band Thresholds, answerable, unanswerable []Evidence) (Rate
 	return best, ok
 }
 
-// LabelledEvidence is one eval question's evidence with its corpus.
+// LabelledEvidence is one eval question's evidence with its corpus, whether
+// it is answerable and, when it is, whether a wanted chunk is among its
+// first 5 results (Found: an outright answer to it is right).
 type LabelledEvidence struct {
 	Corpus     string
 	Answerable bool
+	Found      bool
 	Evidence   Evidence
+}
+
+// corporaOf lists the corpora of the evidence that keep accepts, in order
+// of first appearance.
+func corporaOf(evs []LabelledEvidence, keep func(LabelledEvidence) bool) []string {
+	var corpora []string
+	for _, e := range evs {
+		if keep(e) && !slices.Contains(corpora, e.Corpus) {
+			corpora = append(corpora, e.Corpus)
+		}
+	}
+	return corpora
 }
 
 // LeaveOneCorpusOut calibrates the floors (CalibrateFloors, on band) on
@@ -237,12 +237,7 @@ type LabelledEvidence struct {
 // without its corpus). These are the figures to report for a floor: an
 // in-sample figure says little about a team's own repositories.
 func LeaveOneCorpusOut(band Thresholds, evs []LabelledEvidence) (map[string]Rates, Rates) {
-	var corpora []string
-	for _, e := range evs {
-		if !e.Answerable && !slices.Contains(corpora, e.Corpus) {
-			corpora = append(corpora, e.Corpus)
-		}
-	}
+	corpora := corporaOf(evs, func(e LabelledEvidence) bool { return !e.Answerable })
 	split := func(keep func(string) bool) (ans, un []Evidence) {
 		for _, e := range evs {
 			if !keep(e.Corpus) {

@@ -48,10 +48,10 @@ func TestCalibrateBand(t *testing.T) {
 	// and right: similarities 0.50, 0.40 and an exact match; answerable but
 	// missed by the ranking (no wanted chunk in the first 5): 0.35, 0.30;
 	// unanswerable: 0.45, 0.25, a missing name.
-	q := func(sim float64, answerable, found bool) retrieval.BandEvidence {
-		return retrieval.BandEvidence{Evidence: retrieval.Evidence{Similarity: sim, TermCoverage: 1}, Answerable: answerable, Found: found}
+	q := func(sim float64, answerable, found bool) retrieval.LabelledEvidence {
+		return retrieval.LabelledEvidence{Evidence: retrieval.Evidence{Similarity: sim, TermCoverage: 1}, Answerable: answerable, Found: found}
 	}
-	evs := []retrieval.BandEvidence{q(0.5, true, true), q(0.4, true, true), {Evidence: retrieval.Evidence{Lexical: true}, Answerable: true, Found: true},
+	evs := []retrieval.LabelledEvidence{q(0.5, true, true), q(0.4, true, true), {Evidence: retrieval.Evidence{Lexical: true}, Answerable: true, Found: true},
 		q(0.35, true, false), q(0.3, true, false), q(0.45, false, false), q(0.25, false, false), {Evidence: retrieval.Evidence{Missing: "X"}}}
 	from := retrieval.Thresholds{MinSimilarity: 0.2, MinTermCoverage: 0.5, FloorSimilarity: 0.1, FloorTermCoverage: 0.05}
 	conf, best := retrieval.CalibrateBand(from, evs)
@@ -71,7 +71,7 @@ func TestCalibrateBand(t *testing.T) {
 	// A band that would lose a right answer is never suggested: with only
 	// right answers and unanswerable ones above them, the configured band
 	// stays.
-	hard := []retrieval.BandEvidence{q(0.3, true, true), q(0.6, false, false)}
+	hard := []retrieval.LabelledEvidence{q(0.3, true, true), q(0.6, false, false)}
 	if c, b := retrieval.CalibrateBand(from, hard); b != c {
 		t.Errorf("suggested %+v, want the configured %+v: every better point loses the right answer", b, c)
 	}
@@ -82,10 +82,10 @@ func TestBandLeaveOneCorpusOut(t *testing.T) {
 	// and finds those at 0.5; corpus b the same. A band learnt on either
 	// (0.31..0.5) applies to the other: per corpus 1 right, 0 wrong.
 	from := retrieval.Thresholds{MinSimilarity: 0.2}
-	var evs []retrieval.BandEvidence
+	var evs []retrieval.LabelledEvidence
 	for _, c := range []string{"a", "b"} {
-		evs = append(evs, retrieval.BandEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.5, TermCoverage: 1}, Answerable: true, Found: true},
-			retrieval.BandEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.3, TermCoverage: 1}, Answerable: true})
+		evs = append(evs, retrieval.LabelledEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.5, TermCoverage: 1}, Answerable: true, Found: true},
+			retrieval.LabelledEvidence{Corpus: c, Evidence: retrieval.Evidence{Similarity: 0.3, TermCoverage: 1}, Answerable: true})
 	}
 	got, ok := retrieval.BandLeaveOneCorpusOut(from, evs)
 	if !ok || got.Right != 2 || got.Wrong() != 0 || got.Thresholds != from {

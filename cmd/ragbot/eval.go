@@ -253,9 +253,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("question %s: %w", q.ID, err)
 		}
 		cov := ev.Decide(asker.Thresholds)
-		outs = append(outs, eval.Outcome{Question: q, Results: results(hits, 10), Refused: cov == retrieval.NoCoverage, NotSure: cov == retrieval.NotSure})
+		res := results(hits, 10)
+		outs = append(outs, eval.Outcome{Question: q, Results: res, Refused: cov == retrieval.NoCoverage, NotSure: cov == retrieval.NotSure})
 		evidence[q.ID] = ev
-		labelled = append(labelled, retrieval.LabelledEvidence{Corpus: q.Corpus, Answerable: len(q.Expect) > 0, Evidence: ev})
+		rank := eval.Rank(q, res)
+		labelled = append(labelled, retrieval.LabelledEvidence{Corpus: q.Corpus, Answerable: len(q.Expect) > 0, Found: rank >= 1 && rank <= 5, Evidence: ev})
 		if len(q.Expect) == 0 {
 			unanswerable = append(unanswerable, ev)
 		} else {
@@ -279,17 +281,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if len(unanswerable) > 0 {
-		var band []retrieval.BandEvidence
-		for _, o := range outs {
-			if o.NoCorpus {
-				continue
-			}
-			r := out.Ranks[o.Question.ID]
-			band = append(band, retrieval.BandEvidence{Corpus: o.Question.Corpus, Evidence: evidence[o.Question.ID], Answerable: len(o.Question.Expect) > 0, Found: r >= 1 && r <= 5})
-		}
-		conf, best := retrieval.CalibrateBand(asker.Thresholds, band)
+		conf, best := retrieval.CalibrateBand(asker.Thresholds, labelled)
 		var loco *bandRatesJSON
-		if r, ok := retrieval.BandLeaveOneCorpusOut(asker.Thresholds, band); ok {
+		if r, ok := retrieval.BandLeaveOneCorpusOut(asker.Thresholds, labelled); ok {
 			j := bandRatesOf(r)
 			loco = &j
 		}
