@@ -207,7 +207,7 @@ func sourceIDs(cfg *config.Config, names string) ([]string, error) {
 			for _, s := range cfg.Sources {
 				all = append(all, s.Name)
 			}
-			if near, ok := suggest.Closest(n, all); ok {
+			if near, ok := suggest.Name(n, all); ok {
 				return nil, fmt.Errorf("%w: --source %q is not a configured source; did you mean %q?", errUsage, n, near)
 			}
 			return nil, fmt.Errorf("%w: --source %q is not a configured source (configured: %s)", errUsage, n, strings.Join(all, ", "))

@@ -131,6 +131,8 @@ func TestAskUsageErrors(t *testing.T) {
 			`ragbot ask: usage: --source "htpx" is not a configured source; did you mean "httpx"?`},
 		{[]string{"--source", "payments", "where is the retry?"},
 			`ragbot ask: usage: --source "payments" is not a configured source (configured: httpx)`},
+		{[]string{"--source", "HTT", "where is the retry?"}, // the only name containing it
+			`ragbot ask: usage: --source "HTT" is not a configured source; did you mean "httpx"?`},
 	}
 	for _, tt := range tests {
 		code, _, errOut := ragbot(t, append([]string{"ask", "--config", cfg}, tt.args...)...)

@@ -361,8 +361,8 @@ func storedSourceIDs(ctx context.Context, a *app, name string) ([]string, error)
 // nor among the source ids the index holds (stored, as SourceCounts
 // returns them): it lists the
 // configured names, and those only in the index, with the closest of them
-// all as a "did you mean" when one is close (suggest.Closest), or else the
-// only one containing name (onlyContaining).
+// all as a "did you mean" when one is close or the only one containing name
+// (suggest.Name).
 func noSuchSource(cfg *config.Config, stored map[string]int, name string) error {
 	var configured, indexOnly []string
 	for _, s := range cfg.Sources {
@@ -382,35 +382,10 @@ func noSuchSource(cfg *config.Config, stored map[string]int, name string) error 
 		known += "; in the index only: " + strings.Join(indexOnly, ", ")
 	}
 	msg := fmt.Sprintf("--source %q is neither configured nor in the index", name)
-	all := append(configured, indexOnly...)
-	near, ok := suggest.Closest(name, all)
-	if !ok {
-		near, ok = onlyContaining(all, name)
-	}
-	if ok {
+	if near, ok := suggest.Name(name, append(configured, indexOnly...)); ok {
 		msg += fmt.Sprintf("; did you mean %q?", near)
 	}
 	return fmt.Errorf("%s (%s)", msg, known)
-}
-
-// onlyContaining returns the one name of names that contains part (3 or more
-// runes, ignoring case), and whether there is exactly one: "bbolt" for a
-// source named "go.etcd.io/bbolt@v1.4.3", which is too many edits away for
-// suggest.Closest.
-func onlyContaining(names []string, part string) (string, bool) {
-	if len([]rune(part)) < 3 {
-		return "", false
-	}
-	var found []string
-	for _, n := range names {
-		if strings.Contains(strings.ToLower(n), strings.ToLower(part)) {
-			found = append(found, n)
-		}
-	}
-	if len(found) != 1 {
-		return "", false
-	}
-	return found[0], true
 }
 
 // sourceIndex is the index in cfg.Sources of the source whose id is id, or -1.

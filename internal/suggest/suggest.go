@@ -3,6 +3,8 @@
 // cobra's `SuggestionsMinimumDistance` defaults to 2 edits).
 package suggest
 
+import "strings"
+
 // Closest returns the candidate with the fewest edits (see distance) from
 // word, and whether it is close enough to suggest: at most 2 edits, and
 // fewer than half of word's length, so "xyz" suggests nothing.
@@ -18,6 +20,29 @@ func Closest(word string, candidates []string) (string, bool) {
 		return "", false
 	}
 	return best, true
+}
+
+// Name is Closest for names that carry more than what people type (source
+// names such as "go.etcd.io/bbolt@v1.4.3"): the closest candidate when one
+// is close, else the only candidate containing word (3 or more runes,
+// ignoring case), which is too many edits away for Closest.
+func Name(word string, candidates []string) (string, bool) {
+	if near, ok := Closest(word, candidates); ok {
+		return near, true
+	}
+	if len([]rune(word)) < 3 {
+		return "", false
+	}
+	var found []string
+	for _, c := range candidates {
+		if strings.Contains(strings.ToLower(c), strings.ToLower(word)) {
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		return "", false
+	}
+	return found[0], true
 }
 
 // distance is the optimal string alignment distance of a and b in runes:
