@@ -21,7 +21,8 @@
 #   --doc FILE   the document to rewrite or check (default docs/evaluation.md)
 #
 # A full run fetches the corpora it lacks (into .ragbot/), builds bin/ragbot and
-# indexes each family into a fresh collection: about 10-20 minutes on 2 cores.
+# indexes each family into a fresh collection (three index runs of several
+# corpora: minutes each on 2 cores; the whole run has not been timed yet).
 # The bench scripts' own variables apply (RAGBOT_EVAL_DIR, RAGBOT_EVAL_PORT,
 # RAGBOT_BENCH_PORT, RAGBOT_EVAL_FLAGS); each family runs its own Weaviate, one
 # after the other.
