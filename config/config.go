@@ -121,7 +121,7 @@ type Embedder struct {
 	OpenAI `yaml:",inline"`
 	// Semantic, when set, is a second embedder whose vectors are stored
 	// beside this one's as the named vector "semantic" and searched with
-	// them (hybrid over both vectors plus BM25; README, "Semantic vectors").
+	// them (hybrid over both vectors plus BM25; docs/embedders.md).
 	// Unset with kind offline, it is the built-in codesearch encoder
 	// (DefaultSemanticKind); kind "none" turns it off.
 	// It takes the keys above (kind, model, max_input_tokens and kind
@@ -250,14 +250,14 @@ const (
 	DefaultCollection = "Chunk"
 	DefaultTimeout    = 60 * time.Second
 	DefaultAlpha      = 0.5
-	// DefaultSemanticWeight is retrieval.semantic_weight; README,
-	// "Semantic vectors", gives the leave-one-corpus-out measurement behind it.
+	// DefaultSemanticWeight is retrieval.semantic_weight; docs/evaluation.md,
+	// "Semantic weight", gives the leave-one-corpus-out measurement behind it.
 	DefaultSemanticWeight = 0.5
 	// DefaultSemanticKind is embedder.semantic.kind when embedder.kind is
 	// offline and embedder.semantic is unset: the built-in codesearch-v1
 	// encoder (models/codesearch-v1/PROVENANCE.md), kept as the default
 	// because it raised paraphrase recall on every held-out corpus without
-	// lowering any kind of the public eval set (README, "Semantic vectors").
+	// lowering any kind of the public eval set (docs/evaluation.md).
 	DefaultSemanticKind = "codesearch"
 	DefaultTopK         = 5
 	DefaultCandidates   = 40

@@ -102,12 +102,12 @@ const (
 	DefaultShutdownTimeout = 25 * time.Second
 	// DefaultMaxConcurrentAnswers: on 2 cores with Weaviate on the same
 	// machine, answers per second stopped growing beyond about 4 searches
-	// at once while each answer got slower (README, "Scaling out";
-	// scripts/loadtest.sh).
+	// at once while each answer got slower (docs/evaluation.md, "Load
+	// test"; scripts/loadtest.sh).
 	DefaultMaxConcurrentAnswers = 4
 	// DefaultAnswerQueueLength is about what 4 searches at once clear in
 	// DefaultAnswerQueueWait at the slowest rate measured on 2 cores, about
-	// 2.5 answers/s (README, "Scaling out"), so that a queued question
+	// 2.5 answers/s (docs/evaluation.md, "Load test"), so that a queued question
 	// rarely runs out of its wait.
 	DefaultAnswerQueueLength = 40
 	// DefaultAnswerQueueWait leaves a search that starts at the end of the

@@ -235,8 +235,8 @@ const NotSureMatches = 3
 // NotSureListed is how many closest matches a NotSure answer holds in all:
 // the first NotSureMatches, which surfaces show with their code, and the
 // others, which they list one line each (a location to open, not an
-// answer). On the paraphrase sets of testdata/eval (README, "Candidate
-// recall"), 90 questions asked in other words than the code's, the wanted
+// answer). On the paraphrase sets of testdata/eval (docs/evaluation.md,
+// "Candidate recall"), 90 questions asked in other words than the code's, the wanted
 // chunk is among the first 10 matches for 40 and among the first 3 for 19.
 const NotSureListed = 10
 

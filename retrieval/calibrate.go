@@ -16,8 +16,8 @@ const (
 )
 
 // MaxWrongRefusal is the share of answerable questions that a calibrated
-// threshold may refuse: at most 5% of answerable questions refused (README,
-// "No-coverage calibration").
+// threshold may refuse: at most 5% of answerable questions refused
+// (docs/evaluation.md, "No-coverage calibration").
 const MaxWrongRefusal = 0.05
 
 // Rates are the errors of the coverage decision on an eval set. Shares are

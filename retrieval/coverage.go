@@ -42,7 +42,7 @@ type Thresholds struct {
 // calibrate for any other. The answer band comes from `ragbot eval` on the
 // question sets of eight corpora (the public set with
 // testdata/eval/unanswerable.jsonl, testdata/eval/heldout and
-// testdata/eval/paraphrase; README "No-coverage calibration"): the point
+// testdata/eval/paraphrase; docs/evaluation.md "No-coverage calibration"): the point
 // with the fewest questions answered outright wrongly (an answerable one
 // without a wanted chunk in its first 5, or an unanswerable one) that keeps
 // as many right answers as before (retrieval.CalibrateBand); chosen that
@@ -51,7 +51,7 @@ type Thresholds struct {
 // question sets of eight corpora (the public set, testdata/eval/heldout and
 // testdata/eval/paraphrase): no floor refuses more of their unanswerable
 // questions at <= 5% wrong refusals, leave-one-corpus-out, than refusing
-// missing names alone does (README "Three outcomes"), so the floors sit
+// missing names alone does (docs/evaluation.md "Three outcomes"), so the floors sit
 // under every answerable question of all eight (similarity >= 0.16,
 // coverage >= 0.02, absent share <= 0.75) and only refuse what is far below
 // every signal: an off-topic question.
@@ -121,7 +121,7 @@ func (e Evidence) inBand(th Thresholds) bool {
 //     term coverage shows the question's distinctive words are there, its
 //     similarity that it is not about something else that shares them
 //     (requiring both refused the most unanswerable questions of the eval
-//     at <= 5% wrong refusals, README "No-coverage calibration"). Both in
+//     at <= 5% wrong refusals, docs/evaluation.md "No-coverage calibration"). Both in
 //     one hit: two weak hits, one similar and one sharing the words, do
 //     not make an answer;
 //   - best hits below both floors, or a question most of whose weight is in

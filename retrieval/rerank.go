@@ -13,11 +13,11 @@ import (
 // above any hit without it and smaller values reorder near neighbours;
 // penalties -0.5..0, enough to drop a test below the code it tests but not
 // below unrelated chunks. Each was set by ragbot eval on the public eval set
-// (README, "Retrieval quality"; scripts/bench-eval.sh), one at a time, and
+// (docs/evaluation.md; scripts/bench-eval.sh), one at a time, and
 // kept only where no kind's recall@5 dropped.
 //
 // Validation on corpora none of them was set on (testdata/eval/heldout,
-// README "Leave-one-corpus-out"): recall@5/MRR@10 with every feature, and
+// docs/evaluation.md "Leave-one-corpus-out"): recall@5/MRR@10 with every feature, and
 // with one left out (`ragbot eval --without F`), right after indexing:
 //
 //	                 raft (Go)     urllib3 (Py)  axios (JS)    public (in-sample)
@@ -72,7 +72,7 @@ const (
 	// weight 1.0 was swept on the public eval set only (recall@5 0.892 at 0,
 	// 0.923 at 1.0, 0.908 at 2, with the unweighted share). Replacing the
 	// unweighted share by this one, with no constant changed, was checked on
-	// every corpus (README, "Leave-one-corpus-out"): recall@5/MRR@10 public
+	// every corpus (docs/evaluation.md, "Leave-one-corpus-out"): recall@5/MRR@10 public
 	// 0.908/0.805 -> 0.923/0.814, raft 1.000/0.809 -> 1.000/0.828, urllib3
 	// 1.000/0.762 -> 1.000/0.799, axios 0.870/0.623 -> 0.870/0.641.
 	wCoverage = 1.0

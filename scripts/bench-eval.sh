@@ -12,6 +12,9 @@
 #   bash scripts/bench-eval.sh [CORPUS_DIR]     (default .ragbot/eval-corpus)
 # Its Weaviate takes ports $RAGBOT_EVAL_PORT..+5 (default 8279); the script
 # stops if they are taken rather than measure another server.
+# With RAGBOT_EVAL_JSON_DIR=DIR (scripts/eval-tables.sh) it writes, after
+# indexing, the reports of `ragbot eval --json` into DIR instead of printing
+# them (mode-<mode>.json, coverage.json, latency.json, index.jsonl, meta.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -55,10 +58,22 @@ measure() { # name, args...
   wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$WORK/err")
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$WORK/err")
   printf '%-28s wall %s  peak RSS %d MB\n' "$name" "$wall" $((rss / 1024))
+  [ -z "${RAGBOT_EVAL_JSON_DIR:-}" ] ||
+    printf '{"step": "%s", "wall": "%s", "peak_rss_mb": %d}\n' "$name" "$wall" $((rss / 1024)) >> "$RAGBOT_EVAL_JSON_DIR/index.jsonl"
 }
 measure "full index (empty)" index --config "$WORK/eval.yaml" --recreate
 measure "re-index, unchanged" index --config "$WORK/eval.yaml"
 measure "re-chunk, unchanged (--full)" index --config "$WORK/eval.yaml" --full
+if [ -n "${RAGBOT_EVAL_JSON_DIR:-}" ]; then # scripts/eval-tables.sh: the reports as JSON, then stop
+  J="$RAGBOT_EVAL_JSON_DIR"
+  curl -s http://127.0.0.1:$PORT/v1/meta > "$J/meta.json"
+  for mode in bm25 vector hybrid hybrid+rerank; do
+    bin/ragbot eval --config "$WORK/eval.yaml" --json --mode "$mode" "$EVAL/questions.jsonl" ${RAGBOT_EVAL_FLAGS:-} > "$J/mode-$mode.json"
+  done
+  bin/ragbot eval --config "$WORK/eval.yaml" --json "$EVAL/questions.jsonl" testdata/eval/unanswerable.jsonl ${RAGBOT_EVAL_FLAGS:-} > "$J/coverage.json"
+  bin/ragbot eval --config "$WORK/eval.yaml" --json --bench --bench-runs 5 "$EVAL/questions.jsonl" > "$J/latency.json"
+  exit 0
+fi
 for mode in bm25 vector hybrid hybrid+rerank; do
   echo; echo "== ragbot eval --mode $mode"
   bin/ragbot eval --config "$WORK/eval.yaml" --mode "$mode" "$EVAL/questions.jsonl" ${RAGBOT_EVAL_FLAGS:-} | sed -n '1,/^all /p'

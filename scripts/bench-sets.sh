@@ -8,6 +8,9 @@
 # the sets have it), then every question with the unanswerable ones (no
 # coverage), with figures per corpus.
 #   bash scripts/bench-sets.sh FAMILY [CORPUS_DIR]   (default .ragbot/FAMILY-corpus)
+# With RAGBOT_EVAL_JSON_DIR=DIR (scripts/eval-tables.sh) it writes, after
+# indexing, the reports of `ragbot eval --json` into DIR instead of printing
+# them: <group>-<mode>.json for each group and mode, and all.json.
 # scripts/bench-heldout.sh and scripts/bench-paraphrase.sh run it per family.
 # RAGBOT_EVAL_FLAGS is added to every `ragbot eval` (e.g. "--expand prf");
 # RAGBOT_EXPAND_SETS="none prf glove wordnet prf,glove,wordnet" also prints
@@ -72,6 +75,15 @@ with open(f"{work}/all.jsonl", "w") as f:
 PY
 SPLITS=()
 for g in ordinary paraphrase; do [ -f "$WORK/$g.jsonl" ] && SPLITS+=("$g"); done
+if [ -n "${RAGBOT_EVAL_JSON_DIR:-}" ]; then # scripts/eval-tables.sh: the reports as JSON, then stop
+  for set in "${SPLITS[@]}"; do
+    for mode in bm25 vector hybrid hybrid+rerank; do
+      bin/ragbot eval --config "$CFG" --json --mode "$mode" "$WORK/$set.jsonl" ${RAGBOT_EVAL_FLAGS:-} > "$RAGBOT_EVAL_JSON_DIR/$set-$mode.json"
+    done
+  done
+  bin/ragbot eval --config "$CFG" --json "$WORK/all.jsonl" ${RAGBOT_EVAL_FLAGS:-} > "$RAGBOT_EVAL_JSON_DIR/all.json"
+  exit 0
+fi
 for set in "${SPLITS[@]}"; do
   for mode in bm25 vector hybrid hybrid+rerank; do
     echo; echo "== $set questions, ragbot eval --mode $mode"

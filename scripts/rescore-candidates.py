@@ -6,7 +6,7 @@ offline, to try a rerank change before writing it in Go.
 
 Prints recall@5 per corpus, paraphrases apart from the other kinds, for the
 ranking ragbot made (base) and for each variant below, with its change
-against base. The variants are the ones README ("Candidate recall") reports
+against base. The variants are the ones docs/evaluation.md ("Rescoring variants") reports
 as tried and not kept; add one by appending to VARIANTS a function of
 (candidate, candidates, question) that returns a score, best highest.
 """

@@ -14,7 +14,7 @@ import (
 )
 
 // corpusRoots maps the corpus names of the public eval set to where its
-// fetch-corpus.sh (README, "Reproducing") puts them under its DEST_DIR.
+// fetch-corpus.sh (docs/evaluation.md, "Question sets") puts them under its DEST_DIR.
 var corpusRoots = map[string]string{
 	"github.com/prometheus/alertmanager@v0.35.0": "alertmanager@v0.35.0",
 	"npm:@octokit/openapi@23.0.2":                "octokit-openapi@23.0.2/package/generated/api.github.com.json",

@@ -146,7 +146,7 @@ type Miss struct {
 	Got      []string `json:"got"` // the first 5 results as path:start-end
 }
 
-// Report is what `ragbot eval --json` prints (README, "Commands").
+// Report is what `ragbot eval --json` prints (docs/evaluation.md, "Running an evaluation").
 type Report struct {
 	Metrics
 	ByKind map[string]Metrics `json:"by_kind"`

@@ -202,7 +202,7 @@ func TestLoad(t *testing.T) {
 
 // TestLoadPublicSet loads the public question set, which lives beside the
 // repository, and checks the counts it is published with: 65 questions, per
-// kind as in the README's ablation table, 60 on alertmanager and 5 on the
+// kind as in docs/evaluation.md's tables, 60 on alertmanager and 5 on the
 // GitHub OpenAPI spec. It runs only when RAGBOT_EVAL_SET names the set's
 // directory.
 func TestLoadPublicSet(t *testing.T) {

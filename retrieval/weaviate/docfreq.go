@@ -23,7 +23,7 @@ import (
 // Aggregate request counts only the terms (and the total) not counted
 // within the last minute, and a question whose terms were all counted
 // costs no request. Under load the Aggregate was the slowest request of a
-// question (README, "Scaling out"). InvalidateCounts drops the counts when
+// question (docs/evaluation.md, "Load test"). InvalidateCounts drops the counts when
 // this process indexed something; chunks indexed by another process (a
 // second `ragbot serve` replica, a `ragbot index` run) are counted at most
 // countTTL late, which moves a term's weight by the share of its chunks

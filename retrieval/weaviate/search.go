@@ -19,7 +19,7 @@ import (
 // searchProperties are what the BM25 side reads: the search text, and the
 // symbol name again with weight 3, so a question naming a symbol ranks its
 // definition above chunks that merely mention it. On the public eval set
-// (README, "Retrieval quality"; scripts/bench-eval.sh) recall@5 was 0.585 without the symbol boost, 0.615
+// (docs/evaluation.md; scripts/bench-eval.sh) recall@5 was 0.585 without the symbol boost, 0.615
 // with ^2, 0.646 with ^3 and 0.615 with ^5, no kind lower at ^3.
 var searchProperties = []string{"search_text", "symbol^3"}
 
