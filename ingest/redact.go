@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"log/slog"
 	"maps"
 	"slices"
 	"sort"
@@ -439,26 +438,4 @@ func containsRule(rs []Redaction, rule string) bool {
 		}
 	}
 	return false
-}
-
-// logRedactions logs each redaction at warn level: path, line and rule,
-// never the secret.
-func logRedactions(log *slog.Logger, rs []Redaction) {
-	for _, r := range rs {
-		log.Warn("secret redacted", "path", r.Path, "line", r.Line, "rule", r.Rule)
-	}
-}
-
-// RedactedNote is what an index run's summary line says of the secrets it
-// redacted: "" for none, else ", 1 secret redacted" or ", N secrets
-// redacted". The count covers the files and pages this run read (an
-// incremental run reads only the changed ones), not the whole index.
-func RedactedNote(n int) string {
-	switch n {
-	case 0:
-		return ""
-	case 1:
-		return ", 1 secret redacted"
-	}
-	return fmt.Sprintf(", %d secrets redacted", n)
 }

@@ -193,8 +193,8 @@ func TestIndexRedactsPagesAndSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pst.Redacted != 1 || !strings.Contains(pst.String(), ", 1 secret redacted") {
-		t.Errorf("page stats: redacted %d, %q; want 1", pst.Redacted, pst)
+	if pst.Redacted.Total() != 1 || !strings.Contains(pst.String(), ", 1 secret redacted") {
+		t.Errorf("page stats: redacted %v, %q; want 1", pst.Redacted, pst)
 	}
 
 	spec := filepath.Join(t.TempDir(), "repos.yaml")
@@ -216,8 +216,8 @@ paths:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Redacted != 1 {
-		t.Errorf("spec stats: redacted %d, want 1", st.Redacted)
+	if want := (ingest.RedactCounts{"github-pat": 1}); !maps.Equal(st.Redacted, want) {
+		t.Errorf("spec stats: redacted %v, want %v", st.Redacted, want)
 	}
 
 	markers := map[string]string{"confluence:ops": "slack-bot-token", "openapi:repos": "github-pat"}
