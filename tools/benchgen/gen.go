@@ -41,7 +41,7 @@ const (
 // A candidate is a possible answerable question, keyed by its first
 // location for sampling.
 type candidate struct {
-	key      string // "path:line"
+	key      string // "path:line", the line zero-padded so keys sort in file order
 	file     string
 	question string
 	expect   []Expect
@@ -88,7 +88,7 @@ func paraphrases(r Repo, secs []Section) []candidate {
 		if n := len(strings.Fields(q)); n > maxQuestionWords || n < 5 {
 			continue
 		}
-		c := candidate{key: fmt.Sprintf("%s:%d", first.Path, first.Start), file: first.Path, question: q}
+		c := candidate{key: fmt.Sprintf("%s:%06d", first.Path, first.Start), file: first.Path, question: q}
 		for _, s := range same {
 			c.expect = append(c.expect, Expect{Path: s.Path, Symbol: s.Symbol, StartLine: s.Start, EndLine: s.End})
 		}
@@ -231,7 +231,7 @@ func docsQuestions(r Repo, secs []Section) []candidate {
 		if len(same) > maxExpects {
 			continue
 		}
-		c := candidate{key: fmt.Sprintf("%s:%d", same[0].Path, same[0].Start), file: same[0].Path,
+		c := candidate{key: fmt.Sprintf("%s:%06d", same[0].Path, same[0].Start), file: same[0].Path,
 			question: headingQuestion(r.Name+"|"+same[0].Path+"|"+key, headingText(same[0]))}
 		for _, s := range same {
 			sym := s.Symbol
@@ -311,6 +311,7 @@ var docsTemplates = []string{
 // question already ("How to ..."), "how do I ..." when it starts with a
 // verb, else a template picked by key.
 func headingQuestion(key, h string) string {
+	h = strings.TrimRight(h, "?")
 	l := lowerFirst(h)
 	first, _, _ := strings.Cut(strings.ToLower(h), " ")
 	switch {
