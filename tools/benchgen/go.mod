@@ -2,7 +2,10 @@ module github.com/ragbot/ragbot/tools/benchgen
 
 go 1.26.8
 
-require github.com/ragbot/ragbot v0.0.0-00010101000000-000000000000
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/ragbot/ragbot v0.0.0-00010101000000-000000000000
+)
 
 require (
 	dario.cat/mergo v1.0.1 // indirect
