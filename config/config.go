@@ -155,15 +155,10 @@ type Retrieval struct {
 	Summary Summary `yaml:"summary"`
 	// Rewrite configures the optional LLM query rewriting (rewrite.go).
 	Rewrite Rewrite `yaml:"rewrite"`
-	// Expansion lists the query expansions to run, among ExpansionKinds:
-	// "prf" (pseudo-relevance feedback), "glove" (word-vector neighbours),
-	// "wordnet" (synonyms); see retrieval.Expander. Unset or [] runs none.
-	Expansion []string `yaml:"expansion"`
+	// RemovedExpansion is the removed retrieval.expansion (query
+	// expansion), kept only for its error (removed.go).
+	RemovedExpansion []string `yaml:"expansion"`
 }
-
-// ExpansionKinds are the valid entries of retrieval.expansion, the same as
-// retrieval.ExpansionKinds (a test of cmd/ragbot compares them).
-var ExpansionKinds = []string{"prf", "glove", "wordnet"}
 
 // Indexing holds index-time settings.
 type Indexing struct {

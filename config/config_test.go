@@ -274,23 +274,13 @@ func TestSources(t *testing.T) {
 	}
 }
 
-func TestExpansion(t *testing.T) {
-	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
-	for _, tt := range []struct {
-		yaml string
-		want []string
-	}{
-		{"", nil},
-		{"retrieval: {expansion: []}", []string{}},
-		{"retrieval: {expansion: [wordnet, prf]}", []string{"wordnet", "prf"}},
-	} {
-		cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
-		if err != nil {
-			t.Fatalf("Parse(%q): %v", tt.yaml, err)
-		}
-		if diff := cmp.Diff(tt.want, cfg.Retrieval.Expansion); diff != "" {
-			t.Errorf("Parse(%q) expansion (-want +got):\n%s", tt.yaml, diff)
-		}
+// TestRemovedExpansionEmpty: retrieval.expansion was removed, but a config
+// that lists no expansion (as the example once did) asks for what ragbot
+// does and stays valid.
+func TestRemovedExpansionEmpty(t *testing.T) {
+	const yaml = "retrieval: {expansion: []}\nsources: [{name: handbook, kind: markdown, path: docs}]\n"
+	if _, err := config.Parse([]byte(yaml), dir, env(nil)); err != nil {
+		t.Errorf("Parse(%q): %v, want no error", yaml, err)
 	}
 }
 

@@ -145,16 +145,7 @@ func (v *validator) retrieval() {
 	if n := r.Candidates; n < r.TopK || n > 200 {
 		v.bad("retrieval.candidates", "must be top_k..200, got %d", n)
 	}
-	seen := map[string]bool{}
-	for i, k := range r.Expansion {
-		switch {
-		case !slices.Contains(ExpansionKinds, k):
-			v.bad(fmt.Sprintf("retrieval.expansion[%d]", i), "got %q, want one of %s", k, strings.Join(ExpansionKinds, ", "))
-		case seen[k]:
-			v.bad(fmt.Sprintf("retrieval.expansion[%d]", i), "%q is listed twice", k)
-		}
-		seen[k] = true
-	}
+	v.removedExpansion()
 }
 
 func (v *validator) indexing() {

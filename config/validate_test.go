@@ -53,12 +53,9 @@ func TestBadConfigs(t *testing.T) {
 			want: `retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got 1.5`,
 		},
 		{
-			file: "bad-expansion-kind.yaml",
-			want: `retrieval.expansion[1]: got "word2vec", want one of prf, glove, wordnet`,
-		},
-		{
-			file: "bad-expansion-twice.yaml",
-			want: `retrieval.expansion[2]: "wordnet" is listed twice`,
+			file: "bad-removed-expansion.yaml",
+			want: `retrieval.expansion: query expansion "prf" was removed from ragbot after commit b5f6b10: none of prf, glove and wordnet measured a gain (see docs/evaluation.md); ` +
+				`delete the key, or for questions worded unlike the code use retrieval.rewrite (the LLM query rewrite)`,
 		},
 		{
 			file: "bad-weaviate-url.yaml",

@@ -218,7 +218,6 @@ func TestExitCodes(t *testing.T) {
 		{"bad flag", []string{"index", "--nope"}, 2, "flag provided but not defined: -nope"},
 		{"missing config", []string{"validate", "--config", "/nonexistent/ragbot.yaml"}, 1, "config file /nonexistent/ragbot.yaml not found"},
 		{"bad config names the field", []string{"validate", "--config", bad}, 1, `sources[0].kind: got "svn", want one of git, markdown`},
-		{"unknown query expansion", []string{"eval", "--expand", "prf,word2vec", "q.jsonl"}, 2, `--expand: query expansion "word2vec", want among prf, glove, wordnet`},
 		{"help", []string{"help"}, 0, ""},
 	}
 	for _, tc := range tests {

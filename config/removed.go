@@ -1,0 +1,32 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Options that measured no gain were taken out of ragbot; their numbers
+// and what they were are in docs/evaluation.md ("Tried and dropped"). Their
+// keys still decode, into fields named Removed* (which "did you mean" never
+// suggests, knownKeys), so that a config naming one gets an error saying
+// what it was and what to use instead, not "unknown key". A key set to what
+// ragbot now does anyway (an empty list, false) is accepted.
+
+// lastWithRemoved is the last commit of ragbot that had them.
+const lastWithRemoved = "b5f6b10"
+
+// removedExpansion reports retrieval.expansion (query expansion: prf,
+// glove, wordnet) when it lists any kind.
+func (v *validator) removedExpansion() {
+	kinds := v.c.Retrieval.RemovedExpansion
+	if len(kinds) == 0 {
+		return
+	}
+	quoted := make([]string, len(kinds))
+	for i, k := range kinds {
+		quoted[i] = fmt.Sprintf("%q", k)
+	}
+	v.bad("retrieval.expansion", "query expansion %s was removed from ragbot after commit %s: none of prf, glove and wordnet measured a gain (see docs/evaluation.md); "+
+		"delete the key, or for questions worded unlike the code use retrieval.rewrite (the LLM query rewrite)",
+		strings.Join(quoted, ", "), lastWithRemoved)
+}
