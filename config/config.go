@@ -104,11 +104,9 @@ type Embedder struct {
 	// means the built-in one), or, for kind openai, the model name
 	// ("text-embedding-3-small").
 	Model string `yaml:"model"`
-	// Adapt, for the static and codesearch embedders, refines the model on
-	// the indexed sources at `ragbot index` (deterministic; when the vectors
-	// change the collection is re-embedded). The refined model is kept
-	// beside the Weaviate data dir, in <data_dir>/../embedder/.
-	Adapt bool `yaml:"adapt"`
+	// RemovedAdapt is the removed embedder.adapt (refining the model on
+	// the indexed sources), kept only for its error (removed.go).
+	RemovedAdapt bool `yaml:"adapt"`
 	// MaxInputTokens is the longest text the embedder accepts, in tokens;
 	// a chunk over it is embedded from a prefix that fits (counted at 3
 	// bytes a token) and stored whole. Default: 8192 for kind openai
@@ -125,7 +123,7 @@ type Embedder struct {
 	// Unset with kind offline, it is the built-in codesearch encoder
 	// (DefaultSemanticKind); kind "none" turns it off.
 	// It takes the keys above (kind, model, max_input_tokens and kind
-	// openai's settings) except adapt and semantic. Changing it re-embeds
+	// openai's settings) except semantic. Changing it re-embeds
 	// only the semantic vectors at the next `ragbot index`.
 	Semantic *Embedder `yaml:"semantic"`
 }

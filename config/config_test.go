@@ -274,16 +274,6 @@ func TestSources(t *testing.T) {
 	}
 }
 
-// TestRemovedExpansionEmpty: retrieval.expansion was removed, but a config
-// that lists no expansion (as the example once did) asks for what ragbot
-// does and stays valid.
-func TestRemovedExpansionEmpty(t *testing.T) {
-	const yaml = "retrieval: {expansion: []}\nsources: [{name: handbook, kind: markdown, path: docs}]\n"
-	if _, err := config.Parse([]byte(yaml), dir, env(nil)); err != nil {
-		t.Errorf("Parse(%q): %v, want no error", yaml, err)
-	}
-}
-
 // TestSemanticDefault: with the offline embedder the codesearch encoder is
 // the semantic vector unless kind none turns it off; other kinds get none.
 func TestSemanticDefault(t *testing.T) {

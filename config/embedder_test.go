@@ -16,8 +16,8 @@ func TestStaticEmbedder(t *testing.T) {
 		want       config.Embedder
 	}{
 		{"built-in model", "embedder: {kind: static}\n" + sources, config.Embedder{Kind: "static"}},
-		{"model file, adapted", "embedder: {kind: static, model: models/m.bin, adapt: true}\n" + sources,
-			config.Embedder{Kind: "static", Model: "models/m.bin", Adapt: true}},
+		{"model file", "embedder: {kind: static, model: models/m.bin}\n" + sources,
+			config.Embedder{Kind: "static", Model: "models/m.bin"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

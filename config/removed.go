@@ -30,3 +30,14 @@ func (v *validator) removedExpansion() {
 		"delete the key, or for questions worded unlike the code use retrieval.rewrite (the LLM query rewrite)",
 		strings.Join(quoted, ", "), lastWithRemoved)
 }
+
+// removedAdapt reports adapt: true (refining the static or codesearch
+// model on the indexed sources at `ragbot index`) of the embedder at path p.
+func (v *validator) removedAdapt(p string, e Embedder) {
+	if !e.RemovedAdapt {
+		return
+	}
+	v.bad(p+".adapt", "refining the model on the indexed sources was removed from ragbot after commit %s: it measured no clear gain "+
+		"(lower MRR in hybrid+rerank on the public set, lower paraphrase recall on raft; see docs/evaluation.md) and needed the training code in the product; "+
+		"delete the key: ragbot uses the model as shipped, or the one embedder.model names", lastWithRemoved)
+}

@@ -104,9 +104,6 @@ func (v *validator) weaviate() {
 	v.embedder("embedder", v.c.Embedder)
 	if sem := v.c.Embedder.Semantic; sem != nil {
 		v.embedder("embedder.semantic", *sem)
-		if sem.Adapt {
-			v.bad("embedder.semantic.adapt", "refining is done for the main embedder only")
-		}
 		if sem.Semantic != nil {
 			v.bad("embedder.semantic.semantic", "there is one semantic embedder")
 		}
@@ -123,9 +120,10 @@ func (v *validator) embedder(p string, e Embedder) {
 		n := len(EmbedderKinds)
 		v.bad(p+".kind", "got %q, want %s or %s", e.Kind, strings.Join(EmbedderKinds[:n-1], ", "), EmbedderKinds[n-1])
 	}
-	if e.Kind != "static" && e.Kind != "codesearch" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
-		v.bad(p+".model", "model and adapt are settings of the static and codesearch embedders, but kind is %q", e.Kind)
+	if e.Kind != "static" && e.Kind != "codesearch" && e.Model != "" && e.Kind != "openai" {
+		v.bad(p+".model", "model is a setting of the static and codesearch embedders, but kind is %q", e.Kind)
 	}
+	v.removedAdapt(p, e)
 	v.openai(p, e)
 }
 

@@ -202,11 +202,9 @@ func TestParseErrors(t *testing.T) {
 			want: `embedder.kind: got "bert", want offline, static, openai or codesearch`,
 		},
 		{
-			name: "semantic embedder of an unknown kind, adapted, nested",
-			yaml: "embedder: {semantic: {kind: bert, adapt: true, semantic: {kind: offline}}}\n" + sources,
+			name: "semantic embedder of an unknown kind, nested",
+			yaml: "embedder: {semantic: {kind: bert, semantic: {kind: offline}}}\n" + sources,
 			want: `embedder.semantic.kind: got "bert", want offline, static, openai or codesearch` + "\n" +
-				`embedder.semantic.model: model and adapt are settings of the static and codesearch embedders, but kind is "bert"` + "\n" +
-				"embedder.semantic.adapt: refining is done for the main embedder only\n" +
 				"embedder.semantic.semantic: there is one semantic embedder",
 		},
 		{
@@ -222,8 +220,8 @@ func TestParseErrors(t *testing.T) {
 		},
 		{
 			name: "model without the static embedder",
-			yaml: "embedder: {kind: offline, model: m.bin, adapt: true}\n" + sources,
-			want: `embedder.model: model and adapt are settings of the static and codesearch embedders, but kind is "offline"`,
+			yaml: "embedder: {kind: offline, model: m.bin}\n" + sources,
+			want: `embedder.model: model is a setting of the static and codesearch embedders, but kind is "offline"`,
 		},
 		{
 			name: "thresholds out of range, in field order",

@@ -46,16 +46,16 @@ func writeTinyModel(t *testing.T, path string, seed uint64) {
 }
 
 // writeStaticConfig writes a config for repo with the static embedder and
-// the model at model; the refined model goes under the config's folder.
-func writeStaticConfig(t *testing.T, repo, model string, adapt bool) string {
+// the model at model.
+func writeStaticConfig(t *testing.T, repo, model string) string {
 	t.Helper()
 	cfg := fmt.Sprintf(`weaviate:
   url: %s
   collection: %s
-embedder: {kind: static, model: %s, adapt: %v}
+embedder: {kind: static, model: %s}
 sources:
   - {name: httpx, kind: git, path: %s}
-`, weaviatetest.URL(t), weaviatetest.ClassName(), model, adapt, repo)
+`, weaviatetest.URL(t), weaviatetest.ClassName(), model, repo)
 	path := filepath.Join(t.TempDir(), "ragbot.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestStaticReembedOnModelChange(t *testing.T) {
 	repo, head := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "README.md": readme})
 	model := filepath.Join(t.TempDir(), "model.bin")
 	writeTinyModel(t, model, 1)
-	cfg := writeStaticConfig(t, repo, model, false)
+	cfg := writeStaticConfig(t, repo, model)
 	t.Cleanup(func() { dropCollection(t, cfg) })
 	summary := "httpx@main (" + head[:7] + "): 2 files, 5 chunks (5 embedded, 0 reused, 0 unchanged, 0 deleted)"
 
@@ -95,62 +95,6 @@ func TestStaticReembedOnModelChange(t *testing.T) {
 	}
 	if code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry for 503 decided?"); code != 0 {
 		t.Errorf("ask after the re-embed: exit %d\n%s", code, errOut)
-	}
-}
-
-// TestStaticAdapt: with embedder.adapt, index refines the model on the
-// sources once, deterministically, and reuses it until --adapt sees new
-// text; a refined model with new vectors re-embeds the collection.
-func TestStaticAdapt(t *testing.T) {
-	repo, _ := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "README.md": readme})
-	model := filepath.Join(t.TempDir(), "model.bin")
-	writeTinyModel(t, model, 1)
-	cfg := writeStaticConfig(t, repo, model, true)
-	t.Cleanup(func() { dropCollection(t, cfg) })
-	loaded, err := loadConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	refined := adaptedPath(loaded, "static") // <config dir>/.ragbot/embedder/<collection>.static.bin
-	if want := filepath.Join(filepath.Dir(cfg), ".ragbot", "embedder"); filepath.Dir(refined) != want {
-		t.Errorf("refined model in %s, want %s (beside the data dir)", filepath.Dir(refined), want)
-	}
-
-	code, _, errOut := ragbot(t, "index", "--config", cfg)
-	if code != 0 || !strings.Contains(errOut, "refined the static model") {
-		t.Fatalf("index: exit %d\n%s\nwant a refinement", code, errOut)
-	}
-	first, err := os.ReadFile(refined)
-	if err != nil {
-		t.Fatalf("refined model: %v", err)
-	}
-	// The same sources and base model give the same file: refine again
-	// from scratch and compare bytes.
-	if err := os.Remove(refined); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
-		t.Fatalf("index again: exit %d\n%s", code, errOut)
-	}
-	if again, _ := os.ReadFile(refined); !bytes.Equal(first, again) {
-		t.Errorf("refining twice on the same input gave different model files")
-	}
-	// Nothing changed: --adapt reads the sources, finds the same text and
-	// keeps the model, and nothing is embedded.
-	code, out, errOut := ragbot(t, "index", "--config", cfg, "--adapt")
-	if code != 0 || strings.Contains(errOut, "refined the static model") || !strings.Contains(out, "up to date") {
-		t.Errorf("index --adapt, sources unchanged: exit %d\n%s%s\nwant no refinement, up to date", code, out, errOut)
-	}
-	// New text: --adapt refines, the vectors change, everything is re-embedded.
-	os.WriteFile(filepath.Join(repo, "httpx", "jitter.go"), []byte("package httpx\n\n// Jitter spreads retries of many clients apart.\nfunc Jitter() {}\n"), 0o644)
-	runGit(t, repo, "add", "-A")
-	runGit(t, repo, "commit", "-q", "-m", "jitter")
-	code, out, errOut = ragbot(t, "index", "--config", cfg, "--adapt")
-	if code != 0 || !strings.Contains(errOut, "refined the static model") || !strings.Contains(errOut, "re-embedding every source") {
-		t.Fatalf("index --adapt after a commit: exit %d\n%s%s\nwant a refinement and a re-embed", code, out, errOut)
-	}
-	if code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry for 503 decided?"); code != 0 {
-		t.Errorf("ask with the refined model: exit %d\n%s", code, errOut)
 	}
 }
 

@@ -121,18 +121,6 @@ func quantize(h Header, words []string, e, weight []float32) *Model {
 	return m
 }
 
-// dequantize returns the float32 tables of m (rows × Dim) and a copy of its
-// weights, the starting point of refinement.
-func (m *Model) dequantize() (e, weight []float32) {
-	e = make([]float32, len(m.q))
-	for r := range m.Rows() {
-		for j := range m.Dim {
-			e[r*m.Dim+j] = float32(m.q[r*m.Dim+j]) * m.scale[r]
-		}
-	}
-	return e, append([]float32(nil), m.weight...)
-}
-
 func vocabOf(words []string) map[string]int32 {
 	v := make(map[string]int32, len(words))
 	for i, w := range words {

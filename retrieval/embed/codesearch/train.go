@@ -34,16 +34,8 @@ type Params struct {
 var DefaultParams = Params{Dim: 128, Buckets: 1 << 16, MinCount: 5, MaxWords: 40000, Epochs: 4,
 	Batch: 256, LR: 0.005, Scale: 20, Seed: 1}
 
-// DefaultRefineParams are Refine's defaults, for adapting a model to the
-// pairs of the indexed sources (hundreds to a few thousand): fewer, smaller
-// steps than training from scratch, so the model moves toward the sources'
-// vocabulary without forgetting the rest. Chosen before measuring, not tuned:
-// on the eval corpora (README) they moved recall a little either way.
-var DefaultRefineParams = Params{Epochs: 3, Batch: 64, LR: 0.002, Scale: 20, Seed: 1}
-
-func (p Params) withDefaults() Params { return p.withDefaultsFrom(DefaultParams) }
-
-func (p Params) withDefaultsFrom(d Params) Params {
+func (p Params) withDefaults() Params {
+	d := DefaultParams
 	return Params{
 		Dim: cmp.Or(p.Dim, d.Dim), Buckets: cmp.Or(p.Buckets, d.Buckets), MinCount: cmp.Or(p.MinCount, d.MinCount),
 		MaxWords: cmp.Or(p.MaxWords, d.MaxWords), Epochs: cmp.Or(p.Epochs, d.Epochs), Batch: cmp.Or(p.Batch, d.Batch),
@@ -73,26 +65,7 @@ func Train(ctx context.Context, pairs []Pair, p Params, info any, progress Progr
 		return nil, errors.New("codesearch: need at least two pairs to train")
 	}
 	words := buildVocab(pairs, p)
-	t := newTrainer(p, words, nil, nil)
-	if err := t.run(ctx, pairs, progress); err != nil {
-		return nil, err
-	}
-	return t.model(info)
-}
-
-// Refine trains base further on pairs with p's Epochs, Batch, LR, Scale and
-// Seed, zero fields taken from DefaultRefineParams (its shape and vocabulary
-// stay: pieces new to it get only their 3-gram rows), as Train does: the
-// same base, pairs and p give the same model bytes. Pairs of a team's own
-// sources come from MineSourceFile.
-func Refine(ctx context.Context, base *Model, pairs []Pair, p Params, info any, progress Progress) (*Model, error) {
-	p = p.withDefaultsFrom(DefaultRefineParams)
-	p.Dim, p.Buckets = base.Dim, base.Buckets
-	if len(pairs) < 2 {
-		return nil, errors.New("codesearch: need at least two pairs to refine")
-	}
-	e, w := base.dequantize()
-	t := newTrainer(p, base.words, e, w)
+	t := newTrainer(p, words)
 	if err := t.run(ctx, pairs, progress); err != nil {
 		return nil, err
 	}
@@ -143,20 +116,18 @@ type trainer struct {
 	tchd []int32
 }
 
-func newTrainer(p Params, words []string, e, w []float32) *trainer {
+func newTrainer(p Params, words []string) *trainer {
 	rows := len(words) + p.Buckets
 	t := &trainer{p: p, words: words, f: newFeaturizer(vocabOf(words), p.Buckets),
 		rng: rand.New(rand.NewPCG(p.Seed, p.Seed^0x9e3779b97f4a7c15)), slot: map[int32]int{}}
-	if e == nil {
-		e = make([]float32, rows*p.Dim)
-		w = make([]float32, rows)
-		sd := 1 / math.Sqrt(float64(p.Dim))
-		for i := range e {
-			e[i] = float32(t.rng.NormFloat64() * sd)
-		}
-		for r := len(words); r < rows; r++ {
-			w[r] = -1 // a 3-gram starts at about a third of a word's weight
-		}
+	e := make([]float32, rows*p.Dim)
+	w := make([]float32, rows)
+	sd := 1 / math.Sqrt(float64(p.Dim))
+	for i := range e {
+		e[i] = float32(t.rng.NormFloat64() * sd)
+	}
+	for r := len(words); r < rows; r++ {
+		w[r] = -1 // a 3-gram starts at about a third of a word's weight
 	}
 	t.e, t.w = e, w
 	t.m, t.v = make([]float32, len(e)), make([]float32, len(e))

@@ -139,37 +139,6 @@ func TestLoadRoundTrip(t *testing.T) {
 	}
 }
 
-func TestRefine(t *testing.T) {
-	pairs := tinyPairs(t)
-	base, err := Train(context.Background(), pairs[:32], tinyParams, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := tinyParams
-	p.Epochs = 5
-	var files [2][]byte
-	for i := range files {
-		r, err := Refine(context.Background(), base, pairs[32:], p, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Words != base.Words || r.Buckets != base.Buckets {
-			t.Fatalf("refined shape %d+%d, want the base's %d+%d", r.Words, r.Buckets, base.Words, base.Buckets)
-		}
-		var b bytes.Buffer
-		r.Write(&b)
-		files[i] = b.Bytes()
-	}
-	if !bytes.Equal(files[0], files[1]) {
-		t.Error("refining twice gave different models")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := Refine(ctx, base, pairs, p, nil, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("Refine with a canceled context: %v, want context.Canceled", err)
-	}
-}
-
 func equal32(a, b []float32) bool {
 	if len(a) != len(b) {
 		return false
