@@ -92,17 +92,14 @@ func (w Weaviate) Endpoints() []string {
 // Embedder selects how vectors are made.
 type Embedder struct {
 	// Kind is "offline" (default: code-aware feature hashing, no network),
-	// "static" (offline too: word vectors trained from local text plus the
-	// hashing features; embed.Static), "codesearch" (offline: a neural
-	// bag-of-words encoder trained on doc comment and code pairs;
-	// embed.CodeSearch) or "openai" (an OpenAI-compatible /v1/embeddings
-	// endpoint: OpenAI, Ollama, vLLM, TEI; openai.Embedder).
+	// "codesearch" (offline: a neural bag-of-words encoder trained on doc
+	// comment and code pairs; embed.CodeSearch) or "openai" (an
+	// OpenAI-compatible /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI;
+	// openai.Embedder). "static" was removed (removed.go).
 	Kind string `yaml:"kind"`
-	// Model is the static embedder's model file (`ragbot embeddings train`
-	// writes one; empty means the model built into the binary), the
-	// codesearch embedder's (scripts/train-codesearch.sh writes one; empty
-	// means the built-in one), or, for kind openai, the model name
-	// ("text-embedding-3-small").
+	// Model is the codesearch embedder's model file
+	// (scripts/train-codesearch.sh writes one; empty means the built-in
+	// one), or, for kind openai, the model name ("text-embedding-3-small").
 	Model string `yaml:"model"`
 	// RemovedAdapt is the removed embedder.adapt (refining the model on
 	// the indexed sources), kept only for its error (removed.go).
@@ -113,7 +110,7 @@ type Embedder struct {
 	// (OpenAI's embedding models; API reference, "Create embeddings"; set
 	// it lower for a local model with a shorter context, e.g. 512 for many
 	// BERT-sized models served by TEI), 0 (no limit) for offline and
-	// static, which read texts of any length.
+	// codesearch, which read texts of any length.
 	MaxInputTokens int `yaml:"max_input_tokens"`
 	// OpenAI holds kind openai's other settings (retrieval.go).
 	OpenAI `yaml:",inline"`
@@ -143,8 +140,8 @@ type Retrieval struct {
 	// pointer, because 0 is meaningful.
 	SemanticWeight *float64 `yaml:"semantic_weight"`
 	// Thresholds decide "no coverage", per embedder name or family (as
-	// `ragbot eval` prints them, e.g. "offline-hash-v1-384", or "static"
-	// for every static model, refined or not): similarities of different
+	// `ragbot eval` prints them, e.g. "offline-hash-v1-384", or
+	// "codesearch-v1" for every codesearch model): similarities of different
 	// embedders are on different scales. An entry for the exact name wins
 	// over one for the family; an embedder without either uses
 	// retrieval.DefaultThresholds. See Thresholds (retrieval.go).

@@ -284,8 +284,8 @@ func TestSemanticDefault(t *testing.T) {
 	}{
 		{src, &config.Embedder{Kind: "codesearch"}},
 		{"embedder: {kind: offline, semantic: {kind: none}}\n" + src, nil},
-		{"embedder: {kind: static}\n" + src, nil},
-		{"embedder: {kind: offline, semantic: {kind: static}}\n" + src, &config.Embedder{Kind: "static"}},
+		{"embedder: {kind: codesearch}\n" + src, nil},
+		{"embedder: {kind: offline, semantic: {kind: codesearch, model: m.bin}}\n" + src, &config.Embedder{Kind: "codesearch", Model: "m.bin"}},
 	} {
 		cfg, err := config.Parse([]byte(tt.yaml), dir, env(nil))
 		if err != nil {

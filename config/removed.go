@@ -41,3 +41,18 @@ func (v *validator) removedAdapt(p string, e Embedder) {
 		"(lower MRR in hybrid+rerank on the public set, lower paraphrase recall on raft; see docs/evaluation.md) and needed the training code in the product; "+
 		"delete the key: ragbot uses the model as shipped, or the one embedder.model names", lastWithRemoved)
 }
+
+// removedKind reports kind "static" (word vectors trained on local text
+// plus the hashing features) of the embedder at path p, and whether it did.
+func (v *validator) removedKind(p string, e Embedder) bool {
+	if e.Kind != "static" {
+		return false
+	}
+	use := `use "offline" (the default, with the built-in codesearch semantic vector) or "openai"`
+	if p == "embedder.semantic" {
+		use = `use "codesearch" (the default semantic vector) or "openai"`
+	}
+	v.bad(p+".kind", "%q was removed from ragbot after commit %s: it measured no gain over the default (see docs/evaluation.md); %s",
+		e.Kind, lastWithRemoved, use)
+	return true
+}

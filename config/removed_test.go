@@ -17,13 +17,32 @@ func TestRemovedOptions(t *testing.T) {
 	const adapt = "refining the model on the indexed sources was removed from ragbot after commit b5f6b10: it measured no clear gain " +
 		"(lower MRR in hybrid+rerank on the public set, lower paraphrase recall on raft; see docs/evaluation.md) and needed the training code in the product; " +
 		"delete the key: ragbot uses the model as shipped, or the one embedder.model names"
+	const static = `"static" was removed from ragbot after commit b5f6b10: it measured no gain over the default (see docs/evaluation.md); `
 	const expansion = "was removed from ragbot after commit b5f6b10: none of prf, glove and wordnet measured a gain (see docs/evaluation.md); " +
 		"delete the key, or for questions worded unlike the code use retrieval.rewrite (the LLM query rewrite)"
 	tests := []struct {
 		name string
 		yaml string
+		env  map[string]string
 		want string // "" for no error
 	}{
+		{
+			name: "static embedder, with its model and adapt",
+			yaml: "embedder: {kind: static, model: m.bin, adapt: true}\n" + sources,
+			want: "embedder.kind: " + static + `use "offline" (the default, with the built-in codesearch semantic vector) or "openai"` + "\n" +
+				"embedder.adapt: " + adapt,
+		},
+		{
+			name: "static semantic embedder",
+			yaml: "embedder: {kind: offline, semantic: {kind: static}}\n" + sources,
+			want: "embedder.semantic.kind: " + static + `use "codesearch" (the default semantic vector) or "openai"`,
+		},
+		{
+			name: "static embedder from the environment",
+			yaml: sources,
+			env:  map[string]string{"RAGBOT_EMBEDDER": "static"},
+			want: "embedder.kind (from RAGBOT_EMBEDDER): " + static + `use "offline" (the default, with the built-in codesearch semantic vector) or "openai"`,
+		},
 		{
 			name: "adapt",
 			yaml: "embedder: {kind: codesearch, adapt: true}\n" + sources,
@@ -50,7 +69,7 @@ func TestRemovedOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := config.Parse([]byte(tt.yaml), dir, env(nil))
+			_, err := config.Parse([]byte(tt.yaml), dir, env(tt.env))
 			got := ""
 			if err != nil {
 				got = err.Error()

@@ -112,16 +112,17 @@ func (v *validator) weaviate() {
 
 // EmbedderKinds are the valid values of embedder.kind and
 // embedder.semantic.kind.
-var EmbedderKinds = []string{"offline", "static", "openai", "codesearch"}
+var EmbedderKinds = []string{"offline", "openai", "codesearch"}
 
 // embedder checks the kind and settings of the embedder at path p.
 func (v *validator) embedder(p string, e Embedder) {
-	if !slices.Contains(EmbedderKinds, e.Kind) {
+	removed := v.removedKind(p, e)
+	if !removed && !slices.Contains(EmbedderKinds, e.Kind) {
 		n := len(EmbedderKinds)
 		v.bad(p+".kind", "got %q, want %s or %s", e.Kind, strings.Join(EmbedderKinds[:n-1], ", "), EmbedderKinds[n-1])
 	}
-	if e.Kind != "static" && e.Kind != "codesearch" && e.Model != "" && e.Kind != "openai" {
-		v.bad(p+".model", "model is a setting of the static and codesearch embedders, but kind is %q", e.Kind)
+	if !removed && e.Kind != "codesearch" && e.Kind != "openai" && e.Model != "" {
+		v.bad(p+".model", "model is a setting of the codesearch embedder (a model file) and of kind openai (a model name), but kind is %q", e.Kind)
 	}
 	v.removedAdapt(p, e)
 	v.openai(p, e)

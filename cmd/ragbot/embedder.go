@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
@@ -17,7 +14,6 @@ import (
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
-	"github.com/ragbot/ragbot/retrieval/wordvec"
 )
 
 // embedderKinds makes the embedder of each embedder kind from its settings
@@ -27,7 +23,6 @@ var embedderKinds = map[string]func(ctx context.Context, cfg *config.Config, e c
 	"offline": func(context.Context, *config.Config, config.Embedder, io.Writer) (retrieval.Embedder, error) {
 		return embed.NewOffline(), nil
 	},
-	"static": newStaticEmbedder,
 	"codesearch": func(_ context.Context, cfg *config.Config, e config.Embedder, _ io.Writer) (retrieval.Embedder, error) {
 		c := *cfg
 		c.Embedder = e
@@ -51,8 +46,7 @@ func init() {
 
 // newEmbedder returns the configured embedder: the embedder of
 // embedder.kind, or, with embedder.semantic, a retrieval.Pair of it and the
-// semantic embedder. For kind "static" it loads the model (embedder.model,
-// or the one built into the binary).
+// semantic embedder.
 func newEmbedder(ctx context.Context, cfg *config.Config, stderr io.Writer) (retrieval.Embedder, error) {
 	lex, err := embedderOf(ctx, cfg, cfg.Embedder, "embedder", stderr)
 	if err != nil {
@@ -93,46 +87,16 @@ func lexicalOf(emb retrieval.Embedder) retrieval.Embedder {
 	return emb
 }
 
-// newStaticEmbedder is the static embedder of settings e: its model.
-func newStaticEmbedder(_ context.Context, cfg *config.Config, e config.Embedder, _ io.Writer) (retrieval.Embedder, error) {
-	base, hash, err := loadStaticModelFile(cfg, e.Model)
-	if err != nil {
-		return nil, err
-	}
-	return embed.NewStatic(base, hash), nil
-}
-
-// loadStaticModelFile reads the model file model (relative to the config),
-// or the built-in model when it is empty, and returns it with its hex
-// SHA-256.
-func loadStaticModelFile(cfg *config.Config, model string) (*wordvec.Model, string, error) {
-	if model == "" {
-		m, _, err := wordvec.Load(bytes.NewReader(models.StaticV1))
-		if err != nil {
-			return nil, "", fmt.Errorf("built-in static model: %w", err)
-		}
-		sum := sha256.Sum256(models.StaticV1)
-		return m, hex.EncodeToString(sum[:]), nil
-	}
-	path := cfg.Resolve(model)
-	m, hash, _, err := wordvec.LoadFile(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("embedder.model: %w", err)
-	}
-	return m, hash, nil
-}
-
 // openStore opens the store for a's embedder: its lexical vectors, and with
 // a Pair, its semantic ones. An index run (flags.indexing) brings the
 // collection's semantic vectors in line with embedder.semantic, re-embedding
 // only them (weaviate.Reembedder), and with --recreate drops the
-// collections first. For an index run with the static or codesearch
-// embedder, a
-// collection embedded by another model (retrained, or another
-// kind) or of the single-vector schema of an earlier version is dropped and
-// recreated, so the run embeds every source anew with the current vectors
-// instead of failing with weaviate.ErrEmbedderMismatch; other commands
-// still refuse the mismatch.
+// collections first. For an index run with the codesearch embedder, a
+// collection embedded by another model (retrained, or another kind) or of
+// the single-vector schema of an earlier version is dropped and recreated,
+// so the run embeds every source anew with the current vectors instead of
+// failing with weaviate.ErrEmbedderMismatch; other commands still refuse
+// the mismatch.
 func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags commonFlags) (*weaviate.Store, error) {
 	lex := lexicalOf(a.embedder)
 	if p, ok := a.embedder.(retrieval.Pair); ok {
@@ -156,7 +120,7 @@ func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags comm
 		}
 		return weaviate.OpenStore(ctx, sc, lex.Name())
 	}
-	if !flags.indexing || (a.cfg.Embedder.Kind != "static" && a.cfg.Embedder.Kind != "codesearch") {
+	if !flags.indexing || a.cfg.Embedder.Kind != "codesearch" {
 		return weaviate.OpenStore(ctx, sc, lex.Name())
 	}
 	s, prev, err := weaviate.OpenStoreReembed(ctx, sc, lex.Name())

@@ -83,7 +83,7 @@ type evalOutput struct {
 	Mode     string `json:"mode"`
 	Embedder string `json:"embedder"`
 	// Family keys the printed thresholds: the embedder's name, or for the
-	// static embedder "static", which still applies after a refinement.
+	// codesearch embedder "codesearch-v1", which applies to every model.
 	Family      string           `json:"embedder_family"`
 	Calibration *calibrationJSON `json:"calibration,omitempty"`
 	Latency     *latencyJSON     `json:"latency_ms,omitempty"`

@@ -355,8 +355,8 @@ sources:
 }
 
 // TestHelpAndSuggestions: a mistyped command gets the closest one, -h of
-// feedback and of embeddings similar print their own help, and every line of
-// the command list keeps the name apart from its description.
+// feedback prints its own help, and every line of the command list keeps
+// the name apart from its description.
 func TestHelpAndSuggestions(t *testing.T) {
 	code, _, errOut := ragbot(t, "idnex")
 	if code != 2 || !strings.HasPrefix(errOut, "ragbot: unknown command \"idnex\"; did you mean \"index\"?\n") {
@@ -369,10 +369,6 @@ func TestHelpAndSuggestions(t *testing.T) {
 	code, out, errOut := ragbot(t, "feedback", "-h")
 	if code != 0 || !strings.HasPrefix(out, "ragbot feedback export writes") {
 		t.Errorf("feedback -h: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
-	code, _, errOut = ragbot(t, "embeddings", "similar", "-h")
-	if code != 0 || !strings.HasPrefix(errOut, "ragbot embeddings similar prints") || strings.Contains(errOut, "train builds") {
-		t.Errorf("embeddings similar -h: exit %d, stderr:\n%s", code, errOut)
 	}
 	code, out, _ = ragbot(t, "-h")
 	if code != 0 {
