@@ -66,7 +66,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	requests := newRequestCounter()
 	cf.observe = requests.observe
-	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
+	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
 		return err
 	}

@@ -58,8 +58,7 @@ score parts (debug: the fused hybrid score and each rerank bonus), BM25,
 the cosine similarities of both vectors and the term coverage, so that a
 rerank change can be tried on them offline (scripts/rescore-candidates.py).
 
-With --without it leaves rerank features out, and with --expand it picks
-the query expansions (retrieval.expansion), for ablation. Figures are
+With --without it leaves rerank features out, for ablation. Figures are
 given per kind and, when the questions span several corpora, per corpus.
 
 Question sets in this repository: testdata/eval/heldout/<set>/questions.jsonl
@@ -73,7 +72,6 @@ Examples:
   ragbot eval --config heldout.yaml testdata/eval/heldout/raft/questions.jsonl
   ragbot eval --config heldout.yaml --mode bm25 --json testdata/eval/heldout/urllib3/questions.jsonl
   ragbot eval --config heldout.yaml --without coverage,literal testdata/eval/heldout/axios/questions.jsonl
-  ragbot eval --config heldout.yaml --expand prf,wordnet testdata/eval/heldout/raft/questions.jsonl
   ragbot eval --config eval.yaml questions.jsonl testdata/eval/unanswerable.jsonl
   ragbot eval --config eval.yaml --bench questions.jsonl
   ragbot eval --config eval.yaml --depth 100 testdata/eval/paraphrase/*/questions.jsonl`
@@ -85,7 +83,7 @@ type evalOutput struct {
 	Mode     string `json:"mode"`
 	Embedder string `json:"embedder"`
 	// Family keys the printed thresholds: the embedder's name, or for the
-	// static embedder "static", which still applies after a refinement.
+	// codesearch embedder "codesearch-v1", which applies to every model.
 	Family      string           `json:"embedder_family"`
 	Calibration *calibrationJSON `json:"calibration,omitempty"`
 	Latency     *latencyJSON     `json:"latency_ms,omitempty"`
@@ -185,7 +183,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	mode := fs.String("mode", retrieval.ModeHybridRerank, "retrieval mode: "+strings.Join(retrieval.Modes, ", "))
 	without := fs.String("without", "", "rerank features to leave out, comma-separated, for ablation: "+strings.Join(retrieval.RerankFeatures, ", ")+"; empty uses them all")
-	expand := fs.String("expand", "", "query expansions to run, comma-separated, for ablation: "+strings.Join(retrieval.ExpansionKinds, ", ")+`, or "none"; empty uses retrieval.expansion of the config`)
 	bench := fs.Bool("bench", false, "also time Asker.Ask for every question and print p50/p95/max")
 	depth := fs.Int("depth", 0, fmt.Sprintf("also rank answerable questions among this many candidates (%d..%d) and print recall@k up to it; 0: off", eval.DepthKs[0], eval.MaxDepth))
 	candFile := fs.String("candidates", "", "with --depth, write each answerable question's candidates with their scores to this JSONL `file`")
@@ -199,13 +196,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	for _, f := range commaList(*without) {
 		if !slices.Contains(retrieval.RerankFeatures, f) {
 			return fmt.Errorf("%w: --without %q, want rerank features among %s", errUsage, f, strings.Join(retrieval.RerankFeatures, ", "))
-		}
-	}
-	var expander *retrieval.Expander
-	if *expand != "" && *expand != "none" {
-		var err error
-		if expander, err = retrieval.NewExpander(commaList(*expand)); err != nil {
-			return fmt.Errorf("%w: --expand: %v", errUsage, err)
 		}
 	}
 	if !slices.Contains(retrieval.Modes, *mode) {
@@ -234,9 +224,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
 	asker.Without = commaList(*without)
-	if *expand != "" {
-		asker.Expand = expander
-	}
 	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name(), Family: embedderFamily(asker.Embedder)}
 	var outs []eval.Outcome
 	var answerable, unanswerable []retrieval.Evidence

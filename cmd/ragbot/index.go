@@ -26,14 +26,12 @@ whose version changed are fetched again). A remote git source (url:) is
 cloned into indexing.repos_dir and fetched first; a branch indexed before is
 updated from the diff since its last indexed commit, and reconciled whole
 after a force push or an interrupted run. An unchanged source is skipped;
-unchanged chunks are never embedded again. With the static embedder and
-embedder.adapt, the run first refines the model on the sources' files (once,
-or again with --adapt) and re-embeds the collection when its vectors change.
+unchanged chunks are never embedded again.
 Chunks of sources no longer in the config are reported (they are not
 searched); --prune deletes them and their index state. --prune --dry-run
 prints what --prune would delete and stops there: it deletes nothing and
-indexes nothing, no refined model and no re-embedding either (so it takes
-no --source, --full, --recreate or --adapt). A branch dropped
+indexes nothing, no re-embedding either (so it takes no --source, --full
+or --recreate). A branch dropped
 from a git source's branches (or gone from the repository) is deleted from
 the index, chunks and state, with a line in the summary.
 Progress goes to stderr, the summary to stdout.
@@ -52,31 +50,17 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after a change of embedder.kind or from the single-vector schema of an earlier version; a new embedder.semantic needs none)")
 	prune := fs.Bool("prune", false, "delete the chunks and index state of sources the config no longer lists (without it they are reported)")
-	adapt := fs.Bool("adapt", false, "static or codesearch embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
 	dryRun := fs.Bool("dry-run", false, "with --prune: print what --prune would delete; index nothing, delete nothing")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dryRun {
-		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate, "adapt": *adapt}
+		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate}
 		return pruneDryRun(ctx, *prune, indexing, cf, stdout, stderr)
 	}
 	cf.indexing = true // a collection of another model is re-embedded, not refused (openStore)
 	cf.recreate = *recreate
-	cfg, err := loadConfig(cf.config)
-	if err != nil {
-		return err
-	}
-	emb, err := refineStatic(ctx, cfg, *adapt, stderr) // refine.go; nil unless static with adapt
-	if err != nil {
-		return err
-	}
-	if emb != nil {
-		if emb, err = withSemantic(ctx, cfg, emb, stderr); err != nil {
-			return err
-		}
-	}
-	a, err := openAppConfig(ctx, cfg, emb, cf, stderr)
+	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
 		return err
 	}
@@ -101,7 +85,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // pruneDryRun is `ragbot index --prune --dry-run`: it reports the sources
 // --prune would delete, and indexes nothing. It opens the store as ragbot
-// forget does, not as an index run (no refined model made, no re-embedding
+// forget does, not as an index run (no re-embedding
 // of a collection of another model), so no chunk or index state is
 // written; like every command, it creates the collections if Weaviate has
 // none. --dry-run without --prune, or with one of the indexing flags given

@@ -37,12 +37,8 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	for _, repo := range repos {
 		stale.Sources[repo.Source.ID] = repo.Source
 	}
-	expand, err := retrieval.NewExpander(r.Expansion)
-	if err != nil { // the config was validated: the built-in word lists failed to parse
-		a.log.Warn("query expansion disabled", "err", err)
-	}
 	return &retrieval.Asker{
-		Store: configuredOnly(a.cfg, a.store), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Expand: expand,
+		Store: configuredOnly(a.cfg, a.store), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
 		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
 		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{

@@ -119,7 +119,7 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	}
 	m := newMetrics(cfg)
 	cf.observe = m.weaviateRequest
-	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
+	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
 		return nil, err
 	}

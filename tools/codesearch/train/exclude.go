@@ -1,4 +1,4 @@
-package codesearch
+package train
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package codesearch
+package train
 
 import (
 	"cmp"
@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
 )
 
 // Params are the training parameters. The zero value of a field means its
@@ -34,16 +37,8 @@ type Params struct {
 var DefaultParams = Params{Dim: 128, Buckets: 1 << 16, MinCount: 5, MaxWords: 40000, Epochs: 4,
 	Batch: 256, LR: 0.005, Scale: 20, Seed: 1}
 
-// DefaultRefineParams are Refine's defaults, for adapting a model to the
-// pairs of the indexed sources (hundreds to a few thousand): fewer, smaller
-// steps than training from scratch, so the model moves toward the sources'
-// vocabulary without forgetting the rest. Chosen before measuring, not tuned:
-// on the eval corpora (README) they moved recall a little either way.
-var DefaultRefineParams = Params{Epochs: 3, Batch: 64, LR: 0.002, Scale: 20, Seed: 1}
-
-func (p Params) withDefaults() Params { return p.withDefaultsFrom(DefaultParams) }
-
-func (p Params) withDefaultsFrom(d Params) Params {
+func (p Params) withDefaults() Params {
+	d := DefaultParams
 	return Params{
 		Dim: cmp.Or(p.Dim, d.Dim), Buckets: cmp.Or(p.Buckets, d.Buckets), MinCount: cmp.Or(p.MinCount, d.MinCount),
 		MaxWords: cmp.Or(p.MaxWords, d.MaxWords), Epochs: cmp.Or(p.Epochs, d.Epochs), Batch: cmp.Or(p.Batch, d.Batch),
@@ -61,38 +56,19 @@ const (
 // Progress is called after each epoch with its mean loss.
 type Progress func(epoch int, loss float64)
 
-// Train trains a model on pairs (see MineFile) with p and returns it
-// quantised (int8 rows); info, when not nil, is stored as the header's
-// Train field. It runs on one goroutine and draws every random number from
-// one PCG stream seeded with p.Seed, so the same pairs, p and info give a
-// model file with the same bytes. It returns an error for fewer than two
+// Fit trains a model on pairs (see MineFile) with p and returns it
+// quantised (int8 rows, codesearch.Quantize); info, when not nil, is stored
+// as the header's Train field. It runs on one goroutine and draws every
+// random number from one PCG stream seeded with p.Seed, so the same pairs,
+// p and info give a model file with the same bytes. It returns an error for fewer than two
 // pairs, and ctx's error when ctx is done between steps.
-func Train(ctx context.Context, pairs []Pair, p Params, info any, progress Progress) (*Model, error) {
+func Fit(ctx context.Context, pairs []Pair, p Params, info any, progress Progress) (*codesearch.Model, error) {
 	p = p.withDefaults()
 	if len(pairs) < 2 {
 		return nil, errors.New("codesearch: need at least two pairs to train")
 	}
 	words := buildVocab(pairs, p)
-	t := newTrainer(p, words, nil, nil)
-	if err := t.run(ctx, pairs, progress); err != nil {
-		return nil, err
-	}
-	return t.model(info)
-}
-
-// Refine trains base further on pairs with p's Epochs, Batch, LR, Scale and
-// Seed, zero fields taken from DefaultRefineParams (its shape and vocabulary
-// stay: pieces new to it get only their 3-gram rows), as Train does: the
-// same base, pairs and p give the same model bytes. Pairs of a team's own
-// sources come from MineSourceFile.
-func Refine(ctx context.Context, base *Model, pairs []Pair, p Params, info any, progress Progress) (*Model, error) {
-	p = p.withDefaultsFrom(DefaultRefineParams)
-	p.Dim, p.Buckets = base.Dim, base.Buckets
-	if len(pairs) < 2 {
-		return nil, errors.New("codesearch: need at least two pairs to refine")
-	}
-	e, w := base.dequantize()
-	t := newTrainer(p, base.words, e, w)
+	t := newTrainer(p, words)
 	if err := t.run(ctx, pairs, progress); err != nil {
 		return nil, err
 	}
@@ -106,16 +82,16 @@ func buildVocab(pairs []Pair, p Params) []string {
 	count := map[string]int{}
 	for _, pr := range pairs {
 		for _, q := range pr.Queries {
-			for _, w := range Pieces(q) {
+			for _, w := range codesearch.Pieces(q) {
 				count[w]++
 			}
 		}
-		for _, w := range Pieces(pr.Code) {
+		for _, w := range codesearch.Pieces(pr.Code) {
 			count[w]++
 		}
 	}
 	var words []string
-	for _, w := range sortedKeys(count) {
+	for _, w := range slices.Sorted(maps.Keys(count)) {
 		if count[w] >= p.MinCount {
 			words = append(words, w)
 		}
@@ -130,7 +106,7 @@ func buildVocab(pairs []Pair, p Params) []string {
 type trainer struct {
 	p      Params
 	words  []string
-	f      *featurizer
+	f      *codesearch.Featurizer
 	rng    *rand.Rand
 	e, w   []float32 // rows × Dim vectors, per-row weights
 	m, v   []float32 // Adam moments of e
@@ -143,20 +119,18 @@ type trainer struct {
 	tchd []int32
 }
 
-func newTrainer(p Params, words []string, e, w []float32) *trainer {
+func newTrainer(p Params, words []string) *trainer {
 	rows := len(words) + p.Buckets
-	t := &trainer{p: p, words: words, f: newFeaturizer(vocabOf(words), p.Buckets),
+	t := &trainer{p: p, words: words, f: codesearch.NewFeaturizer(words, p.Buckets),
 		rng: rand.New(rand.NewPCG(p.Seed, p.Seed^0x9e3779b97f4a7c15)), slot: map[int32]int{}}
-	if e == nil {
-		e = make([]float32, rows*p.Dim)
-		w = make([]float32, rows)
-		sd := 1 / math.Sqrt(float64(p.Dim))
-		for i := range e {
-			e[i] = float32(t.rng.NormFloat64() * sd)
-		}
-		for r := len(words); r < rows; r++ {
-			w[r] = -1 // a 3-gram starts at about a third of a word's weight
-		}
+	e := make([]float32, rows*p.Dim)
+	w := make([]float32, rows)
+	sd := 1 / math.Sqrt(float64(p.Dim))
+	for i := range e {
+		e[i] = float32(t.rng.NormFloat64() * sd)
+	}
+	for r := len(words); r < rows; r++ {
+		w[r] = -1 // a 3-gram starts at about a third of a word's weight
 	}
 	t.e, t.w = e, w
 	t.m, t.v = make([]float32, len(e)), make([]float32, len(e))
@@ -166,7 +140,7 @@ func newTrainer(p Params, words []string, e, w []float32) *trainer {
 
 // encoded is one text's forward pass, kept for the backward pass.
 type encoded struct {
-	b bag
+	b codesearch.Bag
 	p []float64 // softmax weights
 	v []float64 // weighted mean
 	n float64   // |v|
@@ -175,15 +149,15 @@ type encoded struct {
 
 func (t *trainer) forward(text string) encoded {
 	d := t.p.Dim
-	x := encoded{b: t.f.bag(Pieces(text)), v: make([]float64, d), u: make([]float64, d)}
-	if len(x.b.rows) == 0 {
+	x := encoded{b: t.f.Bag(text), v: make([]float64, d), u: make([]float64, d)}
+	if len(x.b.Rows) == 0 {
 		x.u[0] = 1
 		return x
 	}
-	x.p = make([]float64, len(x.b.rows))
+	x.p = make([]float64, len(x.b.Rows))
 	mx := math.Inf(-1)
-	for i, r := range x.b.rows {
-		x.p[i] = float64(t.w[r]) + float64(x.b.logCount[i])
+	for i, r := range x.b.Rows {
+		x.p[i] = float64(t.w[r]) + float64(x.b.LogCount[i])
 		mx = math.Max(mx, x.p[i])
 	}
 	var z float64
@@ -191,7 +165,7 @@ func (t *trainer) forward(text string) encoded {
 		x.p[i] = math.Exp(x.p[i] - mx)
 		z += x.p[i]
 	}
-	for i, r := range x.b.rows {
+	for i, r := range x.b.Rows {
 		x.p[i] /= z
 		row := t.e[int(r)*d : (int(r)+1)*d]
 		for j, y := range row {
@@ -215,7 +189,7 @@ func (t *trainer) forward(text string) encoded {
 // backward adds to the step's gradient the effect of gu, the loss gradient
 // of x.u.
 func (t *trainer) backward(x encoded, gu []float64) {
-	if x.n == 0 || len(x.b.rows) == 0 {
+	if x.n == 0 || len(x.b.Rows) == 0 {
 		return
 	}
 	d := t.p.Dim
@@ -229,7 +203,7 @@ func (t *trainer) backward(x encoded, gu []float64) {
 		gv[j] = (gu[j] - dot*x.u[j]) / x.n
 		vgv += x.v[j] * gv[j]
 	}
-	for i, r := range x.b.rows {
+	for i, r := range x.b.Rows {
 		k, ok := t.slot[r]
 		if !ok {
 			k = len(t.tchd)
@@ -380,8 +354,8 @@ func (t *trainer) apply() {
 }
 
 // model quantises the trained tables.
-func (t *trainer) model(info any) (*Model, error) {
-	h := Header{Dim: t.p.Dim, Words: len(t.words), Buckets: t.p.Buckets}
+func (t *trainer) model(info any) (*codesearch.Model, error) {
+	h := codesearch.Header{Dim: t.p.Dim, Words: len(t.words), Buckets: t.p.Buckets}
 	if info != nil {
 		b, err := json.Marshal(info)
 		if err != nil {
@@ -389,7 +363,7 @@ func (t *trainer) model(info any) (*Model, error) {
 		}
 		h.Train = b
 	}
-	return quantize(h, append([]string(nil), t.words...), t.e, t.w), nil
+	return codesearch.Quantize(h, append([]string(nil), t.words...), t.e, t.w), nil
 }
 
 // MRR returns the mean reciprocal rank of each pair's code for its Doc

@@ -1,4 +1,4 @@
-package codesearch
+package train
 
 import (
 	"io/fs"
@@ -49,14 +49,6 @@ func MineFile(path string, src []byte) []Pair {
 	if reservedPath(path) {
 		return nil
 	}
-	return MineSourceFile(path, src)
-}
-
-// MineSourceFile is MineFile without the reserved-path check: for
-// refining a model on the sources a team indexes (Refine), which are
-// theirs to learn from whatever their names; training the shipped model
-// uses MineFile.
-func MineSourceFile(path string, src []byte) []Pair {
 	lang := code.Language(path)
 	switch lang {
 	case "go", "python", "javascript", "typescript":

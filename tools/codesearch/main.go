@@ -1,12 +1,14 @@
-// Command codesearch-train mines (doc comment, code) pairs from source trees
-// and trains a codesearch model on them; scripts/train-codesearch.sh runs it
-// on the pinned inputs of models/codesearch-v1.
+// Command codesearch mines (doc comment, code) pairs from source trees and
+// trains a codesearch model on them (package train);
+// scripts/train-codesearch.sh runs it on the pinned inputs of
+// models/codesearch-v1. It is a Go module of its own, so that the ragbot
+// binary compiles none of the training code:
 //
-//	codesearch-train -roots ROOTS -o model.bin [-report report.json] [flags]
+//	cd tools/codesearch && go run . -roots ROOTS -o model.bin [-report report.json] [flags]
 //
 // ROOTS has one input a line, "LANG NAME DIR" (LANG go, python or js; NAME
 // the Go module path, Debian or npm package, "stdlib" for the Go standard
-// library). A reserved NAME (codesearch.CheckRoot) is an error. Pairs of
+// library). A reserved NAME (train.CheckRoot) is an error. Pairs of
 // one directory in ten (by a hash of the root and directory) are held out:
 // the model is trained on the others, and the report gives the held-out
 // MRR per language, 1 code against 999 distractors as in CodeSearchNet,
@@ -29,6 +31,7 @@ import (
 
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
+	"github.com/ragbot/ragbot/tools/codesearch/train"
 )
 
 // Most pairs taken from one root, so that a few big inputs do not make the
@@ -46,7 +49,7 @@ type root struct {
 }
 
 type report struct {
-	Params     codesearch.Params  `json:"params"`
+	Params     train.Params       `json:"params"`
 	Roots      []root             `json:"roots"`
 	TrainPairs map[string]int     `json:"train_pairs"`
 	TestPairs  map[string]int     `json:"test_pairs"`
@@ -65,7 +68,7 @@ func main() {
 		maxPairs  = flag.Int("max-pairs", 0, "use at most this many training pairs (0: all), for quick runs")
 		dump      = flag.Int("dump", 0, "print this many mined pairs per language and exit")
 		evalModel = flag.String("eval", "", "measure this model file on the held-out pairs instead of training")
-		p         = codesearch.DefaultParams
+		p         = train.DefaultParams
 	)
 	flag.IntVar(&p.Epochs, "epochs", p.Epochs, "epochs")
 	flag.IntVar(&p.Batch, "batch", p.Batch, "batch size")
@@ -79,21 +82,21 @@ func main() {
 		os.Exit(2)
 	}
 	if err := run(*rootsFile, *out, *rep, *evalModel, *maxPairs, *dump, p); err != nil {
-		fmt.Fprintln(os.Stderr, "codesearch-train:", err)
+		fmt.Fprintln(os.Stderr, "codesearch:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rootsFile, out, repPath, evalModel string, maxPairs, dump int, p codesearch.Params) error {
+func run(rootsFile, out, repPath, evalModel string, maxPairs, dump int, p train.Params) error {
 	roots, err := readRoots(rootsFile)
 	if err != nil {
 		return err
 	}
-	var train, test []codesearch.Pair
+	var fitPairs, heldOut []train.Pair
 	seen := map[string]bool{}
 	for i := range roots {
 		r := &roots[i]
-		pairs, err := codesearch.MineDir(r.dir)
+		pairs, err := train.MineDir(r.dir)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.Name, err)
 		}
@@ -110,16 +113,16 @@ func run(rootsFile, out, repPath, evalModel string, maxPairs, dump int, p codese
 			seen[key], seen[pr.Doc+"\x00"+pr.Symbol] = true, true
 			r.Pairs++
 			if hash(r.Name+"/"+path.Dir(pr.Path))%10 == 0 {
-				test = append(test, pr)
+				heldOut = append(heldOut, pr)
 			} else {
-				train = append(train, pr)
+				fitPairs = append(fitPairs, pr)
 			}
 		}
 		fmt.Fprintf(os.Stderr, "%-8s %-60s %5d pairs\n", r.Lang, r.Name, r.Pairs)
 	}
 	if dump > 0 {
 		printed := map[string]int{}
-		for _, pr := range train {
+		for _, pr := range fitPairs {
 			if printed[pr.Lang] < dump && hash(pr.Path+pr.Symbol)%50 == 0 {
 				printed[pr.Lang]++
 				fmt.Printf("== %s %s %s\n%q\n%.300s\n\n", pr.Lang, pr.Path, pr.Symbol, pr.Queries, pr.Code)
@@ -127,10 +130,10 @@ func run(rootsFile, out, repPath, evalModel string, maxPairs, dump int, p codese
 		}
 		return nil
 	}
-	if maxPairs > 0 && len(train) > maxPairs {
-		train = sample(train, "train", maxPairs)
+	if maxPairs > 0 && len(fitPairs) > maxPairs {
+		fitPairs = sample(fitPairs, "train", maxPairs)
 	}
-	rep := report{Params: p, Roots: roots, TrainPairs: byLang(train), TestPairs: byLang(test),
+	rep := report{Params: p, Roots: roots, TrainPairs: byLang(fitPairs), TestPairs: byLang(heldOut),
 		MRR: map[string]float64{}, OfflineMRR: map[string]float64{}}
 	fmt.Fprintf(os.Stderr, "training on %v, holding out %v\n", rep.TrainPairs, rep.TestPairs)
 	info := map[string]any{"params": p, "train_pairs": rep.TrainPairs, "inputs": len(roots)}
@@ -139,7 +142,7 @@ func run(rootsFile, out, repPath, evalModel string, maxPairs, dump int, p codese
 	if evalModel != "" {
 		m, _, err = codesearch.LoadFile(evalModel)
 	} else {
-		m, err = codesearch.Train(context.Background(), train, p, info, func(epoch int, loss float64) {
+		m, err = train.Fit(context.Background(), fitPairs, p, info, func(epoch int, loss float64) {
 			rep.Loss = append(rep.Loss, loss)
 			fmt.Fprintf(os.Stderr, "epoch %d: loss %.4f (%s)\n", epoch, loss, time.Since(start).Round(time.Second))
 		})
@@ -155,16 +158,16 @@ func run(rootsFile, out, repPath, evalModel string, maxPairs, dump int, p codese
 		return v[0]
 	}
 	for _, lang := range []string{"go", "python", "javascript"} {
-		var sel []codesearch.Pair
-		for _, pr := range test {
+		var sel []train.Pair
+		for _, pr := range heldOut {
 			if evalLang(pr.Lang) == lang {
 				sel = append(sel, pr)
 			}
 		}
 		sel = sample(sel, "test", len(sel)) // mix the directories in each group
-		if mrr, g := codesearch.MRR(sel, 1000, m.Encode); g > 0 {
+		if mrr, g := train.MRR(sel, 1000, m.Encode); g > 0 {
 			rep.MRR[lang] = mrr
-			rep.OfflineMRR[lang], _ = codesearch.MRR(sel, 1000, offEncode)
+			rep.OfflineMRR[lang], _ = train.MRR(sel, 1000, offEncode)
 			fmt.Fprintf(os.Stderr, "held-out MRR %s: %.3f (offline hashing %.3f; %d groups of 1000)\n", lang, mrr, rep.OfflineMRR[lang], g)
 		}
 	}
@@ -205,7 +208,7 @@ func readRoots(file string) ([]root, error) {
 		if len(fs) != 3 {
 			return nil, fmt.Errorf("%s: want \"LANG NAME DIR\", got %q", file, sc.Text())
 		}
-		if err := codesearch.CheckRoot(fs[1]); err != nil {
+		if err := train.CheckRoot(fs[1]); err != nil {
 			return nil, err
 		}
 		roots = append(roots, root{Lang: fs[0], Name: fs[1], dir: fs[2]})
@@ -215,17 +218,17 @@ func readRoots(file string) ([]root, error) {
 
 // sample returns at most n of pairs, the ones with the smallest hashes of
 // salt, path and symbol, in that hash order: a fixed pseudo-random subset.
-func sample(pairs []codesearch.Pair, salt string, n int) []codesearch.Pair {
+func sample(pairs []train.Pair, salt string, n int) []train.Pair {
 	type h struct {
 		k uint64
-		p codesearch.Pair
+		p train.Pair
 	}
 	hs := make([]h, len(pairs))
 	for i, p := range pairs {
 		hs[i] = h{hash(salt + "\x00" + p.Path + "\x00" + p.Symbol + "\x00" + p.Doc), p}
 	}
 	slices.SortStableFunc(hs, func(a, b h) int { return cmp.Compare(a.k, b.k) })
-	out := make([]codesearch.Pair, 0, min(n, len(hs)))
+	out := make([]train.Pair, 0, min(n, len(hs)))
 	for _, x := range hs[:min(n, len(hs))] {
 		out = append(out, x.p)
 	}
@@ -248,7 +251,7 @@ func evalLang(lang string) string {
 	return lang
 }
 
-func byLang(pairs []codesearch.Pair) map[string]int {
+func byLang(pairs []train.Pair) map[string]int {
 	m := map[string]int{}
 	for _, p := range pairs {
 		m[p.Lang]++

@@ -1,4 +1,4 @@
-package codesearch
+package train
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
 )
 
 // tinyPairs are pairs mined from small real files: each topic has its own
@@ -39,11 +41,11 @@ func tinyPairs(t *testing.T) []Pair {
 
 var tinyParams = Params{Dim: 16, Buckets: 512, MinCount: 1, MaxWords: 1000, Epochs: 30, Batch: 16, LR: 0.02, Scale: 10, Seed: 7}
 
-func TestTrainDeterministic(t *testing.T) {
+func TestFitDeterministic(t *testing.T) {
 	pairs := tinyPairs(t)
 	var files [2][]byte
 	for i := range files {
-		m, err := Train(context.Background(), pairs, tinyParams, map[string]string{"test": "tiny"}, nil)
+		m, err := Fit(context.Background(), pairs, tinyParams, map[string]string{"test": "tiny"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +60,7 @@ func TestTrainDeterministic(t *testing.T) {
 	}
 	other := tinyParams
 	other.Seed = 8
-	m, err := Train(context.Background(), pairs, other, map[string]string{"test": "tiny"}, nil)
+	m, err := Fit(context.Background(), pairs, other, map[string]string{"test": "tiny"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,10 +71,10 @@ func TestTrainDeterministic(t *testing.T) {
 	}
 }
 
-func TestTrainLearns(t *testing.T) {
+func TestFitLearns(t *testing.T) {
 	pairs := tinyPairs(t)
 	var losses []float64
-	m, err := Train(context.Background(), pairs, tinyParams, nil, func(_ int, l float64) { losses = append(losses, l) })
+	m, err := Fit(context.Background(), pairs, tinyParams, nil, func(_ int, l float64) { losses = append(losses, l) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestTrainLearns(t *testing.T) {
 	if best != 3 {
 		t.Errorf("\"compress a payload\" ranked %s first, want %s", codes[best].Symbol, codes[3].Symbol)
 	}
-	untrained, err := Train(context.Background(), pairs, Params{Dim: 16, Buckets: 512, MinCount: 1, Epochs: 1, Batch: 16, LR: 1e-9, Seed: 7}, nil, nil)
+	untrained, err := Fit(context.Background(), pairs, Params{Dim: 16, Buckets: 512, MinCount: 1, Epochs: 1, Batch: 16, LR: 1e-9, Seed: 7}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,9 +106,11 @@ func TestTrainLearns(t *testing.T) {
 	}
 }
 
-func TestLoadRoundTrip(t *testing.T) {
+// TestFitLoadRoundTrip: a trained model written and loaded back by the
+// product's loader embeds alike and writes the same bytes.
+func TestFitLoadRoundTrip(t *testing.T) {
 	pairs := tinyPairs(t)
-	m, err := Train(context.Background(), pairs, tinyParams, map[string]int{"n": 1}, nil)
+	m, err := Fit(context.Background(), pairs, tinyParams, map[string]int{"n": 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +118,7 @@ func TestLoadRoundTrip(t *testing.T) {
 	if err := m.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	m2, hash, err := Load(b.Bytes())
+	m2, hash, err := codesearch.Load(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,40 +137,9 @@ func TestLoadRoundTrip(t *testing.T) {
 		t.Error("writing the loaded model gave other bytes")
 	}
 	for _, bad := range [][]byte{nil, []byte("RBCSNBOW1\n\x05\x00\x00\x00{}"), b.Bytes()[:b.Len()-1]} {
-		if _, _, err := Load(bad); !errors.Is(err, ErrFormat) {
+		if _, _, err := codesearch.Load(bad); !errors.Is(err, codesearch.ErrFormat) {
 			t.Errorf("Load(%d bytes) = %v, want ErrFormat", len(bad), err)
 		}
-	}
-}
-
-func TestRefine(t *testing.T) {
-	pairs := tinyPairs(t)
-	base, err := Train(context.Background(), pairs[:32], tinyParams, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := tinyParams
-	p.Epochs = 5
-	var files [2][]byte
-	for i := range files {
-		r, err := Refine(context.Background(), base, pairs[32:], p, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Words != base.Words || r.Buckets != base.Buckets {
-			t.Fatalf("refined shape %d+%d, want the base's %d+%d", r.Words, r.Buckets, base.Words, base.Buckets)
-		}
-		var b bytes.Buffer
-		r.Write(&b)
-		files[i] = b.Bytes()
-	}
-	if !bytes.Equal(files[0], files[1]) {
-		t.Error("refining twice gave different models")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := Refine(ctx, base, pairs, p, nil, nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("Refine with a canceled context: %v, want context.Canceled", err)
 	}
 }
 
