@@ -19,6 +19,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
@@ -96,7 +97,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // result is the command's error: nil when no check failed.
 func (d *doctor) result() error {
 	if d.failed > 0 {
-		return errors.New(plural(d.failed, "check") + " failed")
+		return errors.New(humanize.Plural(d.failed, "check") + " failed")
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
 )
@@ -618,7 +619,7 @@ func printReport(w io.Writer, out evalOutput) {
 	}
 	if n := out.NotSure; n != nil {
 		fmt.Fprintf(w, "\nnot sure: %s answered \"not sure\"; a wanted chunk among the %d matches shown with code for %d, among the %d listed for %d\n",
-			plural(n.Answerable, "answerable question"), retrieval.NotSureMatches, n.WithCode, retrieval.NotSureListed, n.Listed)
+			humanize.Plural(n.Answerable, "answerable question"), retrieval.NotSureMatches, n.WithCode, retrieval.NotSureListed, n.Listed)
 	}
 	if d := out.Depth; d != nil {
 		printDepth(w, out.Mode, d)

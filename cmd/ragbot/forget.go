@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -143,7 +144,7 @@ func forget(ctx context.Context, a *app, req forgetRequest, out io.Writer) error
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "%s %s of user %s (questions, channels, votes)\n", verb, plural(n, "vote"), req.user)
+		fmt.Fprintf(out, "%s %s of user %s (questions, channels, votes)\n", verb, humanize.Plural(n, "vote"), req.user)
 	}
 	if req.dryRun {
 		fmt.Fprintln(out, "dry run: nothing was deleted")
@@ -201,7 +202,7 @@ func forgetChunks(ctx context.Context, a *app, req forgetRequest, verb string, o
 		if len(parts) > 0 {
 			where = " (" + strings.Join(parts, ", ") + ")"
 		}
-		fmt.Fprintf(out, "%s  %s: %s%s\n", k.source, k.path, plural(total, "chunk"), where)
+		fmt.Fprintf(out, "%s  %s: %s%s\n", k.source, k.path, humanize.Plural(total, "chunk"), where)
 	}
 	deleted := len(refs)
 	if !req.dryRun && len(refs) > 0 {
@@ -224,8 +225,8 @@ func forgetChunks(ctx context.Context, a *app, req forgetRequest, verb string, o
 			return err
 		}
 	}
-	fmt.Fprintf(out, "%s %s in %s of %s; %s citing them\n", verb, plural(deleted, "chunk"), plural(len(keys), "path"),
-		plural(len(sources), "source"), plural(votes, "vote"))
+	fmt.Fprintf(out, "%s %s in %s of %s; %s citing them\n", verb, humanize.Plural(deleted, "chunk"), humanize.Plural(len(keys), "path"),
+		humanize.Plural(len(sources), "source"), humanize.Plural(votes, "vote"))
 	if len(req.paths) > 0 && len(refs) > 0 {
 		printExcludes(a.cfg, req, sources, out)
 	}
@@ -257,7 +258,7 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 				return err
 			}
 			total += n
-			fmt.Fprintf(out, "%s@%s: %s%s\n", id, req.branch, plural(n, "chunk"), what)
+			fmt.Fprintf(out, "%s@%s: %s%s\n", id, req.branch, humanize.Plural(n, "chunk"), what)
 			if i := sourceIndex(a.cfg, id); i >= 0 && slices.Contains(a.cfg.Sources[i].Branches, req.branch) {
 				fmt.Fprintf(out, "  %s is still in sources[%d].branches: the next index run indexes it again\n", req.branch, i)
 			}
@@ -273,7 +274,7 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 			}
 		}
 		total += n
-		fmt.Fprintf(out, "%s: %s on every branch and its index state\n", id, plural(n, "chunk"))
+		fmt.Fprintf(out, "%s: %s on every branch and its index state\n", id, humanize.Plural(n, "chunk"))
 		if i := sourceIndex(a.cfg, id); i >= 0 {
 			fmt.Fprintf(out, "  %s is still in sources[%d]: the next index run indexes it again\n", id, i)
 		}
@@ -285,7 +286,7 @@ func forgetSources(ctx context.Context, a *app, ids []string, req forgetRequest,
 			return err
 		}
 	}
-	fmt.Fprintf(out, "%s %s of %s; %s citing them\n", verb, plural(total, "chunk"), plural(len(ids), "source"), plural(votes, "vote"))
+	fmt.Fprintf(out, "%s %s of %s; %s citing them\n", verb, humanize.Plural(total, "chunk"), humanize.Plural(len(ids), "source"), humanize.Plural(votes, "vote"))
 	return nil
 }
 
@@ -500,12 +501,4 @@ func printExcludes(cfg *config.Config, req forgetRequest, sources map[string]boo
 		}
 		fmt.Fprintf(out, "add to %s: sources[%d].exclude: [%s]\n", src.Name, i, strings.Join(quoted, ", "))
 	}
-}
-
-// plural is "1 chunk", "2 chunks", "1,234 chunks" (n with thousands).
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return thousands(n) + " " + noun + "s"
 }

@@ -6,10 +6,10 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -42,15 +42,15 @@ func unconfigured(ctx context.Context, a *app, action unconfiguredAction, out io
 		switch action {
 		case unconfiguredReport:
 			fmt.Fprintf(out, "source %s: %s, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
-				name, plural(counts[id], "chunk"), name)
+				name, humanize.Plural(counts[id], "chunk"), name)
 		case unconfiguredDryRun:
-			fmt.Fprintf(out, "source %s: would prune %s and its index state (not configured)\n", name, plural(counts[id], "chunk"))
+			fmt.Fprintf(out, "source %s: would prune %s and its index state (not configured)\n", name, humanize.Plural(counts[id], "chunk"))
 		case unconfiguredDelete:
 			n, err := a.store.ForgetSource(ctx, id)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "source %s: pruned %s and its index state (not configured)\n", name, plural(n, "chunk"))
+			fmt.Fprintf(out, "source %s: pruned %s and its index state (not configured)\n", name, humanize.Plural(n, "chunk"))
 		}
 	}
 	if action == unconfiguredDryRun {
@@ -60,24 +60,6 @@ func unconfigured(ctx context.Context, a *app, action unconfiguredAction, out io
 		fmt.Fprintln(out, "dry run: nothing was deleted, nothing was indexed")
 	}
 	return nil
-}
-
-// thousands renders n with commas: 1234 -> "1,234".
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // configuredSearcher restricts the searches of the answer pipeline to the

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/humanize"
 )
 
 const indexAbout = `ragbot index indexes the configured sources into Weaviate: git repositories at
@@ -186,7 +187,7 @@ func printStats(w io.Writer, name string, st ingest.Stats) {
 		where += "@" + st.Branch
 	}
 	if st.Removed != "" { // ingest.BranchUntracked, ingest.BranchGone
-		fmt.Fprintf(w, "%s: %s: %s deleted\n", where, st.Removed, plural(st.Deleted, "chunk"))
+		fmt.Fprintf(w, "%s: %s: %s deleted\n", where, st.Removed, humanize.Plural(st.Deleted, "chunk"))
 		return
 	}
 	if st.Commit != "" {
