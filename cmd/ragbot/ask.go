@@ -12,6 +12,7 @@ import (
 	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 const askAbout = `ragbot ask answers a question with the top cited snippets from the indexed
@@ -64,8 +65,8 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	requests := newRequestCounter()
-	cf.observe = requests.observe
+	requests := weaviate.NewRequestCounter()
+	cf.observe = requests.Observe
 	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
 	if err != nil {
 		return err
@@ -96,7 +97,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("search is unavailable: %w", err)
 	}
 	var ans retrieval.Answer
-	requests.take() // count the question's requests only
+	requests.Take() // count the question's requests only
 	if indexed == 0 {
 		ans = retrieval.Answer{Question: question, Coverage: retrieval.NotIndexed, Confidence: retrieval.NotIndexed.Confidence(),
 			Warnings: []string{notIndexed(a.cfg, *sources, cf.config)}}
@@ -126,7 +127,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *explain {
 		explainRewrite(stdout, ans.Rewrite)
 		fmt.Fprintln(stdout, whyRefused(ans.Coverage, ans.Evidence, asker.Thresholds))
-		fmt.Fprintln(stdout, "Weaviate requests for this question:", formatRequests(requests.take()))
+		fmt.Fprintln(stdout, "Weaviate requests for this question:", weaviate.FormatRequests(requests.Take()))
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 const evalAbout = `ragbot eval runs question sets against the index: JSONL, one question per
@@ -225,8 +226,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	requests := newRequestCounter()
-	cf.observe = requests.observe
+	requests := weaviate.NewRequestCounter()
+	cf.observe = requests.Observe
 	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
 		return err
@@ -460,7 +461,7 @@ func candidateLine(q eval.Question, hits []retrieval.Hit, res []eval.Result) any
 
 // benchAsk times Asker.Ask on every question with a corpus: one warm-up
 // pass, then runs timed passes. Percentiles are nearest-rank.
-func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, runs int, requests *requestCounter) (*latencyJSON, error) {
+func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, runs int, requests *weaviate.RequestCounter) (*latencyJSON, error) {
 	var ms []float64
 	var perCall []int
 	byKind := map[string]int{}
@@ -470,14 +471,14 @@ func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 			if !ok {
 				continue
 			}
-			requests.take()
+			requests.Take()
 			start := time.Now()
 			if _, err := asker.Ask(ctx, req); err != nil {
 				return nil, fmt.Errorf("bench: question %s: %w", q.ID, err)
 			}
 			if pass > 0 {
 				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
-				kinds, n := requests.take()
+				kinds, n := requests.Take()
 				perCall = append(perCall, n)
 				for k, v := range kinds {
 					byKind[k] += v
@@ -630,7 +631,7 @@ func printReport(w io.Writer, out evalOutput) {
 		for _, n := range l.RequestsByKind {
 			total += n
 		}
-		fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, formatRequests(l.RequestsByKind, total))
+		fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, weaviate.FormatRequests(l.RequestsByKind, total))
 	}
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (not in the first 5; rank 0: not in the first 10):\n")
