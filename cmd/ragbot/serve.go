@@ -23,6 +23,7 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/metrics"
+	"github.com/ragbot/ragbot/internal/readiness"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
@@ -98,11 +99,11 @@ type server struct {
 	ln              net.Listener
 	mode            string // slack.mode, or "off"
 	shutdownTimeout time.Duration
-	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
-	git             *gitIndexing      // git webhooks, polls and the stale guard
-	claims          *weaviate.Claims  // deliveries and index leases shared with the other replicas (replicas.go)
-	metrics         *metrics.Metrics  // GET /metrics
-	ready           *readiness        // GET /readyz
+	sched           *ingest.Scheduler  // Confluence TTL syncs and git polls
+	git             *gitIndexing       // git webhooks, polls and the stale guard
+	claims          *weaviate.Claims   // deliveries and index leases shared with the other replicas (replicas.go)
+	metrics         *metrics.Metrics   // GET /metrics
+	ready           *readiness.Handler // GET /readyz
 }
 
 // startServer loads the config, checks the credentials of the chat surfaces
@@ -199,8 +200,8 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
-	s.ready = newReadiness(s.readyCheck)
-	s.mux.Handle("GET /readyz", s.ready)              // ready.go
+	s.ready = readiness.New(s.readyCheck)
+	s.mux.Handle("GET /readyz", s.ready)              // internal/readiness
 	s.mux.Handle("GET /metrics", s.metrics.Handler()) // Prometheus text format (internal/metrics)
 	if s.bot != nil && s.mode == config.SlackHTTP {
 		s.bot.Routes(s.mux)
