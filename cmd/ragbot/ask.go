@@ -134,12 +134,10 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // chunksInScope counts the indexed chunks of the sources ids (the
 // configured sources when ids is empty: chunks of a source taken out of the
-// config are not searched, see configuredOnly).
+// config are not searched, see retrieval.OnlySources).
 func (a *app) chunksInScope(ctx context.Context, ids []string) (int, error) {
 	if len(ids) == 0 {
-		for _, s := range a.cfg.Sources {
-			ids = append(ids, s.SourceID())
-		}
+		ids = configuredIDs(a.cfg)
 	}
 	total := 0
 	for _, id := range ids {

@@ -8,9 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/humanize"
-	"github.com/ragbot/ragbot/retrieval"
 )
 
 // What unconfigured does with each source the config no longer lists.
@@ -60,38 +58,4 @@ func unconfigured(ctx context.Context, a *app, action unconfiguredAction, out io
 		fmt.Fprintln(out, "dry run: nothing was deleted, nothing was indexed")
 	}
 	return nil
-}
-
-// configuredSearcher restricts the searches of the answer pipeline to the
-// configured sources: a query that names none (ragbot ask without
-// --source) gets the configured source ids as its source filter, inside
-// the one Weaviate query, so that the chunks of a source taken out of the
-// config are never an answer, nor counted in the coverage statistics,
-// before they are pruned.
-type configuredSearcher struct {
-	retrieval.Searcher
-	ids []string
-}
-
-// configuredOnly wraps s for the sources of cfg.
-func configuredOnly(cfg *config.Config, s retrieval.Searcher) retrieval.Searcher {
-	ids := make([]string, len(cfg.Sources))
-	for i, src := range cfg.Sources {
-		ids[i] = src.SourceID()
-	}
-	return configuredSearcher{Searcher: s, ids: ids}
-}
-
-func (c configuredSearcher) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit, error) {
-	if len(q.Sources) == 0 {
-		q.Sources = c.ids
-	}
-	return c.Searcher.Search(ctx, q)
-}
-
-func (c configuredSearcher) DocFreq(ctx context.Context, q retrieval.Query, terms [][]string) ([]int, int, error) {
-	if len(q.Sources) == 0 {
-		q.Sources = c.ids
-	}
-	return c.Searcher.DocFreq(ctx, q, terms)
 }
