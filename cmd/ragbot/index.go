@@ -17,6 +17,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/forget"
 	"github.com/ragbot/ragbot/internal/humanize"
 )
 
@@ -90,11 +91,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		want[n] = true
 	}
 	err = indexAll(ctx, a, want, *full || *recreate, stdout)
-	action := unconfiguredReport
+	action := forget.Report
 	if *prune {
-		action = unconfiguredDelete
+		action = forget.Prune
 	}
-	if perr := unconfigured(ctx, a, action, stdout); perr != nil { // forget_prune.go
+	if perr := forgetterOf(a).Unconfigured(ctx, action, stdout); perr != nil {
 		return errors.Join(err, perr)
 	}
 	return err
@@ -121,7 +122,7 @@ func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf c
 		return err
 	}
 	defer a.Close()
-	return unconfigured(ctx, a, unconfiguredDryRun, stdout) // forget_prune.go
+	return forgetterOf(a).Unconfigured(ctx, forget.PruneDryRun, stdout)
 }
 
 // indexAll indexes the sources named in want (all when empty), printing one

@@ -22,6 +22,7 @@ import (
 	teamsbot "github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/forget"
 	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/internal/readiness"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -175,8 +176,8 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg, s.indexLease(), s.metrics.ScheduleSkipped); err != nil {
 		return err
 	}
-	// Votes older than feedback.retention go, at start and daily (forget_retention.go).
-	if err := (retention{votes: votes, keep: cfg.Feedback.RetentionDuration, now: time.Now, log: s.log}).schedule(s.sched); err != nil {
+	// Votes older than feedback.retention go, at start and daily.
+	if err := (forget.Retention{Votes: votes, Keep: cfg.Feedback.RetentionDuration, Now: time.Now, Log: s.log}).Schedule(s.sched); err != nil {
 		return err
 	}
 	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log, s.indexLease(), s.metrics.ScheduleSkipped); err != nil {

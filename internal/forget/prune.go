@@ -1,4 +1,4 @@
-package main
+package forget
 
 import (
 	"context"
@@ -11,25 +11,27 @@ import (
 	"github.com/ragbot/ragbot/internal/humanize"
 )
 
-// What unconfigured does with each source the config no longer lists.
-type unconfiguredAction int
+// Action is what Unconfigured does with each source the config no longer
+// lists.
+type Action int
 
 const (
-	unconfiguredReport unconfiguredAction = iota // say how to delete it (ragbot index)
-	unconfiguredDelete                           // delete its chunks and state (--prune)
-	unconfiguredDryRun                           // say what unconfiguredDelete would delete (--prune --dry-run)
+	Report      Action = iota // say how to delete it (ragbot index)
+	Prune                     // delete its chunks and state (--prune)
+	PruneDryRun               // say what Prune would delete (--prune --dry-run)
 )
 
-// unconfigured handles the sources the index holds (chunks or an index
+// Unconfigured handles the sources the index holds (chunks or an index
 // state) that the config no longer lists, from one Aggregate of chunks
 // grouped by source (and one of states), one line each on out, as action
-// says; a dry run ends with a line saying nothing was deleted.
-func unconfigured(ctx context.Context, a *app, action unconfiguredAction, out io.Writer) error {
-	counts, err := a.store.SourceCounts(ctx)
+// says; a dry run ends with a line saying nothing was deleted. Its errors
+// are the store's.
+func (f *Forgetter) Unconfigured(ctx context.Context, action Action, out io.Writer) error {
+	counts, err := f.Store.SourceCounts(ctx)
 	if err != nil {
 		return err
 	}
-	for _, s := range a.cfg.Sources {
+	for _, s := range f.Config.Sources {
 		delete(counts, s.SourceID())
 	}
 	for _, id := range slices.Sorted(maps.Keys(counts)) {
@@ -38,20 +40,20 @@ func unconfigured(ctx context.Context, a *app, action unconfiguredAction, out io
 			name = n
 		}
 		switch action {
-		case unconfiguredReport:
+		case Report:
 			fmt.Fprintf(out, "source %s: %s, not configured; `ragbot forget --source %s` or `ragbot index --prune` deletes them\n",
 				name, humanize.Plural(counts[id], "chunk"), name)
-		case unconfiguredDryRun:
+		case PruneDryRun:
 			fmt.Fprintf(out, "source %s: would prune %s and its index state (not configured)\n", name, humanize.Plural(counts[id], "chunk"))
-		case unconfiguredDelete:
-			n, err := a.store.ForgetSource(ctx, id)
+		case Prune:
+			n, err := f.Store.ForgetSource(ctx, id)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "source %s: pruned %s and its index state (not configured)\n", name, humanize.Plural(n, "chunk"))
 		}
 	}
-	if action == unconfiguredDryRun {
+	if action == PruneDryRun {
 		if len(counts) == 0 {
 			fmt.Fprintln(out, "every source in the index is configured: nothing to prune")
 		}
