@@ -7,6 +7,7 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/ingest/code"
+	"github.com/ragbot/ragbot/internal/doctor"
 	"github.com/ragbot/ragbot/internal/forget"
 )
 
@@ -76,4 +77,7 @@ func (c configSources) Pages(src config.Source) (ingest.PageSet, error) {
 	return pageSet(c.cfg, src, c.log)
 }
 
-var _ forget.Sources = configSources{}
+var (
+	_ forget.Sources = configSources{}
+	_ doctor.Sources = configSources{}
+)
