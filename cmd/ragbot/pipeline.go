@@ -80,3 +80,15 @@ func configuredIDs(cfg *config.Config) []string {
 	}
 	return ids
 }
+
+// sourcesByName maps each configured source's name to its source id (an
+// eval question's corpus is a source name).
+func sourcesByName(cfg *config.Config) map[string]string {
+	m := map[string]string{}
+	for _, s := range cfg.Sources {
+		if _, dup := m[s.Name]; !dup { // the first, as cfg.SourceNamed
+			m[s.Name] = s.SourceID()
+		}
+	}
+	return m
+}
