@@ -31,12 +31,9 @@ type Request struct {
 	Exclude bool     // print the sources[].exclude line that keeps Paths out
 }
 
-// Sources gives a configured source as an index run reads it;
-// cmd/ragbot builds them from the config.
+// Sources gives the pages of a configured source as an index run reads
+// them; cmd/ragbot builds them from the config.
 type Sources interface {
-	// Dir is the markdown folder source src; its Prefix is what the
-	// folder's chunk paths start with.
-	Dir(src config.Source) ingest.DirSource
 	// Pages is the page set of a confluence or html source; an error when
 	// it cannot be made (a missing token).
 	Pages(src config.Source) (ingest.PageSet, error)
@@ -418,7 +415,7 @@ func (f *Forgetter) printExcludes(req Request, sources map[string]bool, out io.W
 		entries := slices.Clone(src.Exclude)
 		for _, g := range req.Paths {
 			if src.Kind == config.KindMarkdown { // exclude is relative to the folder, chunk paths carry its prefix
-				if pre := f.Sources.Dir(src).Prefix; pre != "" {
+				if pre := src.CitationPrefix(); pre != "" {
 					g = strings.TrimPrefix(g, pre+"/")
 				}
 			}
