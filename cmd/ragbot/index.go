@@ -9,14 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-	"time"
 
 	"golang.org/x/term"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/forget"
 )
 
 const indexAbout = `ragbot index indexes the configured sources into Weaviate: git repositories at
@@ -73,11 +72,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		want[n] = true
 	}
 	err = indexAll(ctx, a, want, *full || *recreate, stdout)
-	action := unconfiguredReport
+	action := forget.Report
 	if *prune {
-		action = unconfiguredDelete
+		action = forget.Prune
 	}
-	if perr := unconfigured(ctx, a, action, stdout); perr != nil { // forget_prune.go
+	if perr := forgetterOf(a).Unconfigured(ctx, action, stdout); perr != nil {
 		return errors.Join(err, perr)
 	}
 	return err
@@ -104,7 +103,7 @@ func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf c
 		return err
 	}
 	defer a.Close()
-	return unconfigured(ctx, a, unconfiguredDryRun, stdout) // forget_prune.go
+	return forgetterOf(a).Unconfigured(ctx, forget.PruneDryRun, stdout)
 }
 
 // indexAll indexes the sources named in want (all when empty), printing one
@@ -127,7 +126,7 @@ func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out 
 			continue
 		}
 		for _, st := range indexSource(ctx, ix, a.cfg, src, full, &errs) {
-			printStats(out, src.Name, st)
+			fmt.Fprintln(out, st.Summary(src.Name))
 		}
 		if ctx.Err() != nil {
 			break
@@ -162,45 +161,6 @@ func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, sr
 		out = append(out, st)
 	}
 	return out
-}
-
-func printStats(w io.Writer, name string, st ingest.Stats) {
-	where := name
-	if st.Branch != "" {
-		where += "@" + st.Branch
-	}
-	if st.Removed != "" { // ingest.BranchUntracked, ingest.BranchGone
-		fmt.Fprintf(w, "%s: %s: %s deleted\n", where, st.Removed, plural(st.Deleted, "chunk"))
-		return
-	}
-	if st.Commit != "" {
-		where += " (" + st.Commit[:7] + ")"
-	}
-	if st.UpToDate {
-		fmt.Fprintf(w, "%s: up to date, %d files, %d chunks (%.1fs)\n", where, st.Files, st.Chunks, st.Duration.Seconds())
-		return
-	}
-	if st.Mode == ingest.ModeIncremental {
-		where += " incremental"
-	}
-	red := ingest.RedactedNote(st.Redacted.Total()) // "" without secrets: the line's shape stays
-	fmt.Fprintf(w, "%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s%s, %.1fs\n",
-		where, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted, counts(st.Skipped), counts(st.Fallback), red, st.Duration.Round(100*time.Millisecond).Seconds())
-}
-
-// counts renders {"binary":2,"vendored":1} as "3 (binary 2, vendored 1)".
-func counts(m map[string]int) string {
-	total := 0
-	var parts []string
-	for k, v := range m {
-		total += v
-		parts = append(parts, fmt.Sprintf("%s %d", k, v))
-	}
-	if total == 0 {
-		return "0"
-	}
-	sort.Strings(parts)
-	return fmt.Sprintf("%d (%s)", total, strings.Join(parts, ", "))
 }
 
 func isTerminal(w io.Writer) bool {

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
@@ -227,44 +226,6 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and stderr containing %q", code, errOut, tc.wantCode, tc.wantErr)
 			}
 		})
-	}
-}
-
-func TestCitationPrefix(t *testing.T) {
-	for dir, want := range map[string]string{
-		"docs": "docs", "./docs/": "docs", "handbook/ops": "handbook/ops",
-		".": "", "..": "", "../wiki": "", "/srv/docs": "",
-	} {
-		if got := citationPrefix(dir); got != want {
-			t.Errorf("citationPrefix(%q) = %q, want %q", dir, got, want)
-		}
-	}
-}
-
-// TestDirLinks: a markdown source links with its own template, else with
-// that of the local git source whose folder holds it.
-func TestDirLinks(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"repo/docs", "other"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg, err := config.Parse([]byte(`sources:
-  - {name: repo, kind: git, path: repo, link_template: "https://git.example.com/repo/{commit}/{path}"}
-  - {name: handbook, kind: markdown, path: repo/docs}
-  - {name: other, kind: markdown, path: other}
-  - {name: own, kind: markdown, path: repo/docs, link_preset: gitea, web_url: "https://gitea.example.com/h"}
-`), root, func(string) (string, bool) { return "", false })
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"handbook": "https://git.example.com/repo/{commit}/{path}", "other": "",
-		"own": "https://gitea.example.com/h/src/commit/{commit}/{path}#L{start}-L{end}"}
-	for _, s := range cfg.Sources[1:] {
-		if got := dirLinks(cfg, s); got != want[s.Name] {
-			t.Errorf("dirLinks(%s) = %q, want %q", s.Name, got, want[s.Name])
-		}
 	}
 }
 

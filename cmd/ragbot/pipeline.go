@@ -19,7 +19,7 @@ import (
 // (ingest.StaleDocs), the index against the branch heads
 // (ingest.BranchFreshness), and the chunk collection's shards: part of the
 // index unavailable or read-only (weaviate.HealthGuard). It searches the
-// configured sources only (configuredOnly).
+// configured sources only (retrieval.OnlySources).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
 	r := a.cfg.Retrieval
 	sum, err := newSummarizer(a.cfg)
@@ -38,7 +38,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 		stale.Sources[repo.Source.ID] = repo.Source
 	}
 	return &retrieval.Asker{
-		Store: configuredOnly(a.cfg, a.store), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
+		Store: retrieval.OnlySources(a.store, configuredIDs(a.cfg)), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
 		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
 		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{
@@ -66,4 +66,25 @@ func newRewriter(cfg *config.Config) (retrieval.QueryRewriter, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// configuredIDs are the source ids of the configured sources, in order.
+func configuredIDs(cfg *config.Config) []string {
+	ids := make([]string, len(cfg.Sources))
+	for i, src := range cfg.Sources {
+		ids[i] = src.SourceID()
+	}
+	return ids
+}
+
+// sourcesByName maps each configured source's name to its source id (an
+// eval question's corpus is a source name).
+func sourcesByName(cfg *config.Config) map[string]string {
+	m := map[string]string{}
+	for _, s := range cfg.Sources {
+		if _, dup := m[s.Name]; !dup { // the first, as cfg.SourceNamed
+			m[s.Name] = s.SourceID()
+		}
+	}
+	return m
 }

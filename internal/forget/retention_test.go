@@ -1,12 +1,16 @@
-package main
+package forget
 
 import (
+	"context"
 	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
 // stepClock is an ingest.Clock that moves only when the test calls
@@ -65,7 +69,7 @@ func (c *stepClock) advance(d time.Duration) {
 func waitRun(t *testing.T, sched *ingest.Scheduler, end time.Time) ingest.TaskStatus {
 	t.Helper()
 	for range 6000 {
-		st, ok := sched.Status(retentionTask)
+		st, ok := sched.Status(RetentionTask)
 		if !ok {
 			t.Fatal("no retention task")
 		}
@@ -81,32 +85,50 @@ func waitRun(t *testing.T, sched *ingest.Scheduler, end time.Time) ingest.TaskSt
 	return ingest.TaskStatus{}
 }
 
+// TestMain gives the tests a real Weaviate (weaviatetest).
+func TestMain(m *testing.M) { weaviatetest.Main(m) }
+
 // TestFeedbackRetentionJob runs the retention job on the scheduler with an
 // injected clock against a real Weaviate: at start it deletes the votes
 // older than feedback.retention and keeps the newer ones, and a day later
 // it runs again and deletes those that have aged past it meanwhile.
 func TestFeedbackRetentionJob(t *testing.T) {
-	cfg := writeConfig(t, t.TempDir())
-	_, votes := openTestApp(t, cfg)
+	votes, err := weaviatetest.NewStore(t, embed.OfflineName).OpenFeedback(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = votes.Drop(context.Background()) })
 	t0 := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
 	for i, age := range []time.Duration{400 * day, 181 * day, 180*day - time.Hour, 30 * day, time.Hour} {
-		putVote(t, votes, "U1", "1."+string(rune('a'+i)), t0.Add(-age))
+		ts := "1." + string(rune('a'+i))
+		f := retrieval.Feedback{Question: "where is " + ts, Vote: retrieval.VoteUp, User: "U1", Channel: "C1", MessageTS: ts, Time: t0.Add(-age)}
+		if err := votes.Put(t.Context(), f); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if got := voteCount(t, votes); got != 5 {
+	voteCount := func() int {
+		t.Helper()
+		n, err := votes.Count(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := voteCount(); got != 5 {
 		t.Fatalf("stored %d votes, want 5", got)
 	}
 	clock := &stepClock{now: t0}
 	sched := ingest.NewScheduler(ingest.SchedulerOptions{Clock: clock, Log: slog.New(slog.DiscardHandler)})
-	job := retention{votes: votes, keep: 180 * day, now: clock.Now, log: slog.New(slog.DiscardHandler)}
-	if err := job.schedule(sched); err != nil {
+	job := Retention{Votes: votes, Keep: 180 * day, Now: clock.Now, Log: slog.New(slog.DiscardHandler)}
+	if err := job.Schedule(sched); err != nil {
 		t.Fatal(err)
 	}
 	sched.Start()
 	t.Cleanup(func() { _ = sched.Stop(t.Context()) })
 
 	st := waitRun(t, sched, t0)
-	if got := voteCount(t, votes); got != 3 {
+	if got := voteCount(); got != 3 {
 		t.Errorf("after the run at start: %d votes, want 3 (those under 180 days old)", got)
 	}
 	if want := t0.Add(day); !st.Next.Equal(want) || st.Spec != "@every 24h0m0s" {
@@ -114,7 +136,7 @@ func TestFeedbackRetentionJob(t *testing.T) {
 	}
 	clock.advance(day)
 	waitRun(t, sched, t0.Add(day))
-	if got := voteCount(t, votes); got != 2 {
+	if got := voteCount(); got != 2 {
 		t.Errorf("after the run a day later: %d votes, want 2 (the one 180 days less an hour old has aged out)", got)
 	}
 }

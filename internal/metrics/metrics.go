@@ -1,4 +1,4 @@
-package main
+package metrics
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
-// metrics are the Prometheus metrics of `ragbot serve`, served at GET
+// Metrics are the Prometheus metrics of `ragbot serve`, served at GET
 // /metrics in the text exposition format. Each server has its own registry
 // (not prometheus.DefaultRegisterer), so that tests are independent. Names
 // and labels follow prometheus.io/docs/practices/naming: the ragbot_ prefix,
@@ -25,7 +25,7 @@ import (
 // takes a bounded set of values: surfaces, outcomes, request kinds, results
 // and the configured source names; never question text, user, channel or
 // delivery ids, or URL paths.
-type metrics struct {
+type Metrics struct {
 	reg     *prometheus.Registry
 	sources map[string]string // source id -> configured source name
 	wiki    map[string]bool   // ids of the confluence sources
@@ -56,24 +56,26 @@ const (
 	outcomeBusy        = "busy"         // refused by admission control: the queue was full or its wait ran out
 )
 
-var questionOutcomes = []string{outcomeAnswered, outcomeNotSure, outcomeNoCoverage, outcomeUnavailable,
+// QuestionOutcomes are the values of the outcome label of
+// ragbot_questions_total.
+var QuestionOutcomes = []string{outcomeAnswered, outcomeNotSure, outcomeNoCoverage, outcomeUnavailable,
 	outcomeNoSources, outcomeHelp, outcomeReplyFailed, outcomeBusy}
 
 // Surfaces (label surface).
 const (
-	surfaceSlack        = "slack"         // mentions and direct messages
-	surfaceSlackCommand = "slack_command" // the /where-is slash command
-	surfaceTeams        = "teams"
+	SurfaceSlack        = "slack"         // mentions and direct messages
+	SurfaceSlackCommand = "slack_command" // the /where-is slash command
+	SurfaceTeams        = "teams"
 )
 
 // Answer latency buckets in seconds: from a cached lexical answer (tens of
 // ms) to the default answer timeout (config.DefaultAnswerTimeout, 30 s).
 var answerBuckets = []float64{0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60}
 
-// queueDepth registers ragbot_index_queue_sources{state}: the git sources
+// QueueDepth registers ragbot_index_queue_sources{state}: the git sources
 // with an index run waiting (pending) or under way (running), read from
 // depth at each scrape.
-func (m *metrics) queueDepth(depth func() (pending, running int)) {
+func (m *Metrics) QueueDepth(depth func() (pending, running int)) {
 	for _, state := range []string{"pending", "running"} {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ragbot_index_queue_sources",
 			Help:        "Git sources with an index run waiting (state=pending: triggered, settling or backing off) or under way (state=running).",
@@ -87,12 +89,12 @@ func (m *metrics) queueDepth(depth func() (pending, running int)) {
 	}
 }
 
-// newMetrics registers every family on a new registry, with the series of
-// the configured sources and the bounded label values created at zero, so
+// New registers every family on a new registry, with the series of
+// the configured sources (sources, by name) and the bounded label values created at zero, so
 // that rate() and absent() work before the first event.
-func newMetrics(cfg *config.Config) *metrics {
-	m := &metrics{reg: prometheus.NewRegistry(), sources: map[string]string{}, wiki: map[string]bool{}}
-	for _, s := range cfg.Sources {
+func New(sources []config.Source) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry(), sources: map[string]string{}, wiki: map[string]bool{}}
+	for _, s := range sources {
 		m.sources[s.SourceID()] = s.Name
 		m.wiki[s.SourceID()] = s.Kind == config.KindConfluence
 	}
@@ -134,7 +136,7 @@ func newMetrics(cfg *config.Config) *metrics {
 	}
 	f(collectors.NewGoCollector())
 	f(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	for _, s := range cfg.Sources {
+	for _, s := range sources {
 		m.embedded.WithLabelValues(s.Name)
 		m.deleted.WithLabelValues(s.Name)
 		if s.Kind == config.KindConfluence {
@@ -156,22 +158,22 @@ func newMetrics(cfg *config.Config) *metrics {
 }
 
 // Handler serves the registry at /metrics.
-func (m *metrics) Handler() http.Handler {
+func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
 }
 
 // sourceName is the configured name of a source id; ids not in the config
 // (none should reach here) share "unknown", keeping the label bounded.
-func (m *metrics) sourceName(id string) string {
+func (m *Metrics) sourceName(id string) string {
 	if n, ok := m.sources[id]; ok {
 		return n
 	}
 	return "unknown"
 }
 
-// botHooks counts the answers and duplicate deliveries of a surface.
-func (m *metrics) botHooks(surface string) bot.Hooks {
-	for _, o := range questionOutcomes {
+// BotHooks counts the answers and duplicate deliveries of a surface.
+func (m *Metrics) BotHooks(surface string) bot.Hooks {
+	for _, o := range QuestionOutcomes {
 		m.questions.WithLabelValues(surface, o)
 	}
 	m.duplicates.WithLabelValues(surface)
@@ -183,7 +185,7 @@ func (m *metrics) botHooks(surface string) bot.Hooks {
 	}
 }
 
-func (m *metrics) question(surface, outcome string, elapsed time.Duration) {
+func (m *Metrics) question(surface, outcome string, elapsed time.Duration) {
 	m.questions.WithLabelValues(surface, outcome).Inc()
 	m.answerSecs.WithLabelValues(surface).Observe(elapsed.Seconds())
 }
@@ -222,14 +224,16 @@ func coverageOutcome(a retrieval.Answer) string {
 }
 
 // observedAnswerer counts the questions of a surface that asks its
-// Answerer directly (Slack's /where-is), as botHooks does for mentions.
+// Answerer directly (Slack's /where-is), as BotHooks does for mentions.
 type observedAnswerer struct {
 	next    bot.Answerer
-	m       *metrics
+	m       *Metrics
 	surface string
 }
 
-func (m *metrics) answerer(surface string, next bot.Answerer) bot.Answerer {
+// Answerer wraps next, counting its questions and their answer time under
+// surface, as BotHooks does for a surface that reports its replies.
+func (m *Metrics) Answerer(surface string, next bot.Answerer) bot.Answerer {
 	for _, o := range []string{outcomeAnswered, outcomeNotSure, outcomeNoCoverage, outcomeUnavailable, outcomeBusy} {
 		m.questions.WithLabelValues(surface, o)
 	}
@@ -249,9 +253,9 @@ func (a observedAnswerer) Ask(ctx context.Context, r retrieval.Request) (retriev
 	return ans, err
 }
 
-// admission registers ragbot_answer_queue_length and ragbot_answers_running,
+// Admission registers ragbot_answer_queue_length and ragbot_answers_running,
 // read from the pool at each scrape.
-func (m *metrics) admission(a *bot.Admission) {
+func (m *Metrics) Admission(a *bot.Admission) {
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ragbot_answer_queue_length",
 		Help: "Questions waiting for a search slot (serve.max_concurrent_answers)."}, func() float64 {
 		_, q := a.Load()
@@ -264,19 +268,19 @@ func (m *metrics) admission(a *bot.Admission) {
 	}))
 }
 
-// refused is the bot.AdmissionConfig.OnReject of serve's admission pool.
-func (m *metrics) refused(reason string) { m.refusals.WithLabelValues(reason).Inc() }
+// Refused is the bot.AdmissionConfig.OnReject of serve's admission pool.
+func (m *Metrics) Refused(reason string) { m.refusals.WithLabelValues(reason).Inc() }
 
-// weaviateRequest is the weaviate.RequestObserver of the store.
-func (m *metrics) weaviateRequest(kind string, elapsed time.Duration, failed bool) {
+// WeaviateRequest is the weaviate.RequestObserver of the store.
+func (m *Metrics) WeaviateRequest(kind string, elapsed time.Duration, failed bool) {
 	m.weaviateRq.WithLabelValues(kind).Observe(elapsed.Seconds())
 	if failed {
 		m.weaviateEr.WithLabelValues(kind).Inc()
 	}
 }
 
-// indexRun is the ingest.Indexer.OnRun of serve's indexers.
-func (m *metrics) indexRun(r ingest.RunReport) {
+// IndexRun is the ingest.Indexer.OnRun of serve's indexers.
+func (m *Metrics) IndexRun(r ingest.RunReport) {
 	name := m.sourceName(r.Source)
 	result := "ok"
 	switch {
@@ -293,9 +297,9 @@ func (m *metrics) indexRun(r ingest.RunReport) {
 	}
 }
 
-// scheduleSkipped is the ingest.SchedulerOptions.OnSkip of serve's
+// ScheduleSkipped is the ingest.SchedulerOptions.OnSkip of serve's
 // scheduler; tasks are named by source id.
-func (m *metrics) scheduleSkipped(task string) { m.skipped.WithLabelValues(m.sourceName(task)).Inc() }
+func (m *Metrics) ScheduleSkipped(task string) { m.skipped.WithLabelValues(m.sourceName(task)).Inc() }
 
 // webhookResults maps the status codes of ingest.WebhookHandler to the
 // result label of ragbot_webhook_deliveries_total.
@@ -309,9 +313,9 @@ var webhookResults = map[int]string{
 	http.StatusRequestEntityTooLarge: "too_large",
 }
 
-// countWebhooks counts the deliveries h answers, by the result its status
+// CountWebhooks counts the deliveries h answers, by the result its status
 // code stands for.
-func (m *metrics) countWebhooks(h http.Handler) http.Handler {
+func (m *Metrics) CountWebhooks(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 		h.ServeHTTP(rec, r)
