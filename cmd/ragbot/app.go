@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -129,7 +130,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 		apiKey = os.Getenv(env)
 	}
 	if url == "" {
-		url, err = a.localWeaviate(ctx)
+		url, apiKey, err = a.localWeaviate(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -152,24 +153,46 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	return a, nil
 }
 
-// localWeaviate returns the URL of the embedded server: one already answering
-// on the configured port (e.g. `ragbot weaviate` in another terminal), or a
-// child process started now.
-func (a *app) localWeaviate(ctx context.Context) (string, error) {
-	url := fmt.Sprintf("http://127.0.0.1:%d", a.cfg.Weaviate.Port)
+// localWeaviate returns the URL and API key of the embedded server: one
+// already answering on the configured port (e.g. `ragbot weaviate` in
+// another terminal), with the key in its data dir, or a child process
+// started now.
+func (a *app) localWeaviate(ctx context.Context) (url, apiKey string, err error) {
+	url = fmt.Sprintf("http://127.0.0.1:%d", a.cfg.Weaviate.Port)
+	dataDir := a.cfg.Resolve(a.cfg.Weaviate.DataDir)
 	if weaviatelocal.Ready(ctx, url) {
 		a.log.Debug("using running weaviate", "url", url)
-		return url, nil
+		key, err := runningKey(ctx, url, dataDir)
+		return url, key, err
 	}
 	fmt.Fprintf(a.stderr, "starting local Weaviate on %s (about 10 s)...\n", url)
 	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
-		Binary: a.cfg.Weaviate.Binary, DataDir: a.cfg.Resolve(a.cfg.Weaviate.DataDir), Port: a.cfg.Weaviate.Port, Logger: a.log,
+		Binary: a.cfg.Weaviate.Binary, DataDir: dataDir, Port: a.cfg.Weaviate.Port, Logger: a.log,
 	})
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	a.server = srv
-	return srv.URL, nil
+	return srv.URL, srv.APIKey, nil
+}
+
+// runningKey is the API key of the local Weaviate already answering at url:
+// the one in dataDir, checked against the server so that a server of
+// another data dir on the port is named instead of failing later. A
+// server that needs no key (started by an earlier ragbot) gets none.
+func runningKey(ctx context.Context, url, dataDir string) (string, error) {
+	if weaviatelocal.KeyAccepted(ctx, url, "") {
+		return "", nil
+	}
+	key, err := weaviatelocal.ReadAPIKey(dataDir)
+	if err != nil {
+		return "", fmt.Errorf("a Weaviate answers on %s but wants an API key: %w (is it the server of another weaviate.data_dir?)", url, err)
+	}
+	if !weaviatelocal.KeyAccepted(ctx, url, key) {
+		return "", fmt.Errorf("the Weaviate on %s refuses the API key in %s: it is the server of another weaviate.data_dir, or was started with another key",
+			url, filepath.Join(dataDir, weaviatelocal.APIKeyFile))
+	}
+	return key, nil
 }
 
 // Close stops the local server if this process started it.

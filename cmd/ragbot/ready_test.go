@@ -47,6 +47,7 @@ func TestServeReadyz(t *testing.T) {
 	cfgPath := filepath.Join(dir, "ragbot.yaml")
 	cfg := fmt.Sprintf(`weaviate:
   url: %s
+  api_key_env: RAGBOT_TEST_READY_WEAVIATE_KEY
 sources:
   - name: httpx
     kind: git
@@ -61,6 +62,7 @@ slack:
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("RAGBOT_TEST_READY_WEAVIATE_KEY", wv.APIKey) // the same after a restart: kept in the data dir
 	t.Setenv("RAGBOT_SLACK_BOT_TOKEN", slackfake.BotToken)
 	t.Setenv("RAGBOT_SLACK_SIGNING_SECRET", slackfake.SigningSecret)
 	fake.Fail("auth.test", "service_unavailable") // Slack down at start: retried, not fatal
@@ -114,7 +116,9 @@ slack:
 	setShards := func(status string) {
 		t.Helper()
 		var shards []struct{ Name string }
-		resp, err := http.Get(wv.URL + "/v1/schema/Chunk/shards")
+		req, _ := http.NewRequest(http.MethodGet, wv.URL+"/v1/schema/Chunk/shards", nil)
+		req.Header.Set("Authorization", "Bearer "+wv.APIKey)
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,6 +130,7 @@ slack:
 		for _, sh := range shards {
 			req, _ := http.NewRequest(http.MethodPut, wv.URL+"/v1/schema/Chunk/shards/"+sh.Name, strings.NewReader(`{"status":"`+status+`"}`))
 			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+wv.APIKey)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil || resp.StatusCode != http.StatusOK {
 				t.Fatalf("set shard %s %s: %v %v", sh.Name, status, resp, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
+	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
 const versionAbout = `ragbot version prints ragbot's version and commit (as scripts/build.sh stamped
@@ -44,11 +45,12 @@ func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "embedder %s\n", embedderName(ctx, cfg, stderr))
-	nodes := cfg.Weaviate.Endpoints()
+	nodes, key := cfg.Weaviate.Endpoints(), envValue(cfg.Weaviate.APIKeyEnv)
 	if len(nodes) == 0 {
 		nodes = []string{fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)}
+		key, _ = weaviatelocal.ReadAPIKey(cfg.Resolve(cfg.Weaviate.DataDir)) // none yet: the server never ran
 	}
-	v, node, err := weaviateVersion(ctx, nodes, envValue(cfg.Weaviate.APIKeyEnv))
+	v, node, err := weaviateVersion(ctx, nodes, key)
 	if err != nil {
 		redacted := make([]string, len(nodes))
 		for i, u := range nodes {
