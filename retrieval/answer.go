@@ -198,9 +198,13 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 	if r.Branch == "" && a.Branches != nil {
 		r.Branch = a.Branches.MainBranch(r.Sources)
 	}
+	ctx, degraded := withDegraded(ctx)
 	ans, err := a.answerRewritten(ctx, r)
 	if err != nil {
 		return Answer{}, err
+	}
+	if degraded.Load() {
+		ans.Warnings = append(ans.Warnings, SemanticUnavailableWarning)
 	}
 	for _, g := range a.Guards {
 		if err := g.Guard(ctx, r, &ans); err != nil {

@@ -31,7 +31,12 @@ type app struct {
 	server   *weaviatelocal.Server  // nil unless this process started it
 	stderr   io.Writer              // progress and notices
 	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
-	redactor *ingest.Redactor       // indexing.redact (redact.go); nil when off
+	// semanticDown is why the semantic embedder failed at start
+	// (semantic.go), nil when it did not; lexicalOnly says that
+	// reopenSemantic could not make it at all.
+	semanticDown error
+	lexicalOnly  bool
+	redactor     *ingest.Redactor // indexing.redact (redact.go); nil when off
 }
 
 // commonFlags are the flags every subcommand has.
@@ -113,11 +118,12 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 
 // openAppConfig is openApp with the config loaded.
 func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, stderr io.Writer) (*app, error) {
-	emb, err := newEmbedder(ctx, cfg, stderr)
+	log := newLogger(stderr, flags)
+	emb, semDown, err := newQueryEmbedder(ctx, cfg, flags, stderr, log)
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: newLogger(stderr, flags), embedder: emb, stderr: stderr}
+	a := &app{cfg: cfg, log: log, embedder: emb, stderr: stderr}
 	if a.redactor, err = newRedactor(cfg); err != nil {
 		return nil, err
 	}
@@ -135,10 +141,14 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 			return nil, err
 		}
 	}
-	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
+	sc := weaviate.StoreConfig{
 		URL: url, Failover: failover, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
 		Observe: flags.observe, ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
-	}, flags)
+	}
+	a.store, err = a.openStore(ctx, sc, flags)
+	if err == nil && semDown != nil {
+		err = a.reopenSemantic(ctx, sc, flags, semDown) // semantic.go
+	}
 	if err != nil {
 		a.Close()
 		nodes := append([]string{url}, failover...)

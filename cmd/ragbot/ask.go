@@ -78,6 +78,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	asker, branches := a.pipeline(ctx)
+	a.guardSemantic(asker)
 	if *branch != "" {
 		if err := branches.Check(*branch, ids); err != nil {
 			return fmt.Errorf("%w: --%v", errUsage, err)

@@ -64,6 +64,9 @@ func withSemantic(ctx context.Context, cfg *config.Config, lex retrieval.Embedde
 	}
 	sem, err := embedderOf(ctx, cfg, *e, "embedder.semantic", stderr)
 	if err != nil {
+		if e.Kind == "openai" { // its endpoint, not the config: semantic.go
+			return nil, &semanticStartError{err: err}
+		}
 		return nil, err
 	}
 	return retrieval.Pair{Lexical: lex, Semantic: sem, SemanticMaxInputTokens: e.MaxInputTokens}, nil

@@ -156,6 +156,9 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	// guards), as in ask. /where-is lists locations, so it shows more of
 	// them than an answer.
 	asker, branches := s.app.pipeline(ctx)
+	if b := s.app.guardSemantic(asker); b != nil {
+		s.metrics.SemanticBreaker(b)
+	}
 	lister := *asker
 	lister.TopK = max(asker.TopK, 10)
 	lister.Candidates = max(asker.Candidates, lister.TopK)

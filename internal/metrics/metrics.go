@@ -44,6 +44,38 @@ type Metrics struct {
 	refusals   *prometheus.CounterVec   // reason
 }
 
+// SemanticBreaker registers ragbot_semantic_breaker_state{state} (1 for
+// the breaker's state now, 0 for the others, read at each scrape) and
+// ragbot_semantic_breaker_changes_total{state}, the changes into each
+// state, counted through b.OnChange (which keeps calling the one set
+// before). Call it before b's first use.
+func (m *Metrics) SemanticBreaker(b *retrieval.Breaker) {
+	states := []retrieval.BreakerState{retrieval.BreakerClosed, retrieval.BreakerOpen, retrieval.BreakerHalfOpen}
+	for _, st := range states {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ragbot_semantic_breaker_state",
+			Help:        "State of the semantic embedder's circuit breaker: 1 for the current state (closed: searching with it; open: answering from keywords; half_open: probing).",
+			ConstLabels: prometheus.Labels{"state": string(st)}}, func() float64 {
+			if b.State() == st {
+				return 1
+			}
+			return 0
+		}))
+	}
+	changes := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_semantic_breaker_changes_total",
+		Help: "Changes of the semantic embedder's circuit breaker into each state."}, []string{"state"})
+	for _, st := range states {
+		changes.WithLabelValues(string(st))
+	}
+	m.reg.MustRegister(changes)
+	next := b.OnChange
+	b.OnChange = func(from, to retrieval.BreakerState, err error) {
+		changes.WithLabelValues(string(to)).Inc()
+		if next != nil {
+			next(from, to, err)
+		}
+	}
+}
+
 // Outcomes of a question (label outcome of ragbot_questions_total).
 const (
 	outcomeAnswered    = "answered"     // retrieval.Covered: cited snippets
