@@ -327,17 +327,20 @@ func slackAPIURL(cfg *config.Config) string {
 	return u
 }
 
-// readyCheck is /readyz's check: the store ready (Weaviate answers, every
-// chunk shard READY) and, in Socket Mode, a Slack connection open (events
-// reach this process only through it).
+// readyCheck is /readyz's check: the store able to answer (Weaviate
+// answers and the chunk collection exists; a partial or read-only index
+// is ready but degraded, weaviate.DegradedError) and, in Socket Mode, a
+// Slack connection open (events reach this process only through it).
 func (s *server) readyCheck(ctx context.Context) error {
-	if err := s.app.store.Ready(ctx); err != nil {
+	err := s.app.store.Ready(ctx)
+	var degraded *weaviate.DegradedError
+	if err != nil && !errors.As(err, &degraded) {
 		return err
 	}
 	if s.bot != nil && s.mode == config.SlackSocket && !s.bot.SocketConnected() {
 		return errors.New("slack socket mode not connected")
 	}
-	return nil
+	return err // nil, or ready but degraded
 }
 
 // Close stops the local Weaviate if this process started it.
