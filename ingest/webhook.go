@@ -60,6 +60,9 @@ type WebhookHandler struct {
 	// redeliver. It bounds the memory that large bodies can hold to
 	// MaxLargeBodies x MaxWebhookBody [DefaultMaxLargeWebhookBodies].
 	MaxLargeBodies int
+	// OnReject, when set, is told why each delivery was refused (4xx or
+	// 503): one of the Reject* reasons.
+	OnReject func(reason string)
 
 	largeOnce sync.Once
 	large     chan struct{} // semaphore of large body reads
@@ -180,7 +183,21 @@ type webhookReply struct {
 	Source string `json:"source,omitempty"`
 	Branch string `json:"branch,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	reject string // a refusal's Reject* reason, for WebhookHandler.OnReject
 }
+
+// Reasons a delivery is refused (WebhookHandler.OnReject).
+const (
+	RejectMethod           = "method"            // not a POST
+	RejectNotAHook         = "not_a_hook"        // neither GitHub's nor GitLab's event header
+	RejectMissingSignature = "missing_signature" // no X-Hub-Signature-256 or X-Gitlab-Token
+	RejectTooLarge         = "too_large"         // over MaxWebhookBody, announced or read
+	RejectBusy             = "busy"              // too many large deliveries being read
+	RejectUnreadable       = "unreadable"        // the body could not be read
+	RejectUnknownSource    = "unknown_source"    // no configured source for the hook
+	RejectBadSignature     = "bad_signature"     // the HMAC or token does not match
+	RejectBadPayload       = "bad_payload"       // a verified push that is not JSON
+)
 
 func (h *WebhookHandler) log() *slog.Logger {
 	if h.Log != nil {
@@ -200,34 +217,37 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		lvl := slog.LevelInfo
 		if code >= 400 {
 			lvl = slog.LevelWarn
+			if h.OnReject != nil && rep.reject != "" {
+				h.OnReject(rep.reject)
+			}
 		}
 		log.Log(r.Context(), lvl, "webhook", "status", code, "outcome", rep.Status, "source", rep.Source,
 			"branch", rep.Branch, "reason", rep.Reason)
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		reply(http.StatusMethodNotAllowed, webhookReply{Status: "error", Reason: "POST only"})
+		reply(http.StatusMethodNotAllowed, webhookReply{Status: "error", Reason: "POST only", reject: RejectMethod})
 		return
 	}
 	if provider == "" {
-		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery"})
+		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery", reject: RejectNotAHook})
 		return
 	}
 	// Nothing is read before the delivery could verify: a delivery without
 	// its provider's signature or token header cannot, and one announcing
 	// more than MaxWebhookBody bytes is refused from its Content-Length.
 	if signatureHeader(provider, r.Header) == "" {
-		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "no signature (X-Hub-Signature-256) or token (X-Gitlab-Token) header"})
+		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "no signature (X-Hub-Signature-256) or token (X-Gitlab-Token) header", reject: RejectMissingSignature})
 		return
 	}
 	if r.ContentLength > MaxWebhookBody {
-		reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody)})
+		reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody), reject: RejectTooLarge})
 		return
 	}
 	if r.ContentLength < 0 || r.ContentLength > largeWebhookBody {
 		if !h.acquireLarge() {
 			w.Header().Set("Retry-After", webhookRetryAfter)
-			reply(http.StatusServiceUnavailable, webhookReply{Status: "error", Reason: fmt.Sprintf("%d large deliveries are being read; retry later", h.maxLarge())})
+			reply(http.StatusServiceUnavailable, webhookReply{Status: "error", Reason: fmt.Sprintf("%d large deliveries are being read; retry later", h.maxLarge()), reject: RejectBusy})
 			return
 		}
 		defer h.releaseLarge()
@@ -236,21 +256,21 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody)})
+			reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody), reject: RejectTooLarge})
 			return
 		}
-		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "could not read the body"})
+		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "could not read the body", reject: RejectUnreadable})
 		return
 	}
 	payload := jsonPayload(r.Header.Get("Content-Type"), body)
 	candidates := h.candidates(r.URL.Path, payload)
 	if len(candidates) == 0 {
-		reply(http.StatusNotFound, webhookReply{Status: "error", Reason: "no configured source for this hook URL or repository"})
+		reply(http.StatusNotFound, webhookReply{Status: "error", Reason: "no configured source for this hook URL or repository", reject: RejectUnknownSource})
 		return
 	}
 	repo, ok := verified(provider, r.Header, body, candidates)
 	if !ok {
-		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "signature or token does not match the source's webhook secret"})
+		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "signature or token does not match the source's webhook secret", reject: RejectBadSignature})
 		return
 	}
 	rep := webhookReply{Source: repo.Name}
@@ -266,7 +286,7 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var push pushEvent
 	if err := json.Unmarshal(payload, &push); err != nil {
-		rep.Status, rep.Reason = "error", "push payload is not JSON: "+err.Error()
+		rep.Status, rep.Reason, rep.reject = "error", "push payload is not JSON: "+err.Error(), RejectBadPayload
 		reply(http.StatusBadRequest, rep)
 		return
 	}

@@ -194,6 +194,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
 			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.BotHooks(metrics.SurfaceSlack), Claims: s.claims,
+			OnReject: s.metrics.Rejected,
 		})
 		if err != nil {
 			return err
@@ -214,7 +215,11 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		s.teams.Routes(s.mux) // POST /api/messages
 	}
 	// Push webhooks: POST /webhooks/<source name>, or /webhooks/ for an org-wide hook.
-	s.mux.Handle("/webhooks/", s.metrics.CountWebhooks(s.git.Webhooks()))
+	hooks := s.git.Webhooks()
+	if wh, ok := hooks.(*ingest.WebhookHandler); ok {
+		wh.OnReject = func(reason string) { s.metrics.Rejected("/webhooks/", reason) }
+	}
+	s.mux.Handle("/webhooks/", s.metrics.CountWebhooks(hooks))
 	if listen == "" {
 		listen = cfg.Serve.Listen
 	}
@@ -223,7 +228,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		return fmt.Errorf("serve.listen %s: %w", listen, err)
 	}
 	// Slack's payloads are small; these bound slow or stuck clients, not Slack.
-	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	s.http = &http.Server{Handler: s.metrics.CountRequests(s.mux), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	return nil
 }

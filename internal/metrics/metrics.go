@@ -42,6 +42,7 @@ type Metrics struct {
 	webhooks   *prometheus.CounterVec   // result
 	skipped    *prometheus.CounterVec   // source
 	refusals   *prometheus.CounterVec   // reason
+	http       httpCounters             // route, status; route, reason (http.go)
 }
 
 // SemanticBreaker registers ragbot_semantic_breaker_state{state} (1 for
