@@ -14,6 +14,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/lograte"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -50,6 +51,9 @@ type commonFlags struct {
 	recreate bool // index --recreate: open a collection of another embedder to drop it
 	// observe, set by serve, times the store's Weaviate requests (metrics).
 	observe weaviate.RequestObserver
+	// rateLimitLog, set by serve, writes a Warn or Error line of one cause
+	// at most every 10 s (internal/lograte).
+	rateLimitLog bool
 }
 
 func (c *commonFlags) register(fs interface {
@@ -95,7 +99,11 @@ func newLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
 	if cf.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}))
+	h := cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level})
+	if cf.rateLimitLog {
+		h = lograte.New(h, 0, nil)
+	}
+	return slog.New(h)
 }
 
 // loadConfig loads the config, pointing a user who has none at the example.

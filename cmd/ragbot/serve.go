@@ -23,6 +23,7 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/forget"
+	"github.com/ragbot/ragbot/internal/lograte"
 	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/internal/readiness"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -122,6 +123,7 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	}
 	m := metrics.New(cfg.Sources)
 	cf.observe = m.WeaviateRequest
+	cf.rateLimitLog = true // the store's lines too: one per cause every 10 s
 	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
 		return nil, err
@@ -352,11 +354,13 @@ func (s *server) readyCheck(ctx context.Context) error {
 func (s *server) Close() { s.app.Close() }
 
 // serveLogger logs lifecycle lines (Info) to stderr, debug lines with -v,
-// in the --log-format.
+// in the --log-format. A Warn or Error line of one cause is written at
+// most every 10 s (internal/lograte), so that a failure every question
+// meets (Weaviate down, the bot busy) does not write lines per question.
 func serveLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
 	level := slog.LevelInfo
 	if cf.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(lograte.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}), 0, nil))
 }

@@ -162,7 +162,7 @@ func New(sources []config.Source) *Metrics {
 		Help: "Scheduled syncs or polls skipped because the previous run of the source was still going, by source."},
 		[]string{"source"})
 	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_answers_refused_total",
-		Help: "Questions refused by admission control with the busy reply, by reason (queue_full, queue_wait)."}, []string{"reason"})
+		Help: "Questions refused by admission control with the busy reply, by reason (queue_full, queue_wait, deadline)."}, []string{"reason"})
 	for _, c := range []prometheus.Collector{m.questions, m.answerSecs, m.duplicates, m.weaviateRq, m.weaviateEr, m.indexRuns,
 		m.embedded, m.deleted, m.confluence, m.webhooks, m.skipped, m.refusals} {
 		f(c)
@@ -181,7 +181,7 @@ func New(sources []config.Source) *Metrics {
 		weaviate.RequestObjects, weaviate.RequestSchema, weaviate.RequestOther} {
 		m.weaviateEr.WithLabelValues(k)
 	}
-	for _, r := range []string{bot.RejectQueueFull, bot.RejectQueueWait} {
+	for _, r := range []string{bot.RejectQueueFull, bot.RejectQueueWait, bot.RejectDeadline} {
 		m.refusals.WithLabelValues(r)
 	}
 	for _, r := range []string{"accepted", "ignored", "bad_signature", "unknown_source", "bad_request"} {
