@@ -7,9 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"golang.org/x/term"
 
@@ -171,42 +169,5 @@ func isTerminal(w io.Writer) bool {
 // dirSourceOf is the markdown folder source src as ingest reads it.
 func dirSourceOf(cfg *config.Config, src config.Source) ingest.DirSource {
 	return ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL,
-		Prefix: citationPrefix(src.Path), LinkTemplate: dirLinks(cfg, src)}
-}
-
-// citationPrefix is what a markdown folder's chunk paths start with: the
-// folder as configured when it lies under the config's folder ("docs"),
-// else nothing (an absolute or "../" path says nothing useful in a citation).
-func citationPrefix(dir string) string {
-	p := filepath.ToSlash(filepath.Clean(dir))
-	if filepath.IsAbs(dir) || p == "." || p == ".." || strings.HasPrefix(p, "../") {
-		return ""
-	}
-	return p
-}
-
-// dirLinks is the link template of a markdown source: its own (Links), or
-// else that of the local git source whose repository holds the folder (the
-// deepest, if several do), so that a docs folder of an indexed repository
-// links like its code; "" when neither has one.
-func dirLinks(cfg *config.Config, md config.Source) string {
-	if t := md.Links(); t != "" {
-		return t
-	}
-	dir := filepath.Clean(cfg.Resolve(md.Path))
-	best, depth := "", -1
-	for _, s := range cfg.Sources {
-		if s.Kind != config.KindGit || s.URL != "" || s.Links() == "" {
-			continue
-		}
-		root := filepath.Clean(cfg.Resolve(s.Path))
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
-		}
-		if d := len(root); d > depth {
-			best, depth = s.Links(), d
-		}
-	}
-	return best
+		Prefix: src.CitationPrefix(), LinkTemplate: cfg.DirLinks(src)}
 }
