@@ -122,13 +122,14 @@ func versionOf(bi *debug.BuildInfo, version, commit string, modified bool) strin
 }
 
 // embedderName names the configured embedder without contacting anything:
-// the static model is loaded from disk, but for kind openai (whose Name
-// needs a request to learn the vector length) it is the kind and model.
+// the codesearch model is loaded (embedder.model, or the one built into the
+// binary), but for kind openai (whose Name needs a request to learn the
+// vector length) it is the kind and model.
 func embedderName(ctx context.Context, cfg *config.Config, stderr io.Writer) string {
 	switch cfg.Embedder.Kind {
 	case "openai":
 		return "openai:" + cfg.Embedder.Model
-	case "static", "codesearch":
+	case "codesearch":
 		emb, err := newEmbedder(ctx, cfg, stderr)
 		if err != nil {
 			return fmt.Sprintf("%s (model not loaded: %v)", cfg.Embedder.Kind, err)

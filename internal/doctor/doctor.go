@@ -45,8 +45,8 @@ type Deployment struct {
 	Sources Sources
 	// Embedder is the configured embedder; nil when EmbedderErr says why
 	// it could not be made. Family is the key of its coverage thresholds
-	// in retrieval.thresholds besides its name (a static embedder's
-	// "static").
+	// in retrieval.thresholds besides its name (the codesearch encoder's
+	// "codesearch-v1", whatever the model's hash in its name).
 	Embedder    retrieval.Embedder
 	EmbedderErr error
 	Family      string
