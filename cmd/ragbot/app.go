@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -112,7 +113,7 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 
 // openAppConfig is openApp with the config loaded.
 func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, stderr io.Writer) (*app, error) {
-	emb, err := newEmbedder(ctx, cfg, stderr)
+	emb, err := embedders.New(ctx, cfg.Embedder, cfg.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -150,6 +151,49 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 		return nil, err
 	}
 	return a, nil
+}
+
+// openStore opens the store for a's embedder: its lexical vectors, and with
+// a Pair, its semantic ones. An index run (flags.indexing) brings the
+// collection's semantic vectors in line with embedder.semantic, re-embedding
+// only them (weaviate.Reembedder), and with --recreate drops the
+// collections first. For an index run with the codesearch embedder, a
+// collection embedded by another model (retrained, or another kind) or of
+// the single-vector schema of an earlier version is dropped and recreated,
+// so the run embeds every source anew with the current vectors instead of
+// failing with weaviate.ErrEmbedderMismatch; other commands still refuse
+// the mismatch.
+func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags commonFlags) (*weaviate.Store, error) {
+	lex := embedders.Lexical(a.embedder)
+	if p, ok := a.embedder.(retrieval.Pair); ok {
+		sc.Semantic, sc.LexicalDim, sc.SemanticWeight = p.Semantic.Name(), p.Lexical.Dim(), *a.cfg.Retrieval.SemanticWeight
+	}
+	if flags.indexing {
+		first := true
+		sc.Reembed = &weaviate.Reembedder{Text: ingest.EmbedText, Progress: func(done int) {
+			if first || done%1000 == 0 {
+				fmt.Fprintf(a.stderr, "re-embedding the semantic vectors with %s (lexical vectors and text kept): %d chunks so far\n", sc.Semantic, done)
+			}
+			first = false
+		}}
+		if p, ok := a.embedder.(retrieval.Pair); ok {
+			sc.Reembed.Embed = p.EmbedSemantic
+		}
+	}
+	if flags.recreate {
+		if err := weaviate.DropCollections(ctx, sc); err != nil {
+			return nil, err
+		}
+		return weaviate.OpenStore(ctx, sc, lex.Name())
+	}
+	if !flags.indexing || a.cfg.Embedder.Kind != "codesearch" {
+		return weaviate.OpenStore(ctx, sc, lex.Name())
+	}
+	s, prev, err := weaviate.OpenStoreReembed(ctx, sc, lex.Name())
+	if prev != "" {
+		fmt.Fprintf(a.stderr, "the collection held vectors of embedder %s; re-embedding every source with %s\n", prev, a.embedder.Name())
+	}
+	return s, err
 }
 
 // localWeaviate returns the URL of the embedded server: one already answering

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -118,7 +119,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
 	asker.Without = commaList(*without)
-	r := eval.Runner{Asker: asker, Sources: sourcesByName(a.cfg), Family: embedderFamily(asker.Embedder)}
+	r := eval.Runner{Asker: asker, Sources: sourcesByName(a.cfg), Family: embedders.Family(asker.Embedder)}
 	out, err := r.Run(ctx, qs)
 	if err != nil {
 		return err

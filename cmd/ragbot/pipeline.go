@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/openai"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -39,7 +41,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	}
 	return &retrieval.Asker{
 		Store: retrieval.OnlySources(a.store, configuredIDs(a.cfg)), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
-		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
+		Thresholds: embedders.Thresholds(a.cfg.Retrieval, embedders.Lexical(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
 		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
@@ -48,6 +50,20 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 			weaviate.HealthGuard{Store: a.store},
 		},
 	}, branches
+}
+
+// newSummarizer returns the LLM summarizer of retrieval.summary, or a nil
+// interface (not a nil pointer) when it is not enabled.
+func newSummarizer(cfg *config.Config) (retrieval.Summarizer, error) {
+	s := cfg.Retrieval.Summary
+	if !s.Enabled {
+		return nil, nil
+	}
+	sum, err := openai.NewSummarizer(openai.SummaryConfig{BaseURL: s.BaseURL, Model: s.Model, APIKey: os.Getenv(s.APIKeyEnv), Timeout: s.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	return sum, nil
 }
 
 // newRewriter returns the LLM query rewriter of retrieval.rewrite, or a nil
@@ -60,7 +76,7 @@ func newRewriter(cfg *config.Config) (retrieval.QueryRewriter, error) {
 		return nil, nil
 	}
 	base, model, keyEnv := cfg.Retrieval.RewriteEndpoint()
-	w, err := openai.NewRewriter(openai.RewriteConfig{BaseURL: base, Model: model, APIKey: envValue(keyEnv),
+	w, err := openai.NewRewriter(openai.RewriteConfig{BaseURL: base, Model: model, APIKey: os.Getenv(keyEnv),
 		Timeout: rw.Timeout, Variants: rw.Variants, HyDE: rw.HyDE == nil || *rw.HyDE})
 	if err != nil {
 		return nil, err

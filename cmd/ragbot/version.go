@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
@@ -48,7 +49,7 @@ func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(nodes) == 0 {
 		nodes = []string{fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)}
 	}
-	v, node, err := weaviateVersion(ctx, nodes, envValue(cfg.Weaviate.APIKeyEnv))
+	v, node, err := weaviateVersion(ctx, nodes, os.Getenv(cfg.Weaviate.APIKeyEnv))
 	if err != nil {
 		redacted := make([]string, len(nodes))
 		for i, u := range nodes {
@@ -130,7 +131,7 @@ func embedderName(ctx context.Context, cfg *config.Config, stderr io.Writer) str
 	case "openai":
 		return "openai:" + cfg.Embedder.Model
 	case "codesearch":
-		emb, err := newEmbedder(ctx, cfg, stderr)
+		emb, err := embedders.New(ctx, cfg.Embedder, cfg.Resolve)
 		if err != nil {
 			return fmt.Sprintf("%s (model not loaded: %v)", cfg.Embedder.Kind, err)
 		}
