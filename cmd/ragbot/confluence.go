@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/confluence"
@@ -84,15 +83,4 @@ func schedulePageSyncs(ctx context.Context, sched *ingest.Scheduler, ix *ingest.
 			Set: func() (ingest.PageSet, error) { return pageSet(cfg, src, ix.Log) }})
 	}
 	return ingest.SchedulePageSyncs(ctx, sched, ix, syncs, lease, onSkip)
-}
-
-// docTTLs maps the source id of each confluence source to its TTL.
-func docTTLs(cfg *config.Config) map[string]time.Duration {
-	out := map[string]time.Duration{}
-	for _, src := range cfg.Sources {
-		if src.Kind == config.KindConfluence {
-			out[src.SourceID()] = src.TTLDuration
-		}
-	}
-	return out
 }

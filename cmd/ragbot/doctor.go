@@ -56,7 +56,7 @@ func deployment(ctx context.Context, cfg *config.Config) doctor.Deployment {
 	emb, embErr := embedders.New(ctx, cfg.Embedder, cfg.Resolve)
 	red, redErr := newRedactor(cfg)
 	dep := doctor.Deployment{Config: cfg, Sources: configSources{cfg, slog.New(slog.DiscardHandler)},
-		Embedder: emb, EmbedderErr: embErr, RedactorErr: redErr, SlackAPIURL: slackAPIURL(cfg)}
+		Embedder: emb, EmbedderErr: embErr, RedactorErr: redErr, SlackAPIURL: cfg.Slack.APIBase()}
 	if emb != nil {
 		dep.Family = embedders.Family(emb)
 		if redErr == nil {

@@ -119,7 +119,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
 	asker.Without = commaList(*without)
-	r := eval.Runner{Asker: asker, Sources: sourcesByName(a.cfg), Family: embedders.Family(asker.Embedder)}
+	r := eval.Runner{Asker: asker, Sources: a.cfg.SourceIDsByName(), Family: embedders.Family(asker.Embedder)}
 	out, err := r.Run(ctx, qs)
 	if err != nil {
 		return err

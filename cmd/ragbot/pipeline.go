@@ -40,12 +40,12 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 		stale.Sources[repo.Source.ID] = repo.Source
 	}
 	return &retrieval.Asker{
-		Store: retrieval.OnlySources(a.store, configuredIDs(a.cfg)), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
+		Store: retrieval.OnlySources(a.store, a.cfg.SourceIDs()), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
 		Thresholds: embedders.Thresholds(a.cfg.Retrieval, embedders.Lexical(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
 		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
-			ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg)},
+			ingest.StaleDocs{States: a.store, TTLs: a.cfg.DocTTLs()},
 			ingest.BranchFreshness{Repos: repos, States: a.store},
 			weaviate.HealthGuard{Store: a.store},
 		},
@@ -82,25 +82,4 @@ func newRewriter(cfg *config.Config) (retrieval.QueryRewriter, error) {
 		return nil, err
 	}
 	return w, nil
-}
-
-// configuredIDs are the source ids of the configured sources, in order.
-func configuredIDs(cfg *config.Config) []string {
-	ids := make([]string, len(cfg.Sources))
-	for i, src := range cfg.Sources {
-		ids[i] = src.SourceID()
-	}
-	return ids
-}
-
-// sourcesByName maps each configured source's name to its source id (an
-// eval question's corpus is a source name).
-func sourcesByName(cfg *config.Config) map[string]string {
-	m := map[string]string{}
-	for _, s := range cfg.Sources {
-		if _, dup := m[s.Name]; !dup { // the first, as cfg.SourceNamed
-			m[s.Name] = s.SourceID()
-		}
-	}
-	return m
 }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -186,7 +185,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	s.metrics.QueueDepth(s.git.svc.QueueDepth)
 	if cfg.SlackEnabled() {
 		sec := secrets.slack
-		api := slackgo.New(sec.BotToken.Reveal(), slackgo.OptionAPIURL(slackAPIURL(cfg)), slackgo.OptionAppLevelToken(sec.AppToken.Reveal()))
+		api := slackgo.New(sec.BotToken.Reveal(), slackgo.OptionAPIURL(cfg.Slack.APIBase()), slackgo.OptionAppLevelToken(sec.AppToken.Reveal()))
 		s.bot, err = slackbot.New(ctx, slackbot.Config{
 			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
@@ -312,16 +311,6 @@ func (s *server) Run(ctx context.Context) error {
 	wg.Wait()
 	s.log.Info("stopped")
 	return runErr
-}
-
-// slackAPIURL is slack.api_url ending in "/": slack-go appends method
-// names to it.
-func slackAPIURL(cfg *config.Config) string {
-	u := cfg.Slack.APIURL
-	if !strings.HasSuffix(u, "/") {
-		u += "/"
-	}
-	return u
 }
 
 // readyCheck is /readyz's check: the store ready (Weaviate answers, every
