@@ -14,6 +14,7 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/embedders"
+	"github.com/ragbot/ragbot/internal/sources"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -215,6 +216,10 @@ func (a *app) localWeaviate(ctx context.Context) (string, error) {
 	a.server = srv
 	return srv.URL, nil
 }
+
+// sources is the view of the configured sources that index runs, forget
+// and the pipeline read, logging to a's logger.
+func (a *app) sources() sources.Sources { return sources.Sources{Config: a.cfg, Log: a.log} }
 
 // Close stops the local server if this process started it.
 func (a *app) Close() {

@@ -11,6 +11,7 @@ import (
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/doctor"
 	"github.com/ragbot/ragbot/internal/embedders"
+	"github.com/ragbot/ragbot/internal/sources"
 )
 
 const doctorAbout = `ragbot doctor checks a deployment and explains what is wrong, one line per
@@ -55,7 +56,7 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 func deployment(ctx context.Context, cfg *config.Config) doctor.Deployment {
 	emb, embErr := embedders.New(ctx, cfg.Embedder, cfg.Resolve)
 	red, redErr := newRedactor(cfg)
-	dep := doctor.Deployment{Config: cfg, Sources: configSources{cfg, slog.New(slog.DiscardHandler)},
+	dep := doctor.Deployment{Config: cfg, Sources: sources.Sources{Config: cfg, Log: slog.New(slog.DiscardHandler)},
 		Embedder: emb, EmbedderErr: embErr, RedactorErr: redErr, SlackAPIURL: cfg.Slack.APIBase()}
 	if emb != nil {
 		dep.Family = embedders.Family(emb)

@@ -41,7 +41,7 @@ func newGitIndexing(a *app, sched *ingest.Scheduler, branches *ingest.Branches, 
 		// branches: short enough for OnDone, which must not block.
 		opt.Queue.OnDone = func(string, []string, error) { branches.Refresh(context.Background()) }
 	}
-	svc, err := ingest.NewGitService(ix, gitRepos(a.cfg), opt)
+	svc, err := ingest.NewGitService(ix, a.sources().Repos(), opt)
 	if err != nil {
 		return nil, err
 	}

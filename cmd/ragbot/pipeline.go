@@ -32,7 +32,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	if err != nil { // the config was validated; search without rewrites
 		a.log.Warn("llm query rewrite disabled", "err", err)
 	}
-	repos := gitRepos(a.cfg)
+	repos := a.sources().Repos()
 	branches := ingest.NewBranches(ctx, repos)
 	stale := ingest.StaleRepos{Sources: map[string]ingest.GitSource{},
 		Code: codeOptions(a.cfg), Redact: a.redactor}

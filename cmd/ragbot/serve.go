@@ -24,6 +24,7 @@ import (
 	"github.com/ragbot/ragbot/internal/forget"
 	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/internal/readiness"
+	"github.com/ragbot/ragbot/internal/sources"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
@@ -172,7 +173,8 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	}
 	pageIndexer := newIndexer(s.app)
 	pageIndexer.Log = s.log
-	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg, s.indexLease(), s.metrics.ScheduleSkipped); err != nil {
+	syncs := sources.Sources{Config: cfg, Log: s.log}.PageSyncs()
+	if err := ingest.SchedulePageSyncs(ctx, s.sched, pageIndexer, syncs, s.indexLease(), s.metrics.ScheduleSkipped); err != nil {
 		return err
 	}
 	// Votes older than feedback.retention go, at start and daily.
