@@ -8,28 +8,27 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/connect"
 	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/internal/sources"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
-	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
 // app is the wiring shared by the subcommands: config, a Weaviate (the
 // configured URL, an already running local server, or one started now),
-// the store and the embedder. Close stops what Open started.
+// the store and the embedder. Close stops what openApp started.
 type app struct {
 	cfg      *config.Config
 	log      *slog.Logger
 	embedder retrieval.Embedder
 	store    *weaviate.Store
-	server   *weaviatelocal.Server  // nil unless this process started it
+	conn     *connect.Conn          // store, and the local server if this process started it
 	stderr   io.Writer              // progress and notices
 	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
 	redactor *ingest.Redactor       // indexing.redact (redact.go); nil when off
@@ -41,7 +40,7 @@ type commonFlags struct {
 	verbose   bool
 	logFormat logFormat
 	// indexing is set by runIndex: a collection of another model is
-	// re-embedded, not refused (openStore).
+	// re-embedded, not refused (connect.Options).
 	indexing bool
 	recreate bool // index --recreate: open a collection of another embedder to drop it
 	// observe, set by serve, times the store's Weaviate requests (metrics).
@@ -122,99 +121,13 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	if a.redactor, err = newRedactor(cfg); err != nil {
 		return nil, err
 	}
-	url, apiKey := "", ""
-	var failover []string
-	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
-		url, failover = eps[0], eps[1:]
-	}
-	if env := cfg.Weaviate.APIKeyEnv; env != "" {
-		apiKey = os.Getenv(env)
-	}
-	if url == "" {
-		url, err = a.localWeaviate(ctx)
-		if err != nil {
-			return nil, err
-		}
-	}
-	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
-		URL: url, Failover: failover, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
-		Observe: flags.observe, ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
-	}, flags)
+	conn, err := connect.Open(ctx, cfg, emb, connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe,
+		Indexing: flags.indexing, Recreate: flags.recreate})
 	if err != nil {
-		a.Close()
-		nodes := append([]string{url}, failover...)
-		if ctx.Err() == nil && !slices.ContainsFunc(nodes, func(u string) bool { return weaviatelocal.Ready(ctx, u) }) {
-			// The client's own error for a refused connection is "status -1:
-			// check the DerivedFromError field", which tells a new user nothing.
-			a.log.Debug("weaviate unreachable", "url", url, "err", err)
-			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", strings.Join(nodes, ", "))
-		}
 		return nil, err
 	}
+	a.conn, a.store = conn, conn.Store
 	return a, nil
-}
-
-// openStore opens the store for a's embedder: its lexical vectors, and with
-// a Pair, its semantic ones. An index run (flags.indexing) brings the
-// collection's semantic vectors in line with embedder.semantic, re-embedding
-// only them (weaviate.Reembedder), and with --recreate drops the
-// collections first. For an index run with the codesearch embedder, a
-// collection embedded by another model (retrained, or another kind) or of
-// the single-vector schema of an earlier version is dropped and recreated,
-// so the run embeds every source anew with the current vectors instead of
-// failing with weaviate.ErrEmbedderMismatch; other commands still refuse
-// the mismatch.
-func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags commonFlags) (*weaviate.Store, error) {
-	lex := embedders.Lexical(a.embedder)
-	if p, ok := a.embedder.(retrieval.Pair); ok {
-		sc.Semantic, sc.LexicalDim, sc.SemanticWeight = p.Semantic.Name(), p.Lexical.Dim(), *a.cfg.Retrieval.SemanticWeight
-	}
-	if flags.indexing {
-		first := true
-		sc.Reembed = &weaviate.Reembedder{Text: ingest.EmbedText, Progress: func(done int) {
-			if first || done%1000 == 0 {
-				fmt.Fprintf(a.stderr, "re-embedding the semantic vectors with %s (lexical vectors and text kept): %d chunks so far\n", sc.Semantic, done)
-			}
-			first = false
-		}}
-		if p, ok := a.embedder.(retrieval.Pair); ok {
-			sc.Reembed.Embed = p.EmbedSemantic
-		}
-	}
-	if flags.recreate {
-		if err := weaviate.DropCollections(ctx, sc); err != nil {
-			return nil, err
-		}
-		return weaviate.OpenStore(ctx, sc, lex.Name())
-	}
-	if !flags.indexing || a.cfg.Embedder.Kind != "codesearch" {
-		return weaviate.OpenStore(ctx, sc, lex.Name())
-	}
-	s, prev, err := weaviate.OpenStoreReembed(ctx, sc, lex.Name())
-	if prev != "" {
-		fmt.Fprintf(a.stderr, "the collection held vectors of embedder %s; re-embedding every source with %s\n", prev, a.embedder.Name())
-	}
-	return s, err
-}
-
-// localWeaviate returns the URL of the embedded server: one already answering
-// on the configured port (e.g. `ragbot weaviate` in another terminal), or a
-// child process started now.
-func (a *app) localWeaviate(ctx context.Context) (string, error) {
-	url := fmt.Sprintf("http://127.0.0.1:%d", a.cfg.Weaviate.Port)
-	if weaviatelocal.Ready(ctx, url) {
-		a.log.Debug("using running weaviate", "url", url)
-		return url, nil
-	}
-	fmt.Fprintf(a.stderr, "starting local Weaviate on %s (about 10 s)...\n", url)
-	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
-		Binary: a.cfg.Weaviate.Binary, DataDir: a.cfg.Resolve(a.cfg.Weaviate.DataDir), Port: a.cfg.Weaviate.Port, Logger: a.log,
-	})
-	if err != nil {
-		return "", err
-	}
-	a.server = srv
-	return srv.URL, nil
 }
 
 // sources is the view of the configured sources that index runs, forget
@@ -222,11 +135,7 @@ func (a *app) localWeaviate(ctx context.Context) (string, error) {
 func (a *app) sources() sources.Sources { return sources.Sources{Config: a.cfg, Log: a.log} }
 
 // Close stops the local server if this process started it.
-func (a *app) Close() {
-	if a.server != nil {
-		_ = a.server.Stop(context.Background())
-	}
-}
+func (a *app) Close() { a.conn.Close() }
 
 // commaList splits a comma-separated flag value into its trimmed, non-empty items.
 func commaList(s string) []string {

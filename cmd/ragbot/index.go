@@ -53,13 +53,13 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate}
 		return pruneDryRun(ctx, *prune, indexing, cf, stdout, stderr)
 	}
-	cf.indexing = true // a collection of another model is re-embedded, not refused (openStore)
+	cf.indexing = true // a collection of another model is re-embedded, not refused (connect.Options)
 	cf.recreate = *recreate
 	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
 		return err
 	}
-	defer a.Close() // with --recreate, openStore dropped the collections
+	defer a.Close() // with --recreate, connect.Open dropped the collections
 	want := map[string]bool{}
 	for _, n := range commaList(*only) {
 		if _, ok := a.cfg.SourceNamed(n); !ok {
