@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/config/configtest"
 	"github.com/ragbot/ragbot/internal/connect"
 	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -21,21 +21,13 @@ import (
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 // load loads a config of one git source whose weaviate section is
-// weaviate (YAML, indented by two spaces) and whose embedder is kind with
-// no semantic embedder, and makes its embedder.
+// weaviateYAML (indented by two spaces) and whose embedder is kind, with
+// no semantic embedder.
 func load(t *testing.T, weaviateYAML, kind string) *config.Config {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "ragbot.yaml")
 	body := fmt.Sprintf("weaviate:\n%sembedder:\n  kind: %s\n  semantic:\n    kind: none\nsources:\n  - name: app\n    kind: git\n    path: %s\n",
 		weaviateYAML, kind, t.TempDir())
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return configtest.Load(t, "", body)
 }
 
 // open opens cfg's store with its embedder as opt says.

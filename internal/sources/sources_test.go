@@ -3,7 +3,6 @@ package sources_test
 import (
 	"bytes"
 	"context"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/config/configtest"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/doctor"
 	"github.com/ragbot/ragbot/internal/forget"
@@ -36,9 +36,7 @@ func loadConfig(t *testing.T, files map[string]string, body string) (*config.Con
 	t.Setenv("SOURCES_TEST_TOKEN", "ghp-token")
 	t.Setenv("SOURCES_TEST_HOOK", "hook-secret")
 	dir := t.TempDir()
-	all := map[string]string{"ragbot.yaml": body}
-	maps.Copy(all, files)
-	for name, text := range all {
+	for name, text := range files {
 		path := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -47,11 +45,7 @@ func loadConfig(t *testing.T, files map[string]string, body string) (*config.Con
 			t.Fatal(err)
 		}
 	}
-	cfg, err := config.Load(filepath.Join(dir, "ragbot.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg, dir
+	return configtest.Load(t, dir, body), dir
 }
 
 const testConfig = `indexing:

@@ -5,13 +5,11 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/config/configtest"
 	"github.com/ragbot/ragbot/internal/version"
 	"github.com/ragbot/ragbot/retrieval/embed"
 )
@@ -50,16 +48,9 @@ func TestWeaviate(t *testing.T) {
 // TestPrintDeployment: the embedder line, and every configured node named
 // when none answers.
 func TestPrintDeployment(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "ragbot.yaml")
 	yaml := "weaviate:\n  urls: [http://127.0.0.1:1, http://127.0.0.1:2]\nembedder:\n  kind: offline\n  semantic:\n    kind: none\n" +
 		"sources:\n  - name: app\n    kind: git\n    path: " + t.TempDir() + "\n"
-	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.Load(t, "", yaml)
 	var out bytes.Buffer
 	version.PrintDeployment(context.Background(), &out, cfg)
 	want := "embedder " + embed.NewOffline().Name() + "\nweaviate not reachable (http://127.0.0.1:1, http://127.0.0.1:2)\n"
