@@ -26,8 +26,8 @@ const (
 	checkSkip = "skip"
 )
 
-// Sources gives a configured source as an index run reads it; cmd/ragbot
-// builds them from the config.
+// Sources gives a configured source as an index run reads it;
+// sources.Sources implements it for the loaded config.
 type Sources interface {
 	// Repo is the git source src: its repository, branches and remote.
 	Repo(src config.Source) ingest.Repo
