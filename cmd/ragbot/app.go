@@ -8,36 +8,36 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/connect"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/internal/lograte"
+	"github.com/ragbot/ragbot/internal/sources"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
-	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
 // app is the wiring shared by the subcommands: config, a Weaviate (the
 // configured URL, an already running local server, or one started now),
-// the store and the embedder. Close stops what Open started.
+// the store and the embedder. Close stops what openApp started.
 type app struct {
 	cfg      *config.Config
 	log      *slog.Logger
 	embedder retrieval.Embedder
 	store    *weaviate.Store
-	server   *weaviatelocal.Server  // nil unless this process started it
+	conn     *connect.Conn          // store, and the local server if this process started it
 	stderr   io.Writer              // progress and notices
 	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
+	redactor *ingest.Redactor       // indexing.redact (redact.go); nil when off
 	// semanticDown is why the semantic embedder failed at start
 	// (semantic.go), nil when it did not; lexicalOnly says that
 	// reopenSemantic could not make it at all.
 	semanticDown error
 	lexicalOnly  bool
-	redactor     *ingest.Redactor // indexing.redact (redact.go); nil when off
 }
 
 // commonFlags are the flags every subcommand has.
@@ -46,7 +46,7 @@ type commonFlags struct {
 	verbose   bool
 	logFormat logFormat
 	// indexing is set by runIndex: a collection of another model is
-	// re-embedded, not refused (openStore).
+	// re-embedded, not refused (connect.Options).
 	indexing bool
 	recreate bool // index --recreate: open a collection of another embedder to drop it
 	// observe, set by serve, times the store's Weaviate requests (metrics).
@@ -126,99 +126,41 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 
 // openAppConfig is openApp with the config loaded.
 func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, stderr io.Writer) (*app, error) {
-	log := newLogger(stderr, flags)
-	emb, semDown, err := newQueryEmbedder(ctx, cfg, flags, stderr, log)
+	a := &app{cfg: cfg, log: newLogger(stderr, flags), stderr: stderr}
+	var down error
+	var err error
+	if flags.indexing { // an index run needs the semantic embedder: fail without it
+		a.embedder, err = embedders.New(ctx, cfg.Embedder, cfg.Resolve)
+	} else { // a question does not wait for a semantic endpoint that is down (semantic.go)
+		a.embedder, down, err = embedders.NewForQuestions(ctx, cfg.Embedder, cfg.Resolve, a.queryBudget())
+	}
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: log, embedder: emb, stderr: stderr}
+	if down != nil {
+		a.log.Warn("semantic embedder unavailable at start; answering from keywords", "err", down)
+	}
 	if a.redactor, err = newRedactor(cfg); err != nil {
 		return nil, err
 	}
-	url, apiKey := "", ""
-	var failover []string
-	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
-		url, failover = eps[0], eps[1:]
-	}
-	if env := cfg.Weaviate.APIKeyEnv; env != "" {
-		apiKey = os.Getenv(env)
-	}
-	if url == "" {
-		url, apiKey, err = a.localWeaviate(ctx)
-		if err != nil {
-			return nil, err
-		}
-	}
-	sc := weaviate.StoreConfig{
-		URL: url, Failover: failover, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
-		Observe: flags.observe, ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
-	}
-	a.store, err = a.openStore(ctx, sc, flags)
-	if err == nil && semDown != nil {
-		err = a.reopenSemantic(ctx, sc, flags, semDown) // semantic.go
-	}
+	opt := connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe, Indexing: flags.indexing, Recreate: flags.recreate}
+	conn, err := connect.Open(ctx, cfg, a.embedder, opt)
 	if err != nil {
-		a.Close()
-		nodes := append([]string{url}, failover...)
-		if ctx.Err() == nil && !slices.ContainsFunc(nodes, func(u string) bool { return weaviatelocal.Ready(ctx, u) }) {
-			// The client's own error for a refused connection is "status -1:
-			// check the DerivedFromError field", which tells a new user nothing.
-			a.log.Debug("weaviate unreachable", "url", url, "err", err)
-			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", strings.Join(nodes, ", "))
-		}
 		return nil, err
+	}
+	a.conn, a.store = conn, conn.Store
+	if down != nil {
+		a.reopenSemantic(ctx, opt, down)
 	}
 	return a, nil
 }
 
-// localWeaviate returns the URL and API key of the embedded server: one
-// already answering on the configured port (e.g. `ragbot weaviate` in
-// another terminal), with the key in its data dir, or a child process
-// started now.
-func (a *app) localWeaviate(ctx context.Context) (url, apiKey string, err error) {
-	url = fmt.Sprintf("http://127.0.0.1:%d", a.cfg.Weaviate.Port)
-	dataDir := a.cfg.Resolve(a.cfg.Weaviate.DataDir)
-	if weaviatelocal.Ready(ctx, url) {
-		a.log.Debug("using running weaviate", "url", url)
-		key, err := runningKey(ctx, url, dataDir)
-		return url, key, err
-	}
-	fmt.Fprintf(a.stderr, "starting local Weaviate on %s (about 10 s)...\n", url)
-	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
-		Binary: a.cfg.Weaviate.Binary, DataDir: dataDir, Port: a.cfg.Weaviate.Port, Logger: a.log,
-	})
-	if err != nil {
-		return "", "", err
-	}
-	a.server = srv
-	return srv.URL, srv.APIKey, nil
-}
-
-// runningKey is the API key of the local Weaviate already answering at url:
-// the one in dataDir, checked against the server so that a server of
-// another data dir on the port is named instead of failing later. A
-// server that needs no key (started by an earlier ragbot) gets none.
-func runningKey(ctx context.Context, url, dataDir string) (string, error) {
-	if weaviatelocal.KeyAccepted(ctx, url, "") {
-		return "", nil
-	}
-	key, err := weaviatelocal.ReadAPIKey(dataDir)
-	if err != nil {
-		return "", fmt.Errorf("a Weaviate answers on %s but wants an API key: %w (is it the server of another weaviate.data_dir?)", url, err)
-	}
-	if !weaviatelocal.KeyAccepted(ctx, url, key) {
-		return "", fmt.Errorf("the Weaviate on %s refuses the API key in %s: it is the server of another weaviate.data_dir, or was started with another key",
-			url, filepath.Join(dataDir, weaviatelocal.APIKeyFile))
-	}
-	return key, nil
-}
+// sources is the view of the configured sources that index runs, forget
+// and the pipeline read, logging to a's logger.
+func (a *app) sources() sources.Sources { return sources.Sources{Config: a.cfg, Log: a.log} }
 
 // Close stops the local server if this process started it.
-func (a *app) Close() {
-	if a.server != nil {
-		_ = a.server.Stop(context.Background())
-	}
-}
+func (a *app) Close() { a.conn.Close() }
 
 // commaList splits a comma-separated flag value into its trimmed, non-empty items.
 func commaList(s string) []string {
