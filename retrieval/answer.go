@@ -114,6 +114,12 @@ const MaxSnippetLines = 30
 type Asker struct {
 	Store    Searcher
 	Embedder Embedder
+	// SemanticFallback, with a Pair as Embedder, answers a question whose
+	// semantic embedding fails (its error, its budget, an open Breaker)
+	// from BM25 and the lexical vector, with SemanticUnavailableWarning,
+	// instead of failing it. ask and serve set it; eval does not, so that
+	// its numbers never mix in keyword-only answers.
+	SemanticFallback bool
 	// Alpha weights vectors against BM25 (0..1); see Query.Alpha.
 	Alpha float64
 	// TopK is how many snippets an answer holds at most; a NotSure answer

@@ -130,14 +130,14 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	return res, nil
 }
 
-// embedQuestion embeds the question. With a Pair, a failure of the
-// semantic embedder (its error, its query budget, or its open breaker:
+// embedQuestion embeds the question. With a Pair and SemanticFallback, a
+// failure of the semantic embedder (its error, its query budget, or its open breaker:
 // see Breaker) does not fail the question: the vector is the lexical part
 // alone, which the store searches without the semantic vector, and the
 // answer says so (semanticDegraded).
 func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) {
 	p, ok := a.Embedder.(Pair)
-	if !ok {
+	if !ok || !a.SemanticFallback {
 		vs, err := a.Embedder.Embed(ctx, []string{q})
 		if err != nil {
 			return nil, fmt.Errorf("embed question: %w", err)

@@ -54,6 +54,9 @@ type commonFlags struct {
 	// rateLimitLog, set by serve, writes a Warn or Error line of one cause
 	// at most every 10 s (internal/lograte).
 	rateLimitLog bool
+	// answering, set by ask and serve, starts without a semantic embedder
+	// whose endpoint is down (semantic.go) instead of failing.
+	answering bool
 }
 
 func (c *commonFlags) register(fs interface {
@@ -129,7 +132,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	a := &app{cfg: cfg, log: newLogger(stderr, flags), stderr: stderr}
 	var down error
 	var err error
-	if flags.indexing { // an index run needs the semantic embedder: fail without it
+	if !flags.answering || flags.indexing { // index and eval need the semantic embedder: fail without it
 		a.embedder, err = embedders.New(ctx, cfg.Embedder, cfg.Resolve)
 	} else { // a question does not wait for a semantic endpoint that is down (semantic.go)
 		a.embedder, down, err = embedders.NewForQuestions(ctx, cfg.Embedder, cfg.Resolve, a.queryBudget())

@@ -78,7 +78,7 @@ func (a *app) guardSemantic(asker *retrieval.Asker) *retrieval.Breaker {
 		b.Trip(a.semanticDown)
 	}
 	p.Semantic = b
-	asker.Embedder = p
+	asker.Embedder, asker.SemanticFallback = p, true
 	return b
 }
 

@@ -95,6 +95,7 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	m := metrics.New(cfg.Sources)
 	cf.observe = m.WeaviateRequest
 	cf.rateLimitLog = true // the store's lines too: one per cause every 10 s
+	cf.answering = true    // answer from keywords while a semantic endpoint is down
 	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
 		return nil, err

@@ -54,7 +54,7 @@ import (
 // then reads every replica, and Weaviate's read repair settles a conflict on
 // the newest write everywhere alike. ALL counts the replicas on the nodes
 // Weaviate sees as live: a claim made right after a node died can fail
-// (until Weaviate drops the node, about 20 s in docs/deploy.md's test);
+// (until Weaviate drops the node: within 25 s in docs/deploy.md's test);
 // after that claims succeed with the node still down.
 type Claims struct {
 	client *weaviate.Client
