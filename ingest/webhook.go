@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"mime"
@@ -35,6 +36,10 @@ const MaxWebhookBody = 25 << 20
 // A delivery without a signature or token header gets 401 before its body is
 // read; one announcing more than MaxWebhookBody bytes gets 413 unread; large
 // ones are read MaxLargeBodies at a time (503 with Retry-After past that).
+// To a hook URL naming its source, a GitLab token that does not match, or a
+// GitHub signature that is not "sha256=" and 64 hex digits, gets 401
+// unread too, and a GitHub body is hashed as it is read (through
+// http.MaxBytesReader, which stops at MaxWebhookBody).
 // A delivery whose signature or token does not verify with its source's
 // WebhookSecret gets 401 and triggers nothing; the body is checked byte for
 // byte as received, before it is parsed for anything but the source, and
@@ -252,6 +257,24 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer h.releaseLarge()
 	}
+	// A hook URL that names its source is judged before its body is read
+	// where the headers suffice (GitLab's token, a malformed GitHub
+	// signature), and a GitHub body is hashed while it is read.
+	named, isNamed := h.named(r.URL.Path)
+	var mac hash.Hash
+	if isNamed {
+		if reason := judgeNamed(provider, r.Header, named); reason != "" {
+			reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: reason, reject: RejectBadSignature})
+			return
+		}
+		if provider == providerGitHub {
+			mac = hmac.New(sha256.New, []byte(named.WebhookSecret.Reveal()))
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.TeeReader(r.Body, mac), r.Body}
+		}
+	}
 	body, err := readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -268,7 +291,13 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusNotFound, webhookReply{Status: "error", Reason: "no configured source for this hook URL or repository", reject: RejectUnknownSource})
 		return
 	}
-	repo, ok := verified(provider, r.Header, body, candidates)
+	var repo Repo
+	var ok bool
+	if mac != nil { // hashed as it was read
+		repo, ok = named, macMatches(r.Header.Get("X-Hub-Signature-256"), mac)
+	} else {
+		repo, ok = verified(provider, r.Header, body, candidates)
+	}
 	if !ok {
 		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "signature or token does not match the source's webhook secret", reject: RejectBadSignature})
 		return
@@ -385,6 +414,43 @@ func verified(provider string, hdr http.Header, body []byte, candidates []Repo) 
 		}
 	}
 	return Repo{}, false
+}
+
+// named is the repo whose name is the last segment of the hook URL path.
+func (h *WebhookHandler) named(urlPath string) (Repo, bool) {
+	name := path.Base(path.Clean("/" + urlPath))
+	for _, r := range h.Repos {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Repo{}, false
+}
+
+// judgeNamed checks what the headers alone can tell of a delivery to a
+// hook URL naming repo: the repo has a secret, GitLab's token matches it
+// (constant time), GitHub's signature is "sha256=" and 64 hex digits. It
+// returns why the delivery fails, "" when it may be read.
+func judgeNamed(provider string, hdr http.Header, repo Repo) string {
+	switch {
+	case repo.WebhookSecret == "":
+		return "signature or token does not match the source's webhook secret"
+	case provider == providerGitLab && !validGitLabToken(hdr.Get("X-Gitlab-Token"), repo.WebhookSecret):
+		return "signature or token does not match the source's webhook secret"
+	case provider == providerGitHub:
+		hexSig, ok := strings.CutPrefix(hdr.Get("X-Hub-Signature-256"), "sha256=")
+		if _, err := hex.DecodeString(hexSig); !ok || err != nil || len(hexSig) != 2*sha256.Size {
+			return "X-Hub-Signature-256 is not sha256= and 64 hex digits"
+		}
+	}
+	return ""
+}
+
+// macMatches compares X-Hub-Signature-256 with the HMAC of the body read
+// through mac, in constant time.
+func macMatches(header string, mac hash.Hash) bool {
+	got, err := hex.DecodeString(strings.TrimPrefix(header, "sha256="))
+	return err == nil && hmac.Equal(got, mac.Sum(nil))
 }
 
 // validGitHubSignature checks X-Hub-Signature-256: "sha256=" and the hex
