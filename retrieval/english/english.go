@@ -1,10 +1,13 @@
 // Package english says whether a word is everyday English, from the word
-// list built into the binary: SCOWL as Debian's wamerican 2020.12.07-2
-// packages it (/usr/share/dict/american-english, gzipped unchanged;
-// PROVENANCE.md says where it comes from and how to check it, and
-// american-english.copyright is its licence, shipped with it as the licence
-// asks). The list is parsed once, on first use, and read-only afterwards:
-// safe for concurrent use.
+// lists built into the binary: SCOWL as Debian packages it, version
+// 2020.12.07-2: wamerican's /usr/share/dict/american-english (gzipped
+// unchanged), with two small lists derived from its siblings, the British
+// spellings wbritish adds (british-only.gz) and the capitalised words of
+// SCOWL's smaller size that wamerican-small keeps (common-capitalised.gz).
+// PROVENANCE.md says where each comes from and how to check it;
+// american-english.copyright is their licence, shipped with them as the
+// licence asks. The lists are parsed once, on first use, and read-only
+// afterwards: safe for concurrent use.
 package english
 
 import (
@@ -21,6 +24,12 @@ import (
 //go:embed american-english.gz
 var listGz []byte
 
+//go:embed british-only.gz
+var britishGz []byte
+
+//go:embed common-capitalised.gz
+var commonGz []byte
+
 // Copyright is the licence of the word list (the copyright file of
 // Debian's wamerican package, verbatim). Its terms ask that it accompany
 // every copy of the list, which the binary is.
@@ -28,51 +37,84 @@ var listGz []byte
 //go:embed american-english.copyright
 var Copyright string
 
-// Everyday reports whether word, lower-cased, is an entry of the word list
-// written in lower case: a common noun, verb, adjective or other everyday
-// word in some inflection ("retry", "retries", "alerting", "slack",
-// "oracle", "isn't"). The list's capitalised entries are proper nouns and
-// acronyms ("Kafka", "Redis", "Linux", "NASA"): a word that the list has
-// only capitalised names something, so it is not everyday; a word with
-// both entries ("Oracle" and "oracle", "Python" and "python") is. Case in
-// the question does not matter: "Kafka" and "kafka" are both a name,
-// "Slack" and "slack" both everyday. An error reading the embedded list
-// (a broken build) panics on first use.
-func Everyday(word string) bool {
-	w := strings.ToLower(strings.ReplaceAll(word, "’", "'"))
-	return words()[w]
+// Everyday reports whether word, lower-cased, is an everyday word of the
+// lists: an entry of american-english written in lower case (a common
+// noun, verb, adjective or other word in some inflection: "retry",
+// "retries", "alerting", "slack", "oracle", "isn't"), its British spelling
+// ("neighbours", "initialise"), or one of the few capitalised words common
+// enough for SCOWL's size 35 (months, days, languages and nationalities:
+// "English", "Monday"; and "PR", "ID", "OK"). The other capitalised
+// entries are proper nouns and acronyms ("Kafka", "Redis", "Linux",
+// "Unicode", "NASA"): a word that the lists have only that way names
+// something, so it is not everyday; a word with both entries ("Oracle"
+// and "oracle", "Python" and "python") is. Case in the question does not
+// matter: "Kafka" and "kafka" are both a name, "Slack" and "slack" both
+// everyday. An error reading the embedded lists (a broken build) panics
+// on first use.
+func Everyday(word string) bool { return words()[fold(word)]&everyday != 0 }
+
+// Proper reports whether word, lower-cased, is a capitalised entry of the
+// lists and no everyday word: a proper noun or an acronym ("Kafka",
+// "kafka", "Redis", "NASA").
+func Proper(word string) bool { return words()[fold(word)] == proper }
+
+// Size is how many everyday words the lists have.
+func Size() int {
+	n := 0
+	for _, k := range words() {
+		if k&everyday != 0 {
+			n++
+		}
+	}
+	return n
 }
 
-// Size is how many everyday entries the list has (its lower-case entries).
-func Size() int { return len(words()) }
+// fold is the form words are kept in: lower case, with typographic
+// apostrophes made straight ("isn’t" -> "isn't").
+func fold(word string) string { return strings.ToLower(strings.ReplaceAll(word, "’", "'")) }
 
-var words = sync.OnceValue(func() map[string]bool {
-	m, err := parse(listGz)
-	if err != nil {
-		panic(fmt.Sprintf("english: american-english.gz: %v", err))
+// Kinds of entry, as bits: a word may be both.
+const (
+	everyday = 1 << iota // a lower-case entry
+	proper               // a capitalised entry
+)
+
+var words = sync.OnceValue(func() map[string]uint8 {
+	m := make(map[string]uint8, 106_000)
+	for _, l := range []struct {
+		name  string
+		gz    []byte
+		upper uint8 // the kind of a capitalised entry
+	}{{"american-english.gz", listGz, proper}, {"british-only.gz", britishGz, proper}, {"common-capitalised.gz", commonGz, everyday}} {
+		if err := parse(m, l.gz, l.upper); err != nil {
+			panic(fmt.Sprintf("english: %s: %v", l.name, err))
+		}
 	}
 	return m
 })
 
-// parse reads the gzipped list, one word a line, and keeps the entries
-// without an upper-case letter.
-func parse(gz []byte) (map[string]bool, error) {
+// parse reads a gzipped list, one word a line, into m: a lower-case entry
+// is everyday, a capitalised one (lower-cased) of kind upper.
+func parse(m map[string]uint8, gz []byte, upper uint8) error {
 	r, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	text := string(data)
-	m := make(map[string]bool, 90_000)
 	for len(text) > 0 {
 		line, rest, _ := strings.Cut(text, "\n")
 		text = rest
-		if line != "" && strings.IndexFunc(line, unicode.IsUpper) < 0 {
-			m[line] = true
+		switch {
+		case line == "":
+		case strings.IndexFunc(line, unicode.IsUpper) < 0:
+			m[line] |= everyday
+		default:
+			m[strings.ToLower(line)] |= upper
 		}
 	}
-	return m, nil
+	return nil
 }

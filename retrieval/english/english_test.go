@@ -20,8 +20,10 @@ func TestEveryday(t *testing.T) {
 		"receiver": true, "slack": true, "Slack": true, "login": true, "isn't": true, "isn’t": true,
 		// both a proper noun and a common word: everyday
 		"oracle": true, "Oracle": true, "python": true,
+		// British spellings; capitalised words of SCOWL's size 35
+		"neighbours": true, "initialise": true, "colour": true, "English": true, "english": true, "monday": true, "PR": true,
 		// capitalised entries only: names
-		"kafka": false, "Kafka": false, "redis": false, "linux": false,
+		"kafka": false, "Kafka": false, "redis": false, "linux": false, "unicode": false,
 		// in no entry: product names and jargon
 		"rabbitmq": false, "RabbitMQ": false, "mongodb": false, "ldap": false, "LDAP": false,
 		"elasticsearch": false, "terraform": false, "webhook": false, "kubernetes": false,
@@ -31,26 +33,43 @@ func TestEveryday(t *testing.T) {
 			t.Errorf("Everyday(%q) = %v, want %v", w, got, want)
 		}
 	}
-	if n := Size(); n < 80_000 || n > 90_000 {
-		t.Errorf("Size() = %d, want the 83,815 lower-case entries of wamerican 2020.12.07-2", n)
+	for w, want := range map[string]bool{"kafka": true, "Redis": true, "linux": true, "oracle": false, "retry": false, "rabbitmq": false} {
+		if got := Proper(w); got != want {
+			t.Errorf("Proper(%q) = %v, want %v", w, got, want)
+		}
+	}
+	// 83,815 lower-case entries of american-english, 1,809 British-only
+	// ones and 334 common capitalised words, some of which are also
+	// lower-case entries.
+	if n := Size(); n < 85_000 || n > 86_000 {
+		t.Errorf("Size() = %d, want about 85,800", n)
 	}
 }
 
-// TestListUnchanged checks that the embedded list is Debian's file as
-// PROVENANCE.md records it.
+// TestListUnchanged checks that the embedded lists are the files that
+// PROVENANCE.md records.
 func TestListUnchanged(t *testing.T) {
-	r, err := gzip.NewReader(bytes.NewReader(listGz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(data)
-	const want = "9f513f1ceadb6a01c5485b7dbdfd5118dc66cd70b59cae2851292112d4066a32"
-	if got := hex.EncodeToString(sum[:]); got != want {
-		t.Errorf("american-english sha256 %s, want %s (PROVENANCE.md)", got, want)
+	for _, f := range []struct {
+		name string
+		gz   []byte
+		sum  string
+	}{
+		{"american-english.gz", listGz, "9f513f1ceadb6a01c5485b7dbdfd5118dc66cd70b59cae2851292112d4066a32"},
+		{"british-only.gz", britishGz, "33123c36d2f3bb31984f273daf10719b8a460aacde249a9a52a1ed700926e974"},
+		{"common-capitalised.gz", commonGz, "1ca13df670b91c1fbe0c4ecbedb3d1d2f2bdfa9e50d1e15609f84c49e65366df"},
+	} {
+		r, err := gzip.NewReader(bytes.NewReader(f.gz))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if got := hex.EncodeToString(sum[:]); got != f.sum {
+			t.Errorf("%s: content sha256 %s, want %s (PROVENANCE.md)", f.name, got, f.sum)
+		}
 	}
 	if !strings.Contains(Copyright, "Kevin Atkinson") {
 		t.Error("Copyright does not hold SCOWL's notice")
@@ -59,7 +78,8 @@ func TestListUnchanged(t *testing.T) {
 
 func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
-		if _, err := parse(listGz); err != nil {
+		m := map[string]uint8{}
+		if err := parse(m, listGz, proper); err != nil {
 			b.Fatal(err)
 		}
 	}
