@@ -54,6 +54,7 @@ func (ix *Indexer) indexGit(ctx context.Context, src GitSource, full bool) (Stat
 		return st, fmt.Errorf("ingest: %s@%s: %w", src.ID, branch, err)
 	}
 	if !full && ok && prev.CommitSHA == commit && prev.Settings == settings && prev.LastError == "" {
+		ix.ensureVocabulary(ctx, log, prev)
 		st.UpToDate, st.Chunks, st.Files, st.Duration = true, prev.Chunks, prev.Files, time.Since(start)
 		log.Debug("index up to date", "chunks", prev.Chunks)
 		return st, nil
@@ -64,6 +65,7 @@ func (ix *Indexer) indexGit(ctx context.Context, src GitSource, full bool) (Stat
 		return st, fmt.Errorf("ingest: %s@%s: %w", src.ID, branch, err)
 	}
 	meta := runMeta{source: src.ID, branch: branch, commit: commit, link: src.LinkTemplate, acl: src.ACL}
+	st.vocab = &vocabRun{full: st.Mode != ModeIncremental, acl: src.ACL}
 	if st.Mode == ModeIncremental {
 		err = ix.indexDelta(ctx, log, &st, repo, src, meta, prev)
 	} else {

@@ -105,6 +105,8 @@ type Stats struct {
 	Redacted int            // secrets replaced by a marker in the text chunked by this run (Indexer.Redact)
 	Duration time.Duration
 	Removed  string // BranchUntracked or BranchGone when IndexRepo removed the branch from the index (its chunks, Deleted of them, and its state) instead of indexing it
+
+	vocab *vocabRun // what the run changed in the source's vocabulary (vocab.go); nil: count it from the index
 }
 
 // Index run modes of a git source, in Stats.Mode.
@@ -215,6 +217,7 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
+	st.vocab = &vocabRun{full: true, acl: src.ACL}
 	err = ix.run(ctx, log, &st, meta, len(files), ok && prev.Settings != settings, produce)
 	st.Duration = time.Since(start)
 	return st, ix.finish(ctx, log, &st, settings, err)
@@ -260,6 +263,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 	if err := ix.Store.PutState(ctx, next); err != nil {
 		return fmt.Errorf("ingest: %s: %w", where, err)
 	}
+	ix.putVocabulary(ctx, log, st.vocab, prev, next)
 	if partial != nil {
 		// The summary line; the caller logs the error that names the files.
 		log.Info("index run done but for some files", "left_out", len(partial.Files), "files", st.Files,
@@ -441,10 +445,21 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, chunk
 	}
 	st.Deleted = len(stale)
 	st.Chunks = 0
+	var kept []retrieval.Chunk
 	for _, c := range chunks {
 		if !out.has(c.Path) {
 			st.Chunks++
+			kept = append(kept, c)
 		}
+	}
+	if st.vocab != nil {
+		var replaced []string
+		for _, s := range stored {
+			if !out.has(s.Path) {
+				replaced = append(replaced, s.SearchText)
+			}
+		}
+		st.vocab.record(kept, replaced, out.err() != nil)
 	}
 	return out.err()
 }

@@ -36,9 +36,11 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 		return st, err
 	}
 	if !full && ok && prev.Settings == settings && prev.LastError == "" {
+		ix.ensureVocabulary(ctx, log, prev)
 		st.UpToDate, st.Files, st.Chunks, st.Duration = true, prev.Files, prev.Chunks, time.Since(start)
 		return st, nil
 	}
+	st.vocab = &vocabRun{full: true, acl: src.ACL}
 	runErr := func() error {
 		spec, err := openapi.Load(src.File, data)
 		if err != nil {
