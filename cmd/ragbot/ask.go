@@ -20,9 +20,14 @@ the snippet. An answer is one of three outcomes (--json: coverage):
   covered      the top snippets (up to retrieval.top_k);
   not sure     nothing clearly answers: the 10 closest matches, labelled as
                such, the first 3 with their code, with a hint to ask by name;
-  no coverage  the question names something no indexed chunk contains, or is
-               far from everything indexed.
---explain says why. Git snippets are
+  no coverage  the question names something no indexed chunk contains (a
+               word that is no everyday English, an identifier, file,
+               message or endpoint; --json: missing), with the closest
+               matches for the rest of the question when it asks about
+               more (closest_for), or is far from everything indexed.
+A word one letter from a frequent term of the sources is read as a typo:
+"did you mean retry?" (did_you_mean), answered not sure for the question
+with it. --explain says why. Git snippets are
 checked against the branch head: one whose file changed since it was indexed
 carries a warning, and shows the symbol's current lines when it still exists.
 
@@ -178,6 +183,14 @@ func whyRefused(cov retrieval.Coverage, ev retrieval.Evidence, th retrieval.Thre
 	if ev.Missing != "" {
 		fmt.Fprintf(&b, "; missing name %q (no indexed chunk contains it)", ev.Missing)
 	}
+	for _, ty := range ev.Typos {
+		fmt.Fprintf(&b, "; %q read as a typo of %q (searched corrected, not sure at best)", ty.Word, ty.Term)
+	}
+	if ev.Vocabulary {
+		b.WriteString("; words checked against the sources' vocabularies")
+	} else {
+		b.WriteString("; words checked by document frequency (no vocabulary stored for a source in scope: run ragbot index; no typo correction)")
+	}
 	fmt.Fprintf(&b, "; similarity %.3f (answer %.3f, floor %.3f); term coverage %.2f (answer %.2f, floor %.2f)",
 		ev.Similarity, th.MinSimilarity, th.FloorSimilarity, ev.TermCoverage, th.MinTermCoverage, th.FloorTermCoverage)
 	if ev.Semantic != 0 {
@@ -208,7 +221,11 @@ func explainRewrite(w io.Writer, rw retrieval.Rewritten) {
 	}
 }
 
-// renderText prints an answer for a terminal: one header line per snippet,
+// renderText prints an answer for a terminal: a "no coverage" answer says
+// so and names what is missing, then lists the closest matches for the
+// rest of the question when it has them (retrieval.Answer.ClosestFor), as
+// a "not sure" answer does; words read as typos are named first
+// (bot.DidYouMeanText). Then one header line per snippet,
 // `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)` (the
 // head is retrieval's Snippet.Label: "handbook: docs/README.md:10-24" for a
 // doc snippet, "svc/reconcile.go:62-90 of 1-120" for a focused one), then
@@ -223,12 +240,18 @@ func renderText(w io.Writer, ans retrieval.Answer, topK int, now time.Time, expl
 	}
 	if ans.Coverage == retrieval.NoCoverage {
 		fmt.Fprintf(w, "No coverage in the indexed sources for %q.\n", ans.Question)
-		if ans.Missing != "" {
-			fmt.Fprintf(w, "Nothing indexed mentions %q: check the spelling, or that the source holding it is indexed (ragbot index).\n", ans.Missing)
+		if ans.Missing == "" {
+			fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
 			return
 		}
-		fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
-		return
+		fmt.Fprintf(w, "Nothing indexed mentions %q: check the spelling, or that the source holding it is indexed (ragbot index).\n", ans.Missing)
+		if ans.ClosestFor == "" || len(ans.Snippets) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "The closest matches for %q:\n\n", ans.ClosestFor)
+	}
+	if ans.DidYouMean != "" {
+		fmt.Fprintf(w, "%s\n\n", bot.DidYouMeanText(ans))
 	}
 	if ans.Coverage == retrieval.NotSure {
 		fmt.Fprintf(w, "%s\n\n", bot.NotSureTitle)

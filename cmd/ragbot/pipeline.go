@@ -19,7 +19,9 @@ import (
 // (ingest.StaleDocs), the index against the branch heads
 // (ingest.BranchFreshness), and the chunk collection's shards: part of the
 // index unavailable or read-only (weaviate.HealthGuard). It searches the
-// configured sources only (configuredOnly).
+// configured sources only (configuredOnly), and checks the question's words
+// against the sources' vocabularies stored in Weaviate (absent names,
+// typos).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
 	r := a.cfg.Retrieval
 	sum, err := newSummarizer(a.cfg)
@@ -44,7 +46,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	return &retrieval.Asker{
 		Store: configuredOnly(a.cfg, a.store), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Expand: expand,
 		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
-		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
+		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout, Vocabularies: a.store,
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
 			ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg)},
