@@ -42,7 +42,9 @@ under retrieval.thresholds when it finds better values:
 
 With --bench it then times Asker.Ask (retrieval, rerank and the coverage
 decision, in this process, excluding start-up) for every question and
-prints p50/p95/max in milliseconds.
+prints p50/p95/max in milliseconds, and the same for the absence check
+alone (the words no indexed chunk holds, and typos, checked against the
+sources' vocabularies), with its first call of the process apart.
 
 With --depth N it also ranks every answerable question in a candidate list
 of N results (the hybrid query fetches N instead of retrieval.candidates,
@@ -176,6 +178,25 @@ type latencyJSON struct {
 	RequestsP50    int            `json:"weaviate_requests_p50"`
 	RequestsMax    int            `json:"weaviate_requests_max"`
 	RequestsByKind map[string]int `json:"weaviate_requests_by_kind"`
+	// Absence is the cost of the absence check alone (retrieval's
+	// Asker.Absence, the first step of every Ask), timed after each timed
+	// call; nil when no question was asked.
+	Absence *absenceJSON `json:"absence_check,omitempty"`
+}
+
+// absenceJSON is the absence check's cost in milliseconds: per call after
+// the warm-up pass, and the first call of the process, which parses the
+// word lists and loads the sources' vocabularies.
+type absenceJSON struct {
+	Calls int     `json:"calls"`
+	P50   float64 `json:"p50"`
+	P95   float64 `json:"p95"`
+	Max   float64 `json:"max"`
+	First float64 `json:"first"`
+	// Fallback counts the timed calls whose scope had a source without a
+	// vocabulary: their check is left to the search's document
+	// frequencies, at no cost of its own and without typo correction.
+	Fallback int `json:"fallback"`
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -238,6 +259,21 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		asker.Expand = expander
 	}
 	out := evalOutput{Mode: *mode, Embedder: asker.Embedder.Name(), Family: embedderFamily(asker.Embedder)}
+	// The first absence check of the process parses the word lists and
+	// loads the vocabularies: timed before anything else reads them.
+	firstAbsence := -1.0
+	if *bench {
+		for _, q := range qs {
+			if req, ok := evalRequest(a.cfg, q); ok {
+				start := time.Now()
+				if _, err := asker.Absence(ctx, req); err != nil {
+					return fmt.Errorf("question %s: %w", q.ID, err)
+				}
+				firstAbsence = millis(time.Since(start))
+				break
+			}
+		}
+	}
 	var outs []eval.Outcome
 	var answerable, unanswerable []retrieval.Evidence
 	var labelled []retrieval.LabelledEvidence
@@ -312,7 +348,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *bench {
-		if out.Latency, err = benchAsk(ctx, a, asker, qs, *benchRuns, requests); err != nil {
+		if out.Latency, err = benchAsk(ctx, a, asker, qs, *benchRuns, requests, firstAbsence); err != nil {
 			return err
 		}
 	}
@@ -458,11 +494,14 @@ func candidateLine(q eval.Question, hits []retrieval.Hit, res []eval.Result) any
 }
 
 // benchAsk times Asker.Ask on every question with a corpus: one warm-up
-// pass, then runs timed passes. Percentiles are nearest-rank.
-func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, runs int, requests *requestCounter) (*latencyJSON, error) {
-	var ms []float64
+// pass, then runs timed passes. Percentiles are nearest-rank. After each
+// timed call it times the absence check alone (Asker.Absence); first is
+// the process's first absence check, in milliseconds.
+func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Question, runs int, requests *requestCounter, first float64) (*latencyJSON, error) {
+	var ms, absMS []float64
 	var perCall []int
 	byKind := map[string]int{}
+	abs := &absenceJSON{First: first}
 	for pass := 0; pass <= runs; pass++ {
 		for _, q := range qs {
 			req, ok := evalRequest(a.cfg, q)
@@ -474,24 +513,51 @@ func benchAsk(ctx context.Context, a *app, asker *retrieval.Asker, qs []eval.Que
 			if _, err := asker.Ask(ctx, req); err != nil {
 				return nil, fmt.Errorf("bench: question %s: %w", q.ID, err)
 			}
-			if pass > 0 {
-				ms = append(ms, float64(time.Since(start).Microseconds())/1000)
-				kinds, n := requests.take()
-				perCall = append(perCall, n)
-				for k, v := range kinds {
-					byKind[k] += v
-				}
+			if pass == 0 {
+				continue
 			}
+			ms = append(ms, millis(time.Since(start)))
+			kinds, n := requests.take()
+			perCall = append(perCall, n)
+			for k, v := range kinds {
+				byKind[k] += v
+			}
+			start = time.Now()
+			res, err := asker.Absence(ctx, req)
+			if err != nil {
+				return nil, fmt.Errorf("bench: question %s: %w", q.ID, err)
+			}
+			absMS = append(absMS, millis(time.Since(start)))
+			if !res.Vocabulary {
+				abs.Fallback++
+			}
+			requests.take() // not the Ask's
 		}
 	}
 	if len(ms) == 0 {
 		return &latencyJSON{}, nil
 	}
+	slices.Sort(perCall)
+	l := &latencyJSON{Calls: len(ms), RequestsP50: perCall[(len(perCall)-1)/2], RequestsMax: perCall[len(perCall)-1], RequestsByKind: byKind}
+	l.P50, l.P95, l.Max = percentiles(ms)
+	abs.Calls = len(absMS)
+	abs.P50, abs.P95, abs.Max = percentiles(absMS)
+	l.Absence = abs
+	return l, nil
+}
+
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// percentiles returns the nearest-rank p50, p95 and max of ms (sorted in
+// place); zeros for none.
+func percentiles(ms []float64) (p50, p95, most float64) {
+	if len(ms) == 0 {
+		return 0, 0, 0
+	}
 	sort.Float64s(ms)
 	rank := func(p float64) float64 { return ms[max(0, int(math.Ceil(p*float64(len(ms))))-1)] }
-	slices.Sort(perCall)
-	return &latencyJSON{Calls: len(ms), P50: rank(0.50), P95: rank(0.95), Max: ms[len(ms)-1],
-		RequestsP50: perCall[(len(perCall)-1)/2], RequestsMax: perCall[len(perCall)-1], RequestsByKind: byKind}, nil
+	return rank(0.50), rank(0.95), ms[len(ms)-1]
 }
 
 // cutName shortens a corpus name to its last n bytes.
@@ -630,6 +696,13 @@ func printReport(w io.Writer, out evalOutput) {
 			total += n
 		}
 		fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, formatRequests(l.RequestsByKind, total))
+		if ab := l.Absence; ab != nil {
+			fmt.Fprintf(w, "absence check (%d calls): p50 %.3f ms  p95 %.3f ms  max %.3f ms; first call %.1f ms (word lists parsed, vocabularies loaded)\n",
+				ab.Calls, ab.P50, ab.P95, ab.Max, ab.First)
+			if ab.Fallback > 0 {
+				fmt.Fprintf(w, "  %d of them without a vocabulary for a source in scope: checked by the search's document frequencies instead, no typo correction (run ragbot index)\n", ab.Fallback)
+			}
+		}
 	}
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (not in the first 5; rank 0: not in the first 10):\n")
