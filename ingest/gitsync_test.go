@@ -25,7 +25,7 @@ import (
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
-const testToken = "ghp_T0kenThatMustNeverBeLogged1234567890"
+const testToken = "ghp_T0kenThatMustNeverBeLogged1234567890" // gitleaks:allow (fake)
 
 // gitServer serves the bare repositories under root over git's smart HTTP
 // protocol (the real git-http-backend, as a CGI), accepting only requests

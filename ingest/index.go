@@ -102,7 +102,7 @@ type Stats struct {
 	Deleted  int            // stored chunks removed (symbols or files gone)
 	Skipped  map[string]int // files not indexed, by reason (binary, vendored, generated, minified, too large, lockfile); an incremental run counts changed files only
 	Fallback map[string]int // files indexed as line windows, by reason (parse error, no grammar, no symbols)
-	Redacted int            // secrets replaced by a marker in the text chunked by this run (Indexer.Redact)
+	Redacted RedactCounts   // secrets replaced by a marker in the text chunked by this run (Indexer.Redact), by rule
 	Duration time.Duration
 	Removed  string // BranchUntracked or BranchGone when IndexRepo removed the branch from the index (its chunks, Deleted of them, and its state) instead of indexing it
 
@@ -227,6 +227,8 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 // on failure only the error (the previous commit stays, so the next run
 // redoes this one). The error it returns names the source and branch.
 func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, settings string, runErr error) error {
+	// The files hold these secrets whether or not the run stored them.
+	logRedacted(log, st.Redacted)
 	where := st.Source
 	if st.Branch != "" {
 		where += "@" + st.Branch
@@ -272,7 +274,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 	}
 	log.Info("index run done", "mode", st.Mode, "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded,
 		"reused", st.Reused, "kept", st.Kept, "deleted", st.Deleted, "skipped", st.Skipped,
-		"fallback", st.Fallback, "redacted", st.Redacted, "seconds", st.Duration.Seconds())
+		"fallback", st.Fallback, "redacted", st.Redacted.Total(), "seconds", st.Duration.Seconds())
 	return nil
 }
 
@@ -330,7 +332,7 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 					finishChunk(&cs[i], f, lines, meta, indexedAt)
 				}
 				mu.Lock()
-				st.Redacted += len(found)
+				st.Redacted.add(found)
 				switch {
 				case skip != "":
 					st.Skipped[skip]++

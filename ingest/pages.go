@@ -74,14 +74,14 @@ type PageStats struct {
 	Embedded int           // chunks embedded and written
 	Reused   int           // chunks of changed pages rewritten with their stored vector (same content)
 	Deleted  int           // stored chunks deleted (sections or pages gone)
-	Redacted int           // secrets replaced by a marker in the fetched pages (Indexer.Redact)
+	Redacted RedactCounts  // secrets replaced by a marker in the fetched pages (Indexer.Redact), by rule
 	Duration time.Duration // wall time of the run
 }
 
 // String is the one-line summary `ragbot index` prints; it says
 // ", N secrets redacted" when the run redacted any (RedactedNote).
 func (s PageStats) String() string {
-	red := RedactedNote(s.Redacted)
+	red := RedactedNote(s.Redacted.Total())
 	return fmt.Sprintf("%d pages (%d fetched, %d removed), %d chunks (%d embedded, %d reused, %d deleted)%s, %.1fs",
 		s.Pages, s.Fetched, s.Removed, s.Chunks, s.Embedded, s.Reused, s.Deleted, red, s.Duration.Round(100*time.Millisecond).Seconds())
 }
@@ -234,6 +234,8 @@ func uniquePaths(log *slog.Logger, refs []PageRef) []PageRef {
 // markdown runs: on success the time, counts and settings; on failure only
 // the error, so the last successful time stays what staleness is judged by.
 func (ix *Indexer) finishPages(ctx context.Context, log *slog.Logger, st *PageStats, settings string, runErr error) error {
+	// The pages hold these secrets whether or not the run stored them.
+	logRedacted(log, st.Redacted)
 	if runErr != nil && ctx.Err() != nil { // interrupted: record with a fresh context
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -263,7 +265,7 @@ func (ix *Indexer) finishPages(ctx context.Context, log *slog.Logger, st *PageSt
 	}
 	ix.putPagesVocabulary(ctx, log, st.Fetched > 0 || st.Deleted > 0, prev, next)
 	log.Info("page sync done", "pages", st.Pages, "fetched", st.Fetched, "removed", st.Removed, "chunks", st.Chunks,
-		"embedded", st.Embedded, "redacted", st.Redacted, "reused", st.Reused, "deleted", st.Deleted, "seconds", st.Duration.Seconds())
+		"embedded", st.Embedded, "redacted", st.Redacted.Total(), "reused", st.Reused, "deleted", st.Deleted, "seconds", st.Duration.Seconds())
 	return nil
 }
 

@@ -47,7 +47,7 @@ func (w *pageWriter) add(ctx context.Context, p Page) error {
 		c.Source, c.Path, c.ACL, c.IndexedAt = w.src.ID, p.Path, w.src.ACL, w.indexedAt
 		found := w.ix.Redact.Chunk(&c)
 		logRedactions(w.log, found)
-		w.st.Redacted += len(found)
+		w.st.Redacted.add(found)
 		if c.Version == "" {
 			c.Version = p.Version
 		}

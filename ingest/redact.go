@@ -2,8 +2,9 @@ package ingest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	_ "embed"
 	"fmt"
-	"log/slog"
 	"maps"
 	"slices"
 	"sort"
@@ -33,9 +34,10 @@ type RedactOptions struct {
 	DisableRules []string
 }
 
-// A Redactor finds secrets with gitleaks' default rules
+// A Redactor finds secrets with gitleaks' default rules and allowlists
 // (github.com/zricethezav/gitleaks/v8, config/gitleaks.toml: some 220
-// rules) and replaces each with a marker naming the rule, "[redacted: RULE]".
+// rules), plus the allowlists of redact_allow.toml (checksums), and
+// replaces each with a marker naming the rule, "[redacted: RULE]".
 //
 // gitleaks' own prefilter runs every rule one of whose keywords occurs
 // anywhere in a text over the whole text, and a few keywords ("api", "key",
@@ -151,15 +153,39 @@ func RedactRuleIDs() ([]string, error) {
 	return ids, nil
 }
 
-// defaultGitleaksConfig is detect.NewDetectorDefaultConfig's configuration,
-// read with a viper instance of its own instead of viper's global one. It
-// also silences gitleaks' own logger (zerolog, to stderr), whose trace lines
-// would print secrets: ragbot logs its findings itself.
+// extraAllowlists are the allowlists ragbot adds to gitleaks' default
+// configuration, in gitleaks' TOML format: checksums that are not secrets.
+//
+//go:embed redact_allow.toml
+var extraAllowlists string
+
+// defaultGitleaksConfig is detect.NewDetectorDefaultConfig's configuration
+// with the global allowlists of redact_allow.toml appended, as gitleaks'
+// [extend] useDefault = true would append them (config.Config.extend). It
+// reads both with viper instances of its own, because gitleaks' extend
+// reads the default through viper's global instance and counts its depth
+// in a package variable that nothing resets. It also silences gitleaks'
+// own logger (zerolog, to stderr), whose trace lines would print secrets:
+// ragbot logs its findings itself.
 func defaultGitleaksConfig() (config.Config, error) {
 	logging.Logger = logging.Logger.Level(zerolog.Disabled)
+	cfg, err := readGitleaksConfig(config.DefaultConfig)
+	if err != nil {
+		return config.Config{}, err
+	}
+	extra, err := readGitleaksConfig(extraAllowlists)
+	if err != nil {
+		return config.Config{}, fmt.Errorf("redact_allow.toml: %w", err)
+	}
+	cfg.Allowlists = append(cfg.Allowlists, extra.Allowlists...)
+	return cfg, nil
+}
+
+// readGitleaksConfig parses a gitleaks configuration in TOML.
+func readGitleaksConfig(toml string) (config.Config, error) {
 	v := viper.New()
 	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+	if err := v.ReadConfig(strings.NewReader(toml)); err != nil {
 		return config.Config{}, err
 	}
 	var vc config.ViperConfig
@@ -171,11 +197,15 @@ func defaultGitleaksConfig() (config.Config, error) {
 
 // Fingerprint identifies what the redactor redacts ("" for nil), for the
 // settings fingerprint of a source: changing redaction rewrites the index.
+// It covers the rule ids, the allowed paths and ragbot's allowlists
+// (redact_allow.toml), not the patterns of gitleaks' own rules and
+// allowlists, which may change with its version.
 func (r *Redactor) Fingerprint() string {
 	if r == nil {
 		return ""
 	}
-	return fmt.Sprintf("redact|%s|%q", strings.Join(r.ids, ","), r.allow)
+	sum := sha256.Sum256([]byte(extraAllowlists))
+	return fmt.Sprintf("redact|%s|%q|allow %x", strings.Join(r.ids, ","), r.allow, sum[:8])
 }
 
 // allowed reports whether p matches one of the allowed globs.
@@ -439,26 +469,4 @@ func containsRule(rs []Redaction, rule string) bool {
 		}
 	}
 	return false
-}
-
-// logRedactions logs each redaction at warn level: path, line and rule,
-// never the secret.
-func logRedactions(log *slog.Logger, rs []Redaction) {
-	for _, r := range rs {
-		log.Warn("secret redacted", "path", r.Path, "line", r.Line, "rule", r.Rule)
-	}
-}
-
-// RedactedNote is what an index run's summary line says of the secrets it
-// redacted: "" for none, else ", 1 secret redacted" or ", N secrets
-// redacted". The count covers the files and pages this run read (an
-// incremental run reads only the changed ones), not the whole index.
-func RedactedNote(n int) string {
-	switch n {
-	case 0:
-		return ""
-	case 1:
-		return ", 1 secret redacted"
-	}
-	return fmt.Sprintf(", %d secrets redacted", n)
 }

@@ -53,7 +53,7 @@ func BenchmarkIndexRedact(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		return mid.Sub(start), time.Since(mid), gs.Chunks + ss.Chunks, gs.Redacted + ss.Redacted
+		return mid.Sub(start), time.Since(mid), gs.Chunks + ss.Chunks, gs.Redacted.Total() + ss.Redacted.Total()
 	}
 	var gitOff, gitOn, apiOff, apiOn time.Duration
 	var chunks, found, n int

@@ -193,8 +193,8 @@ func TestIndexRedactsPagesAndSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pst.Redacted != 1 || !strings.Contains(pst.String(), ", 1 secret redacted") {
-		t.Errorf("page stats: redacted %d, %q; want 1", pst.Redacted, pst)
+	if pst.Redacted.Total() != 1 || !strings.Contains(pst.String(), ", 1 secret redacted") {
+		t.Errorf("page stats: redacted %v, %q; want 1", pst.Redacted, pst)
 	}
 
 	spec := filepath.Join(t.TempDir(), "repos.yaml")
@@ -216,8 +216,8 @@ paths:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Redacted != 1 {
-		t.Errorf("spec stats: redacted %d, want 1", st.Redacted)
+	if want := (ingest.RedactCounts{"github-pat": 1}); !maps.Equal(st.Redacted, want) {
+		t.Errorf("spec stats: redacted %v, want %v", st.Redacted, want)
 	}
 
 	markers := map[string]string{"confluence:ops": "slack-bot-token", "openapi:repos": "github-pat"}
@@ -348,5 +348,79 @@ func TestRedactorUnknownRuleSuggests(t *testing.T) {
 	_, err := ingest.NewRedactor(ingest.RedactOptions{DisableRules: []string{"generic-api-keys"}})
 	if err == nil || !strings.Contains(err.Error(), `did you mean "generic-api-key"?`) {
 		t.Errorf("err = %v, want a suggestion of generic-api-key", err)
+	}
+}
+
+// checksumFiles are dependency checksums as their tools write them, each
+// under its own file name: lines of this repository's go.sum and of
+// models/codesearch-v1/inputs/go-modules.txt whose module paths hold a
+// keyword of generic-api-key (oauth2, auth, api, credentials), and the
+// entry of js-tokens (keyword "token") with its real sha512 integrity in
+// package-lock.json (from alertmanager v0.35.0's ui/mantine-ui), yarn.lock
+// (v1) and pnpm-lock.yaml (v9); and a Go test quoting go.sum lines.
+var checksumFiles = map[string]string{
+	"go.sum": "github.com/getkin/kin-openapi v0.153.0 h1:Qo4qWW+Pj8o90LUTE6MDyG5TJAtWnfvrcWOBcWg7eBw=\n" +
+		"github.com/getkin/kin-openapi v0.153.0/go.mod h1:gBZMYk6Ch4Ts5KhdJy9HMY+3GrLdmdHBXQqKQ9hsNfw=\n" +
+		"golang.org/x/oauth2 v0.25.0 h1:CY4y7XT9v0cRI9oupztF8AgiIu99L/ksR/Xp/6jrZ70=\n",
+	"go-modules.txt": "cloud.google.com/go/auth v0.18.1 h1:IwTEx92GFUo2pJ6Qea0EU3zYvKnTAeRCODxfA/G5UWs=\n" +
+		"cloud.google.com/go/auth/oauth2adapt v0.2.8 h1:keo8NaayQZ6wimpNSmW5OPc283g65QNIiLpZnkHRbnc=\n" +
+		"github.com/aws/aws-sdk-go-v2/credentials v1.19.14 h1:n+UcGWAIZHkXzYt87uMFBv/l8THYELoX6gVcUvgl6fI=\n",
+	"package-lock.json": `    "node_modules/js-tokens": {
+      "version": "4.0.0",
+      "resolved": "https://registry.npmjs.org/js-tokens/-/js-tokens-4.0.0.tgz",
+      "integrity": "sha512-RdJUflcE3cUzKiMqQgsCu06FPu9UdIJO0beYbPhHN4k6apgJtifcoCtT9bcxOpYBtpD2kCM6Sbzg4CausW/PKQ==",
+      "dev": true,
+      "license": "MIT"
+    },
+`,
+	"yarn.lock": `js-tokens@^4.0.0:
+  version "4.0.0"
+  resolved "https://registry.yarnpkg.com/js-tokens/-/js-tokens-4.0.0.tgz"
+  integrity sha512-RdJUflcE3cUzKiMqQgsCu06FPu9UdIJO0beYbPhHN4k6apgJtifcoCtT9bcxOpYBtpD2kCM6Sbzg4CausW/PKQ==
+`,
+	"modules_test.go": "var goSum = \"golang.org/x/oauth2 v0.25.0 h1:CY4y7XT9v0cRI9oupztF8AgiIu99L/ksR/Xp/6jrZ70=\\n\" +\n" +
+		"\t\"cloud.google.com/go/auth v0.18.1 h1:IwTEx92GFUo2pJ6Qea0EU3zYvKnTAeRCODxfA/G5UWs=\"\n",
+	"pnpm-lock.yaml": `packages:
+
+  js-tokens@4.0.0:
+    resolution: {integrity: sha512-RdJUflcE3cUzKiMqQgsCu06FPu9UdIJO0beYbPhHN4k6apgJtifcoCtT9bcxOpYBtpD2kCM6Sbzg4CausW/PKQ==}
+`,
+}
+
+// TestRedactorChecksums: checksums are not secrets. gitleaks skips go.sum
+// and the lockfiles by name; the same lines anywhere else (a module list, a
+// page quoting them) are left as they are too, by redact_allow.toml for the
+// h1: hashes that generic-api-key would take, while a secret among them is
+// still found.
+func TestRedactorChecksums(t *testing.T) {
+	r, err := ingest.NewRedactor(ingest.RedactOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitleaks, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range checksumFiles {
+		for _, path := range []string{name, "models/inputs/" + name + ".txt", "docs/dependencies.md"} {
+			t.Run(name+" as "+path, func(t *testing.T) {
+				if out, found := r.Text(path, text); out != text || len(found) > 0 {
+					t.Errorf("found %v; want nothing, the text as it is", found)
+				}
+			})
+		}
+		if strings.Contains(text, " h1:") {
+			// Without ragbot's allowlist, gitleaks reports the hashes.
+			if fs := gitleaks.Detect(detect.Fragment{Raw: text, FilePath: "docs/dependencies.md"}); len(fs) == 0 {
+				t.Errorf("%s: gitleaks' default rules find nothing: the allowlist is not what keeps the hashes", name)
+			}
+		}
+	}
+	s := fakesecret.New(13)
+	text := checksumFiles["go-modules.txt"] + fmt.Sprintf("oauth_token: %s\n", s.Password) + checksumFiles["go.sum"]
+	out, found := r.Text("docs/dependencies.md", text)
+	want := []ingest.Redaction{{Path: "docs/dependencies.md", Line: 4, Rule: "generic-api-key"}}
+	if !slices.Equal(found, want) || strings.Contains(out, s.Password) {
+		t.Errorf("a secret among checksums: found %v, want %v", found, want)
 	}
 }

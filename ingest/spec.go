@@ -68,7 +68,7 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 			c := &chunks[i]
 			found := ix.Redact.Chunk(c) // examples and descriptions may hold real keys
 			logRedactions(log, found)
-			st.Redacted += len(found)
+			st.Redacted.add(found)
 			c.Source, c.ACL, c.IndexedAt, c.ModifiedAt = src.ID, src.ACL, now, fi.ModTime().UTC()
 			c.ContentHash = retrieval.HashContent(c.Content)
 			c.SearchText = retrieval.SearchText(*c)

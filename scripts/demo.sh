@@ -26,7 +26,7 @@ prefix() { while IFS= read -r line; do printf '[%s] %s\n' "$1" "$line"; done; }
 ( bash scripts/install-weaviate.sh 2>&1 | prefix weaviate-server; exit "${PIPESTATUS[0]}" ) &
 WEAVIATE_PID=$!
 echo "[ragbot] building bin/ragbot (seconds when cached; cold: about 2-5 minutes)..."
-( go build -o bin/ragbot ./cmd/ragbot 2>&1 | prefix ragbot; exit "${PIPESTATUS[0]}" ) &
+( bash scripts/build.sh bin/ragbot 2>&1 | prefix ragbot; exit "${PIPESTATUS[0]}" ) &
 RAGBOT_PID=$!
 START=$SECONDS
 elapsed() { local s=$((SECONDS - START)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }

@@ -16,7 +16,7 @@ import (
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
-const secretYML = "db_password: zebra-quokka-hunter2\napi_key: quokka-zebra-key\n"
+const secretYML = "db_password: zebra-quokka-hunter2\napi_key: quokka-zebra-key\n" // gitleaks:allow (fake)
 
 // chunkCounts counts the stored chunks by "branch path" (source id in
 // front when all is set), walking the collection.

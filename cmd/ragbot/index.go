@@ -199,7 +199,7 @@ func printStats(w io.Writer, name string, st ingest.Stats) {
 	if st.Mode == ingest.ModeIncremental {
 		where += " incremental"
 	}
-	red := ingest.RedactedNote(st.Redacted) // "" without secrets: the line's shape stays
+	red := ingest.RedactedNote(st.Redacted.Total()) // "" without secrets: the line's shape stays
 	fmt.Fprintf(w, "%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s%s, %.1fs\n",
 		where, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted, counts(st.Skipped), counts(st.Fallback), red, st.Duration.Round(100*time.Millisecond).Seconds())
 }

@@ -59,7 +59,8 @@ def report_service_session():
 // JWT) into a Go and a Python file, indexes them with the real command and
 // asks about the code around them and about the secrets themselves: no
 // answer holds any secret, the snippets show the markers, the summary line
-// counts the findings, and the log names path, line and rule only.
+// counts the findings, the log says them in one line by rule, and the run
+// that line points to (-v --full) names path, line and rule of each, only.
 func TestIndexRedactsSecrets(t *testing.T) {
 	s := fakesecret.New(2026)
 	repo, _ := gitRepo(t, leakyFiles(s))
@@ -100,7 +101,18 @@ sources:
 	}
 	leaks("index stdout", out)
 	leaks("index log", errOut)
-	logged := regexp.MustCompile(`msg="secret redacted" source=repo:deploy branch=main commit=\w+ path=(\S+) line=(\d+) rule=(\S+)`).FindAllStringSubmatch(errOut, -1)
+	summary := `level=WARN msg="7 secrets redacted: generic-api-key 2, aws-access-token 1, github-pat 1, jwt 1, private-key 1, slack-bot-token 1; ragbot index -v --full lists them" source=repo:deploy branch=main`
+	if got := grepLines(errOut, "redacted"); len(got) != 1 || !strings.Contains(got[0], summary) {
+		t.Errorf("index log: want one line about redactions, with %s; got:\n%s", summary, strings.Join(got, "\n"))
+	}
+
+	code, out, errOut = ragbot(t, "index", "--config", cfg, "-v", "--full")
+	if code != 0 {
+		t.Fatalf("index -v --full: exit %d\n%s\n%s", code, out, errOut)
+	}
+	leaks("index -v stdout", out)
+	leaks("index -v log", errOut)
+	logged := regexp.MustCompile(`level=DEBUG msg="secret redacted" source=repo:deploy branch=main commit=\w+ path=(\S+) line=(\d+) rule=(\S+)`).FindAllStringSubmatch(errOut, -1)
 	var rules []string
 	for _, m := range logged {
 		rules = append(rules, m[1]+":"+m[2]+":"+m[3])
@@ -157,6 +169,17 @@ func askRaw(t *testing.T, cfg, question string) string {
 	code, out, errOut := ragbot(t, "ask", "--json", "--config", cfg, question)
 	if code != 0 {
 		t.Fatalf("ask %q: exit %d\n%s", question, code, errOut)
+	}
+	return out
+}
+
+// grepLines returns the lines of text that contain s.
+func grepLines(text, s string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, s) {
+			out = append(out, l)
+		}
 	}
 	return out
 }

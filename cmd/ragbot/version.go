@@ -18,11 +18,11 @@ import (
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
-const versionAbout = `ragbot version prints ragbot's version and commit (from the build info), the
-Go version, and, when the config file is found, the configured embedder and
-the version of the Weaviate server if it already answers (with weaviate.urls,
-the first node that accepts a connection, as every command uses). It starts
-no server.
+const versionAbout = `ragbot version prints ragbot's version and commit (as scripts/build.sh stamped
+them, else from the build info), the Go version, and, when the config file is
+found, the configured embedder and the version of the Weaviate server if it
+already answers (with weaviate.urls, the first node that accepts a
+connection, as every command uses). It starts no server.
 
 Example:
   ragbot version --config ragbot.yaml`
@@ -61,35 +61,56 @@ func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-// buildVersion is the main module's version with the vcs.revision and
-// vcs.modified settings the go command stamps into the binary (see
-// runtime/debug.BuildInfo and `go help buildvcs`), e.g.
-// "v1.2.0 (d5de0b2c1f3a, modified)"; "(devel)" for a plain `go build`.
+// The version, commit and work tree state stamped at link time by
+// scripts/build.sh (go build -ldflags "-X main.stampedCommit=SHA ..."), so
+// that the commit is known however the binary was built: the go command
+// stamps vcs.revision only when it can run git on the work tree and
+// -buildvcs is not false (GOFLAGS=-buildvcs=false, a copy of the tree
+// without .git). Empty, buildVersion reads the build info.
+var (
+	stampedVersion  string // the release tag at the commit, "v1.2.0"
+	stampedCommit   string // full SHA of the commit built
+	stampedModified string // "true" when the work tree had changes
+)
+
+// buildVersion is ragbot's version and commit: the stamped ones, else the
+// main module's version with the vcs.revision and vcs.modified settings the
+// go command stamps into the binary (see runtime/debug.BuildInfo and `go
+// help buildvcs`), e.g. "v1.2.0 (d5de0b2c1f3a, modified)"; "(devel)" for a
+// `go build` with neither.
 func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(bi, stampedVersion, stampedCommit, stampedModified == "true")
+}
+
+// versionOf is buildVersion for build info bi (nil when the binary has
+// none) and the stamped values: a stamped commit replaces the build info's
+// vcs settings, with modified; a stamped version replaces the module's.
+func versionOf(bi *debug.BuildInfo, version, commit string, modified bool) string {
+	if bi == nil && version == "" && commit == "" {
 		return "unknown (no build info)"
 	}
-	v := bi.Main.Version
+	v := version
+	if v == "" && bi != nil {
+		v = bi.Main.Version
+	}
 	if v == "" {
 		v = "(devel)"
 	}
-	var rev string
-	var modified bool
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
+	rev := commit
+	if rev == "" && bi != nil {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
 		}
 	}
 	var extra []string
 	if rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		extra = append(extra, rev)
+		extra = append(extra, rev[:min(12, len(rev))])
 	}
 	if modified {
 		extra = append(extra, "modified")

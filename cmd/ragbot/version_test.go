@@ -2,9 +2,11 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -88,5 +90,67 @@ func TestVersionFailover(t *testing.T) {
 	code, out, errOut = ragbot(t, "version", "--config", path)
 	if want := "weaviate not reachable (http://127.0.0.1:1, http://127.0.0.1:2)\n"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("version with every node closed: exit %d, want %q in:\n%s%s", code, want, out, errOut)
+	}
+}
+
+// TestVersionOf: a stamped commit and version (scripts/build.sh) name the
+// build however it was made; without them, the build info's vcs settings.
+func TestVersionOf(t *testing.T) {
+	const sha = "a1ad3b9c1f3a5e0d4c2b1a0f9e8d7c6b5a4f3e2d"
+	devel := &debug.BuildInfo{Main: debug.Module{Path: "github.com/ragbot/ragbot", Version: "(devel)"}}
+	vcs := &debug.BuildInfo{Main: devel.Main, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "d5de0b2c1f3a9b8c7d6e5f4a3b2c1d0e9f8a7b6c"}, {Key: "vcs.modified", Value: "true"}}}
+	released := &debug.BuildInfo{Main: debug.Module{Path: "github.com/ragbot/ragbot", Version: "v1.2.0"}}
+	for _, tc := range []struct {
+		name            string
+		bi              *debug.BuildInfo
+		version, commit string
+		modified        bool
+		want            string
+	}{
+		{"go build -buildvcs=false", devel, "", "", false, "(devel)"},
+		{"go build in the work tree", vcs, "", "", false, "(devel) (d5de0b2c1f3a, modified)"},
+		{"go install @v1.2.0", released, "", "", false, "v1.2.0"},
+		{"stamped, -buildvcs=false", devel, "", sha, false, "(devel) (a1ad3b9c1f3a)"},
+		{"stamped with changes", devel, "", sha, true, "(devel) (a1ad3b9c1f3a, modified)"},
+		// The stamp is what the script saw: it replaces the vcs settings whole.
+		{"stamped over vcs", vcs, "", sha, false, "(devel) (a1ad3b9c1f3a)"},
+		{"stamped tag", devel, "v1.3.0", sha, false, "v1.3.0 (a1ad3b9c1f3a)"},
+		{"stamped, no build info", nil, "", sha, false, "(devel) (a1ad3b9c1f3a)"},
+		{"no build info", nil, "", "", false, "unknown (no build info)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := versionOf(tc.bi, tc.version, tc.commit, tc.modified); got != tc.want {
+				t.Errorf("versionOf = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestBuildScriptStampsCommit builds ragbot with scripts/build.sh under
+// GOFLAGS=-buildvcs=false, with which the go command records no commit,
+// and checks that `ragbot version` names the checked-out one. Skipped
+// outside a git work tree (but not on CI).
+func TestBuildScriptStampsCommit(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("git rev-parse HEAD: %v", err)
+		}
+		t.Skipf("not in a git work tree: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "ragbot")
+	build := exec.Command("bash", "../../scripts/build.sh", bin)
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("scripts/build.sh: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version", "--config", filepath.Join(t.TempDir(), "none.yaml")).Output()
+	if err != nil {
+		t.Fatalf("ragbot version: %v", err)
+	}
+	want := regexp.MustCompile(`^ragbot \S+ \(` + string(head[:12]) + `(, modified)?\)\n`)
+	if !want.Match(out) {
+		t.Errorf("version of a -buildvcs=false build by scripts/build.sh:\n%s\nwant a first line matching %s", out, want)
 	}
 }

@@ -65,7 +65,7 @@ func New(seed uint64) Set {
 	for i := range s.PrivateLines {
 		s.PrivateLines[i] = pick(64, b64)
 	}
-	s.PrivateKey = "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Join(s.PrivateLines, "\n") + "\n-----END RSA PRIVATE KEY-----"
+	s.PrivateKey = "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Join(s.PrivateLines, "\n") + "\n-----END RSA PRIVATE KEY-----" // gitleaks:allow (the template of the fake)
 	s.Password = spaced(24, upper+lower, digits)
 	enc := base64.RawURLEncoding
 	s.JWT = enc.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." +

@@ -130,7 +130,7 @@ func newOpenAI(t *testing.T, fake *fakeEmbeddings, cfg openai.EmbedderConfig) (*
 }
 
 func TestOpenAIEmbedder(t *testing.T) {
-	fake := &fakeEmbeddings{t: t, model: "text-embedding-3-small", key: "sk-test-0123456789abcdef"}
+	fake := &fakeEmbeddings{t: t, model: "text-embedding-3-small", key: "sk-test-0123456789abcdef"} // gitleaks:allow (fake)
 	e, _ := newOpenAI(t, fake, openai.EmbedderConfig{APIKey: fake.key, BatchSize: 2})
 	if got, want := e.Name(), "openai:text-embedding-3-small:384"; got != want {
 		t.Errorf("Name() = %q, want %q", got, want)
@@ -249,8 +249,9 @@ func TestOpenAIWrongDimensions(t *testing.T) {
 // and checks that the API key, whole or in part, is in no error (after
 // alertmanager's AssertNotifyLeaksNoSecret).
 func TestOpenAIKeyNeverInErrors(t *testing.T) {
-	const key = "sk-proj-SECRETSECRET0123456789abcdefXYZ"
-	masked := key[:8] + "****" + key[len(key)-8:] // how OpenAI quotes a wrong key back
+	const key = "sk-proj-SECRETSECRET0123456789abcdefXYZ" // gitleaks:allow (fake)
+	// masked is how OpenAI quotes a wrong key back.
+	masked := key[:8] + "****" + key[len(key)-8:]
 	tests := []struct {
 		name string
 		fail []fakeFailure

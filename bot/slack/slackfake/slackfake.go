@@ -25,7 +25,7 @@ import (
 // Identities of the fake workspace.
 const (
 	BotToken  = "xoxb-0000-1111-fakebottoken"
-	AppToken  = "xapp-1-A0001-2222-fakeapptoken"
+	AppToken  = "xapp-1-A0001-2222-fakeapptoken" // gitleaks:allow (fake)
 	BotUserID = "U0BOT"
 	BotID     = "B0BOT"
 	TeamID    = "T0001"
