@@ -193,10 +193,11 @@ func absentNames(plain []string, absent []string) []string {
 // DirectSpellChecker requires by default, minPrefix 1), are held by at
 // least typoMinDF chunks and are no filler, the one most chunks hold
 // (ties: the first in byte order). term must be at least typoMinLen
-// ASCII letters and no proper noun of the word list (english.Proper:
-// "kafka" is a name, not a typo).
+// ASCII letters, no proper noun of the word list (english.Proper: "kafka"
+// is a name, not a typo) and no compound of two everyday words ("openid",
+// one edit from "opened", is open + id: a name made on purpose).
 func correction(term string, v Vocabulary) string {
-	if len(term) < typoMinLen || english.Proper(term) {
+	if len(term) < typoMinLen || english.Proper(term) || compound(term) {
 		return ""
 	}
 	for i := 0; i < len(term); i++ {
@@ -215,6 +216,17 @@ func correction(term string, v Vocabulary) string {
 	}
 	edits1(term, consider)
 	return best
+}
+
+// compound reports whether term is two everyday words of at least 2
+// letters each run together ("openid", "webhook", "github").
+func compound(term string) bool {
+	for i := 2; i <= len(term)-2; i++ {
+		if english.Everyday(term[:i]) && english.Everyday(term[i:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // edits1 calls f with every string at Damerau-Levenshtein distance 1 from

@@ -94,7 +94,7 @@ func TestAbsence(t *testing.T) {
 // deletion, insertion, substitution) and the limits.
 func TestCorrection(t *testing.T) {
 	v := testVocabulary(map[string]int{"retry": 12, "silence": 15, "silences": 4, "inhibit": 6, "dispatch": 9, "cluster": 5,
-		"clusters": 5, "grouping": 2, "routes": 8, "router": 8})
+		"clusters": 5, "grouping": 2, "routes": 8, "router": 8, "opened": 30})
 	for term, want := range map[string]string{
 		"retyr":    "retry",    // transposition
 		"silnce":   "silence",  // deletion
@@ -106,6 +106,7 @@ func TestCorrection(t *testing.T) {
 		"etry":     "",         // shorter than typoMinLen
 		"zetry":    "",         // the first letter must match
 		"retr7":    "",         // not all letters
+		"openid":   "",         // open + id: a compound name, not a typo of "opened"
 	} {
 		if got := correction(term, v); got != want {
 			t.Errorf("correction(%q) = %q, want %q", term, got, want)
