@@ -49,6 +49,8 @@ var chatWords = map[string]bool{
 	"codebase": true, "repo": true, "repos": true, "impl": true, "func": true, "funcs": true, "src": true,
 	"lib": true, "libs": true, "util": true, "utils": true, "dir": true, "dirs": true, "config": true,
 	"configs": true, "param": true, "params": true, "arg": true, "args": true, "env": true, "dev": true,
+	"api": true, "apis": true, "endpoint": true, "endpoints": true, "struct": true, "structs": true,
+	"enum": true, "enums": true, "async": true, "regex": true, "init": true,
 }
 
 // everydayTerm reports whether a lower-case term is everyday English:
