@@ -92,30 +92,25 @@ func (w Weaviate) Endpoints() []string {
 // Embedder selects how vectors are made.
 type Embedder struct {
 	// Kind is "offline" (default: code-aware feature hashing, no network),
-	// "static" (offline too: word vectors trained from local text plus the
-	// hashing features; embed.Static), "codesearch" (offline: a neural
-	// bag-of-words encoder trained on doc comment and code pairs;
-	// embed.CodeSearch) or "openai" (an OpenAI-compatible /v1/embeddings
-	// endpoint: OpenAI, Ollama, vLLM, TEI; openai.Embedder).
+	// "codesearch" (offline: a neural bag-of-words encoder trained on doc
+	// comment and code pairs; embed.CodeSearch) or "openai" (an
+	// OpenAI-compatible /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI;
+	// openai.Embedder). "static" was removed (removed.go).
 	Kind string `yaml:"kind"`
-	// Model is the static embedder's model file (`ragbot embeddings train`
-	// writes one; empty means the model built into the binary), the
-	// codesearch embedder's (scripts/train-codesearch.sh writes one; empty
-	// means the built-in one), or, for kind openai, the model name
-	// ("text-embedding-3-small").
+	// Model is the codesearch embedder's model file
+	// (scripts/train-codesearch.sh writes one; empty means the built-in
+	// one), or, for kind openai, the model name ("text-embedding-3-small").
 	Model string `yaml:"model"`
-	// Adapt, for the static and codesearch embedders, refines the model on
-	// the indexed sources at `ragbot index` (deterministic; when the vectors
-	// change the collection is re-embedded). The refined model is kept
-	// beside the Weaviate data dir, in <data_dir>/../embedder/.
-	Adapt bool `yaml:"adapt"`
+	// RemovedAdapt is the removed embedder.adapt (refining the model on
+	// the indexed sources), kept only for its error (removed.go).
+	RemovedAdapt bool `yaml:"adapt"`
 	// MaxInputTokens is the longest text the embedder accepts, in tokens;
 	// a chunk over it is embedded from a prefix that fits (counted at 3
 	// bytes a token) and stored whole. Default: 8192 for kind openai
 	// (OpenAI's embedding models; API reference, "Create embeddings"; set
 	// it lower for a local model with a shorter context, e.g. 512 for many
 	// BERT-sized models served by TEI), 0 (no limit) for offline and
-	// static, which read texts of any length.
+	// codesearch, which read texts of any length.
 	MaxInputTokens int `yaml:"max_input_tokens"`
 	// OpenAI holds kind openai's other settings (retrieval.go).
 	OpenAI `yaml:",inline"`
@@ -125,7 +120,7 @@ type Embedder struct {
 	// Unset with kind offline, it is the built-in codesearch encoder
 	// (DefaultSemanticKind); kind "none" turns it off.
 	// It takes the keys above (kind, model, max_input_tokens and kind
-	// openai's settings) except adapt and semantic. Changing it re-embeds
+	// openai's settings) except semantic. Changing it re-embeds
 	// only the semantic vectors at the next `ragbot index`.
 	Semantic *Embedder `yaml:"semantic"`
 }
@@ -145,8 +140,8 @@ type Retrieval struct {
 	// pointer, because 0 is meaningful.
 	SemanticWeight *float64 `yaml:"semantic_weight"`
 	// Thresholds decide "no coverage", per embedder name or family (as
-	// `ragbot eval` prints them, e.g. "offline-hash-v1-384", or "static"
-	// for every static model, refined or not): similarities of different
+	// `ragbot eval` prints them, e.g. "offline-hash-v1-384", or
+	// "codesearch-v1" for every codesearch model): similarities of different
 	// embedders are on different scales. An entry for the exact name wins
 	// over one for the family; an embedder without either uses
 	// retrieval.DefaultThresholds. See Thresholds (retrieval.go).
@@ -155,15 +150,10 @@ type Retrieval struct {
 	Summary Summary `yaml:"summary"`
 	// Rewrite configures the optional LLM query rewriting (rewrite.go).
 	Rewrite Rewrite `yaml:"rewrite"`
-	// Expansion lists the query expansions to run, among ExpansionKinds:
-	// "prf" (pseudo-relevance feedback), "glove" (word-vector neighbours),
-	// "wordnet" (synonyms); see retrieval.Expander. Unset or [] runs none.
-	Expansion []string `yaml:"expansion"`
+	// RemovedExpansion is the removed retrieval.expansion (query
+	// expansion), kept only for its error (removed.go).
+	RemovedExpansion []string `yaml:"expansion"`
 }
-
-// ExpansionKinds are the valid entries of retrieval.expansion, the same as
-// retrieval.ExpansionKinds (a test of cmd/ragbot compares them).
-var ExpansionKinds = []string{"prf", "glove", "wordnet"}
 
 // Indexing holds index-time settings.
 type Indexing struct {

@@ -274,26 +274,6 @@ func TestSources(t *testing.T) {
 	}
 }
 
-func TestExpansion(t *testing.T) {
-	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
-	for _, tt := range []struct {
-		yaml string
-		want []string
-	}{
-		{"", nil},
-		{"retrieval: {expansion: []}", []string{}},
-		{"retrieval: {expansion: [wordnet, prf]}", []string{"wordnet", "prf"}},
-	} {
-		cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
-		if err != nil {
-			t.Fatalf("Parse(%q): %v", tt.yaml, err)
-		}
-		if diff := cmp.Diff(tt.want, cfg.Retrieval.Expansion); diff != "" {
-			t.Errorf("Parse(%q) expansion (-want +got):\n%s", tt.yaml, diff)
-		}
-	}
-}
-
 // TestSemanticDefault: with the offline embedder the codesearch encoder is
 // the semantic vector unless kind none turns it off; other kinds get none.
 func TestSemanticDefault(t *testing.T) {
@@ -304,8 +284,8 @@ func TestSemanticDefault(t *testing.T) {
 	}{
 		{src, &config.Embedder{Kind: "codesearch"}},
 		{"embedder: {kind: offline, semantic: {kind: none}}\n" + src, nil},
-		{"embedder: {kind: static}\n" + src, nil},
-		{"embedder: {kind: offline, semantic: {kind: static}}\n" + src, &config.Embedder{Kind: "static"}},
+		{"embedder: {kind: codesearch}\n" + src, nil},
+		{"embedder: {kind: offline, semantic: {kind: codesearch, model: m.bin}}\n" + src, &config.Embedder{Kind: "codesearch", Model: "m.bin"}},
 	} {
 		cfg, err := config.Parse([]byte(tt.yaml), dir, env(nil))
 		if err != nil {

@@ -8,16 +8,17 @@ import (
 	"github.com/ragbot/ragbot/config"
 )
 
-// TestStaticEmbedder checks the settings of the static embedder.
-func TestStaticEmbedder(t *testing.T) {
+// TestCodeSearchEmbedder checks the settings of the codesearch embedder
+// as the only one: no semantic vector beside it.
+func TestCodeSearchEmbedder(t *testing.T) {
 	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
 	tests := []struct {
 		name, yaml string
 		want       config.Embedder
 	}{
-		{"built-in model", "embedder: {kind: static}\n" + sources, config.Embedder{Kind: "static"}},
-		{"model file, adapted", "embedder: {kind: static, model: models/m.bin, adapt: true}\n" + sources,
-			config.Embedder{Kind: "static", Model: "models/m.bin", Adapt: true}},
+		{"built-in model", "embedder: {kind: codesearch}\n" + sources, config.Embedder{Kind: "codesearch"}},
+		{"model file", "embedder: {kind: codesearch, model: models/m.bin}\n" + sources,
+			config.Embedder{Kind: "codesearch", Model: "models/m.bin"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -161,7 +161,7 @@ func (v *validator) apiKeyEnv(field, env string) {
 
 // ThresholdsFor returns the configured thresholds of the embedder called
 // name in family (unset fields nil): the entry keyed by name, else the one
-// keyed by family (e.g. "static", whatever the model's hash), else the zero
+// keyed by family (e.g. "codesearch-v1", whatever the model's hash), else the zero
 // value.
 func (r Retrieval) ThresholdsFor(name, family string) Thresholds {
 	if th, ok := r.Thresholds[name]; ok {

@@ -72,16 +72,16 @@ func TestOpenAIConfig(t *testing.T) {
 // one for its family; neither gives the zero value.
 func TestThresholdsFor(t *testing.T) {
 	r := config.Retrieval{Thresholds: map[string]config.Thresholds{
-		"static":                     {MinSimilarity: ptr(0.4)},
-		"static-v1-0123456789ab-512": {MinSimilarity: ptr(0.5), MinTermCoverage: ptr(0.6)},
-		"offline-hash-v1-384":        {MinTermCoverage: ptr(0.3)},
+		"codesearch-v1":                  {MinSimilarity: ptr(0.4)},
+		"codesearch-v1-0123456789ab-128": {MinSimilarity: ptr(0.5), MinTermCoverage: ptr(0.6)},
+		"offline-hash-v1-384":            {MinTermCoverage: ptr(0.3)},
 	}}
 	tests := []struct {
 		name, family string
 		want         config.Thresholds
 	}{
-		{"static-v1-0123456789ab-512", "static", config.Thresholds{MinSimilarity: ptr(0.5), MinTermCoverage: ptr(0.6)}},
-		{"static-v1-ba9876543210-512", "static", config.Thresholds{MinSimilarity: ptr(0.4)}}, // a refined model: the family's
+		{"codesearch-v1-0123456789ab-128", "codesearch-v1", config.Thresholds{MinSimilarity: ptr(0.5), MinTermCoverage: ptr(0.6)}},
+		{"codesearch-v1-ba9876543210-128", "codesearch-v1", config.Thresholds{MinSimilarity: ptr(0.4)}}, // another model: the family's
 		{"offline-hash-v1-384", "offline-hash-v1-384", config.Thresholds{MinTermCoverage: ptr(0.3)}},
 		{"openai:text-embedding-3-small:1536", "openai:text-embedding-3-small:1536", config.Thresholds{}},
 	}

@@ -104,9 +104,6 @@ func (v *validator) weaviate() {
 	v.embedder("embedder", v.c.Embedder)
 	if sem := v.c.Embedder.Semantic; sem != nil {
 		v.embedder("embedder.semantic", *sem)
-		if sem.Adapt {
-			v.bad("embedder.semantic.adapt", "refining is done for the main embedder only")
-		}
 		if sem.Semantic != nil {
 			v.bad("embedder.semantic.semantic", "there is one semantic embedder")
 		}
@@ -115,17 +112,19 @@ func (v *validator) weaviate() {
 
 // EmbedderKinds are the valid values of embedder.kind and
 // embedder.semantic.kind.
-var EmbedderKinds = []string{"offline", "static", "openai", "codesearch"}
+var EmbedderKinds = []string{"offline", "openai", "codesearch"}
 
 // embedder checks the kind and settings of the embedder at path p.
 func (v *validator) embedder(p string, e Embedder) {
-	if !slices.Contains(EmbedderKinds, e.Kind) {
+	removed := v.removedKind(p, e)
+	if !removed && !slices.Contains(EmbedderKinds, e.Kind) {
 		n := len(EmbedderKinds)
 		v.bad(p+".kind", "got %q, want %s or %s", e.Kind, strings.Join(EmbedderKinds[:n-1], ", "), EmbedderKinds[n-1])
 	}
-	if e.Kind != "static" && e.Kind != "codesearch" && (e.Model != "" && e.Kind != "openai" || e.Adapt) {
-		v.bad(p+".model", "model and adapt are settings of the static and codesearch embedders, but kind is %q", e.Kind)
+	if !removed && e.Kind != "codesearch" && e.Kind != "openai" && e.Model != "" {
+		v.bad(p+".model", "model is a setting of the codesearch embedder (a model file) and of kind openai (a model name), but kind is %q", e.Kind)
 	}
+	v.removedAdapt(p, e)
 	v.openai(p, e)
 }
 
@@ -145,16 +144,7 @@ func (v *validator) retrieval() {
 	if n := r.Candidates; n < r.TopK || n > 200 {
 		v.bad("retrieval.candidates", "must be top_k..200, got %d", n)
 	}
-	seen := map[string]bool{}
-	for i, k := range r.Expansion {
-		switch {
-		case !slices.Contains(ExpansionKinds, k):
-			v.bad(fmt.Sprintf("retrieval.expansion[%d]", i), "got %q, want one of %s", k, strings.Join(ExpansionKinds, ", "))
-		case seen[k]:
-			v.bad(fmt.Sprintf("retrieval.expansion[%d]", i), "%q is listed twice", k)
-		}
-		seen[k] = true
-	}
+	v.removedExpansion()
 }
 
 func (v *validator) indexing() {

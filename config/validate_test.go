@@ -53,12 +53,14 @@ func TestBadConfigs(t *testing.T) {
 			want: `retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got 1.5`,
 		},
 		{
-			file: "bad-expansion-kind.yaml",
-			want: `retrieval.expansion[1]: got "word2vec", want one of prf, glove, wordnet`,
+			file: "bad-removed-static.yaml",
+			want: `embedder.kind: "static" was removed from ragbot after commit b5f6b10: it measured no gain over the default (see docs/evaluation.md); ` +
+				`use "offline" (the default, with the built-in codesearch semantic vector) or "openai"`,
 		},
 		{
-			file: "bad-expansion-twice.yaml",
-			want: `retrieval.expansion[2]: "wordnet" is listed twice`,
+			file: "bad-removed-expansion.yaml",
+			want: `retrieval.expansion: query expansion "prf" was removed from ragbot after commit b5f6b10: none of prf, glove and wordnet measured a gain (see docs/evaluation.md); ` +
+				`delete the key, or for questions worded unlike the code use retrieval.rewrite (the LLM query rewrite)`,
 		},
 		{
 			file: "bad-weaviate-url.yaml",
@@ -202,14 +204,12 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown embedder",
 			yaml: "embedder: {kind: bert}\n" + sources,
-			want: `embedder.kind: got "bert", want offline, static, openai or codesearch`,
+			want: `embedder.kind: got "bert", want offline, openai or codesearch`,
 		},
 		{
-			name: "semantic embedder of an unknown kind, adapted, nested",
-			yaml: "embedder: {semantic: {kind: bert, adapt: true, semantic: {kind: offline}}}\n" + sources,
-			want: `embedder.semantic.kind: got "bert", want offline, static, openai or codesearch` + "\n" +
-				`embedder.semantic.model: model and adapt are settings of the static and codesearch embedders, but kind is "bert"` + "\n" +
-				"embedder.semantic.adapt: refining is done for the main embedder only\n" +
+			name: "semantic embedder of an unknown kind, nested",
+			yaml: "embedder: {semantic: {kind: bert, semantic: {kind: offline}}}\n" + sources,
+			want: `embedder.semantic.kind: got "bert", want offline, openai or codesearch` + "\n" +
 				"embedder.semantic.semantic: there is one semantic embedder",
 		},
 		{
@@ -224,9 +224,9 @@ func TestParseErrors(t *testing.T) {
 			want: "retrieval.semantic_weight: must be between 0 (lexical vector only) and 1 (semantic vector only), got 1.5",
 		},
 		{
-			name: "model without the static embedder",
-			yaml: "embedder: {kind: offline, model: m.bin, adapt: true}\n" + sources,
-			want: `embedder.model: model and adapt are settings of the static and codesearch embedders, but kind is "offline"`,
+			name: "model with the offline embedder",
+			yaml: "embedder: {kind: offline, model: m.bin}\n" + sources,
+			want: `embedder.model: model is a setting of the codesearch embedder (a model file) and of kind openai (a model name), but kind is "offline"`,
 		},
 		{
 			name: "thresholds out of range, in field order",
@@ -336,7 +336,7 @@ func TestValidateZero(t *testing.T) {
 weaviate.replication_factor: must be at least 1 (the number of copies of each object), got 0
 weaviate.consistency_level: got "", want one of ONE, QUORUM, ALL
 weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got ""
-embedder.kind: got "", want offline, static, openai or codesearch
+embedder.kind: got "", want offline, openai or codesearch
 retrieval.alpha: must be set
 retrieval.top_k: must be 1..20, got 0
 indexing.max_symbol_lines: must be at least 10, got 0

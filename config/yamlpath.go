@@ -166,6 +166,8 @@ func withoutRepeats(err error, problems []decodeProblem) []error {
 // "field x not found in type config.Weaviate" names it (reflect's
 // Type.String), to the YAML keys it accepts, the fields of ",inline"
 // structs included: the candidates for an unknown key's "did you mean".
+// The keys of removed options (fields named Removed*, removed.go) are left
+// out: nobody should be pointed to them.
 var knownKeys = sync.OnceValue(func() map[string][]string {
 	out := map[string][]string{}
 	var visit func(t reflect.Type)
@@ -174,7 +176,7 @@ var knownKeys = sync.OnceValue(func() map[string][]string {
 		var keys []string
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if !f.IsExported() {
+			if !f.IsExported() || strings.HasPrefix(f.Name, "Removed") {
 				continue
 			}
 			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")

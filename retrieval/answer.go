@@ -143,9 +143,6 @@ type Asker struct {
 	// Without lists rerank features (RerankFeatures) to leave out, for
 	// ablation; nil uses them all.
 	Without []string
-	// Expand, when set, adds terms to the search of every question in
-	// ModeHybridRerank (see Expander); nil searches the question as asked.
-	Expand *Expander
 	// Branches, when set, names the branch of a request that has none (the
 	// main branch of the git sources in scope).
 	Branches BranchResolver

@@ -121,9 +121,6 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	if res.w, err = wait(); err != nil {
 		return res, err
 	}
-	if hits, err = a.expand(ctx, r, q, base, res.w, hits); err != nil {
-		return res, err
-	}
 	hits = rerank(q, res.w, mergeHits(hits, extra), a.Without...)
 	if len(hits) > limit {
 		hits = hits[:limit]

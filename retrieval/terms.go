@@ -204,7 +204,7 @@ func dedupe(words []string) []string {
 // bytes (12345, x1339, 0x3ce0): literals, offsets and table entries, which
 // fill a learned vocabulary without meaning. Short numbers (404, 503, 8080)
 // and words with a version or size (oauth2, sha256, int64) are words. The
-// static and codesearch embedders leave such terms out.
+// codesearch embedder leaves such terms out.
 func NumericLiteral(t string) bool {
 	if len(t) <= 4 {
 		return false

@@ -12,10 +12,8 @@
 # indexing, the reports of `ragbot eval --json` into DIR instead of printing
 # them: <group>-<mode>.json for each group and mode, and all.json.
 # scripts/bench-heldout.sh and scripts/bench-paraphrase.sh run it per family.
-# RAGBOT_EVAL_FLAGS is added to every `ragbot eval` (e.g. "--expand prf");
-# RAGBOT_EXPAND_SETS="none prf glove wordnet prf,glove,wordnet" also prints
-# hybrid+rerank for each query expansion set (`ragbot eval --expand`), on the
-# same index; RAGBOT_BENCH_PORT picks the Weaviate ports (default 8289..8294).
+# RAGBOT_EVAL_FLAGS is added to every `ragbot eval` (e.g. "--without coverage");
+# RAGBOT_BENCH_PORT picks the Weaviate ports (default 8289..8294).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -92,9 +90,3 @@ for set in "${SPLITS[@]}"; do
 done
 echo; echo "== every question, with the unanswerable ones (hybrid+rerank): no coverage"
 bin/ragbot eval --config "$CFG" "$WORK/all.jsonl" ${RAGBOT_EVAL_FLAGS:-} | sed -n '/^no coverage/,/^misses/p' | grep -v '^misses'
-for exp in ${RAGBOT_EXPAND_SETS:-}; do
-  for set in "${SPLITS[@]}"; do
-    echo; echo "== $set questions, ragbot eval --expand $exp"
-    bin/ragbot eval --config "$CFG" ${RAGBOT_EVAL_FLAGS:-} --expand "$exp" "$WORK/$set.jsonl" | sed -n '/^kind/,/^misses/p' | grep -v '^misses'
-  done
-done

@@ -18,3 +18,6 @@ bindir="$(mktemp -d)"
 trap 'rm -rf "$bindir"' EXIT
 go build -o "$bindir/testsummary" ./internal/testsummary
 go test -count=1 -json ./... | "$bindir/testsummary"
+# The codesearch trainer is a module of its own (tools/codesearch), which
+# ./... above does not reach; its tests take seconds and need no Weaviate.
+(cd tools/codesearch && go vet ./... && go test -count=1 ./...)

@@ -79,5 +79,6 @@ while read -r p file integrity; do
   echo "js $p $d" >> "$ROOTS"
 done < "$IN/npm-packages.lock"
 
-go run ./retrieval/embed/codesearch/cmd/codesearch-train -roots "$ROOTS" \
-  -o models/codesearch-v1/model.bin -report models/codesearch-v1/train-report.json "${@:2}"
+# The trainer is its own Go module (tools/codesearch), outside the ragbot binary.
+(cd tools/codesearch && go run . -roots "$ROOTS" \
+  -o "$ROOT/models/codesearch-v1/model.bin" -report "$ROOT/models/codesearch-v1/train-report.json" "${@:2}")

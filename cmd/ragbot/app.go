@@ -107,17 +107,14 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 	if err != nil {
 		return nil, err
 	}
-	return openAppConfig(ctx, cfg, nil, flags, stderr)
+	return openAppConfig(ctx, cfg, flags, stderr)
 }
 
-// openAppConfig is openApp with the config loaded and, when emb is not
-// nil, the embedder made (runIndex refines the static model in between).
-func openAppConfig(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, flags commonFlags, stderr io.Writer) (*app, error) {
-	var err error
-	if emb == nil {
-		if emb, err = newEmbedder(ctx, cfg, stderr); err != nil {
-			return nil, err
-		}
+// openAppConfig is openApp with the config loaded.
+func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, stderr io.Writer) (*app, error) {
+	emb, err := newEmbedder(ctx, cfg, stderr)
+	if err != nil {
+		return nil, err
 	}
 	a := &app{cfg: cfg, log: newLogger(stderr, flags), embedder: emb, stderr: stderr}
 	if a.redactor, err = newRedactor(cfg); err != nil {

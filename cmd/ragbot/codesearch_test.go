@@ -1,93 +1,83 @@
 package main
 
 import (
-	"bytes"
-	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ragbot/ragbot/models"
+	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
-const csGo = `package auth
-
-// checkLogin verifies the user's credentials against the stored hash.
-func checkLogin(user, pass string) bool {
-	h := lookupHash(user)
-	return compareHash(h, pass)
-}
-
-// trimLines removes trailing whitespace from every line.
-func trimLines(s string) string {
-	out := strings.Split(s, "\n")
-	for i := range out {
-		out[i] = strings.TrimRight(out[i], " ")
+// writeCodeSearchModel writes the built-in codesearch model to path with
+// note in its header: the same vectors, but other bytes, so another hash
+// and another embedder Name, as a retrained model has.
+func writeCodeSearchModel(t *testing.T, path, note string) {
+	t.Helper()
+	m, _, err := codesearch.Load(models.CodeSearchV1)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return strings.Join(out, "\n")
+	if m.Train, err = json.Marshal(map[string]string{"note": note}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Write(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
-`
 
-// TestCodeSearchAdapt: with embedder.adapt the codesearch model is refined
-// on the sources' (doc comment, code) pairs at index time, deterministically;
-// other commands load the refined model; an index run on unchanged sources
-// keeps it, even with --adapt.
-func TestCodeSearchAdapt(t *testing.T) {
-	repo, _ := gitRepo(t, map[string]string{"auth/login.go": csGo, "README.md": readme})
-	cfgPath := filepath.Join(t.TempDir(), "ragbot.yaml")
-	body := fmt.Sprintf(`weaviate: {url: "http://127.0.0.1:1"}
-embedder: {kind: codesearch, adapt: true}
+// TestCodeSearchReembedOnModelChange: a new model file means new vectors, so
+// ask refuses the collection until index re-embeds it, which index does by
+// itself (no --recreate).
+func TestCodeSearchReembedOnModelChange(t *testing.T) {
+	repo, head := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "README.md": readme})
+	model := filepath.Join(t.TempDir(), "model.bin")
+	writeCodeSearchModel(t, model, "first")
+	cfg := filepath.Join(t.TempDir(), "ragbot.yaml")
+	body := fmt.Sprintf(`weaviate:
+  url: %s
+  collection: %s
+embedder: {kind: codesearch, model: %s}
 sources:
-  - {name: auth, kind: git, path: %s}
-`, repo)
-	if err := os.WriteFile(cfgPath, []byte(body), 0o644); err != nil {
+  - {name: httpx, kind: git, path: %s}
+`, weaviatetest.URL(t), weaviatetest.ClassName(), model, repo)
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loadConfig(cfgPath)
-	if err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() { dropCollection(t, cfg) })
+	summary := "httpx@main (" + head[:7] + "): 2 files, 5 chunks (5 embedded, 0 reused, 0 unchanged, 0 deleted)"
+
+	if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 || !strings.Contains(out, summary) {
+		t.Fatalf("first index: exit %d\n%s%s\nwant the summary %q", code, out, errOut, summary)
 	}
-	ctx := context.Background()
-	var stderr bytes.Buffer
-	base, err := newEmbedder(ctx, cfg, &stderr)
-	if err != nil {
-		t.Fatal(err)
+	if code, out, _ := ragbot(t, "index", "--config", cfg); code != 0 || !strings.Contains(out, "up to date") {
+		t.Errorf("second index with the same model: exit %d, %q; want up to date", code, out)
 	}
-	if !strings.Contains(stderr.String(), "no refined model exists yet") {
-		t.Errorf("stderr %q: want a note that there is no refined model yet", stderr.String())
+	if code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry for 503 decided?"); code != 0 {
+		t.Fatalf("ask: exit %d\n%s", code, errOut)
 	}
-	refined, err := refineStatic(ctx, cfg, false, &stderr) // index's refinement step
-	if err != nil {
-		t.Fatalf("refine: %v\n%s", err, stderr.String())
+
+	writeCodeSearchModel(t, model, "second") // another file: another Name
+	code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry for 503 decided?")
+	if code != 1 || !strings.Contains(errOut, "holds vectors from embedder") {
+		t.Errorf("ask after the model changed: exit %d, %q; want the embedder mismatch", code, errOut)
 	}
-	if !strings.Contains(stderr.String(), "on 2 (doc comment, code) pairs") {
-		t.Errorf("stderr %q: want the refinement on the 2 documented functions", stderr.String())
+	code, out, errOut := ragbot(t, "index", "--config", cfg)
+	if code != 0 || !strings.Contains(out, summary) || !strings.Contains(errOut, "re-embedding every source") {
+		t.Fatalf("index after the model changed: exit %d\n%s%s\nwant a re-embed of everything", code, out, errOut)
 	}
-	loaded, err := newEmbedder(ctx, cfg, &stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if refined.Name() == base.Name() || loaded.Name() != refined.Name() ||
-		!strings.HasPrefix(refined.Name(), "codesearch-v1-") {
-		t.Fatalf("embedders: base %s, refined %s, loaded %s; want the refined one loaded, with a new codesearch name",
-			base.Name(), refined.Name(), loaded.Name())
-	}
-	stderr.Reset()
-	again, err := refineStatic(ctx, cfg, true, &stderr) // index --adapt, sources unchanged
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Name() != refined.Name() || strings.Contains(stderr.String(), "refining") {
-		t.Errorf("index --adapt on unchanged sources: %s (stderr %q), want the kept %s", again.Name(), stderr.String(), refined.Name())
-	}
-	if err := os.Remove(adaptedPath(cfg, "codesearch")); err != nil {
-		t.Fatal(err)
-	}
-	remade, err := refineStatic(ctx, cfg, false, &stderr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if remade.Name() != refined.Name() {
-		t.Errorf("refining again gave %s, want the same model %s", remade.Name(), refined.Name())
+	if code, _, errOut := ragbot(t, "ask", "--config", cfg, "where is the retry for 503 decided?"); code != 0 {
+		t.Errorf("ask after the re-embed: exit %d\n%s", code, errOut)
 	}
 }

@@ -67,58 +67,23 @@ func indexPages(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, src
 	return ix.IndexPages(ctx, set, full)
 }
 
-// schedulePageSyncs adds a re-sync task per confluence source to sched,
-// named by its source id ("confluence:ops-runbooks"): at its cron schedule,
-// else every TTL; the first run comes when the TTL has run out since the
-// last successful sync (SourceState.IndexedAt), at once for a source never
-// synced. A failed run keeps the old chunks, records the error in
-// SourceState and is retried with the scheduler's backoff. With lease's
-// Leaser set, a sync first takes the lease "pages:<source id>"; when
-// another replica holds it the sync is skipped (it syncs the source) and
-// onSkip, when not nil, is told the source id.
+// schedulePageSyncs adds a re-sync task per confluence source to sched
+// (ingest.SchedulePageSyncs): at its cron schedule, else every TTL; its
+// page set, with the credentials, is made at each run.
 func schedulePageSyncs(ctx context.Context, sched *ingest.Scheduler, ix *ingest.Indexer, cfg *config.Config, lease ingest.Leased, onSkip func(source string)) error {
-	log := ix.Log
-	if log == nil {
-		log = slog.Default()
-	}
+	var syncs []ingest.PageSync
 	for _, src := range cfg.Sources {
 		if src.Kind != config.KindConfluence {
 			continue
-		}
-		st, _, err := ix.Store.State(ctx, src.SourceID(), "")
-		if err != nil {
-			return err
 		}
 		spec := src.Schedule
 		if spec == "" {
 			spec = ingest.EverySpec(src.TTLDuration)
 		}
-		sync := func(ctx context.Context) error {
-			stats, err := indexPages(ctx, ix, cfg, src, false)
-			if err == nil {
-				log.Info("confluence synced", "source", src.SourceID(), "summary", stats.String())
-			}
-			return err
-		}
-		err = sched.Add(src.SourceID(), spec, st.IndexedAt, func(ctx context.Context) error {
-			if lease.Leaser == nil {
-				return sync(ctx)
-			}
-			held, err := lease.Run(ctx, "pages:"+src.SourceID(), sync)
-			if held != nil {
-				holder, until := held.LeaseHeld()
-				log.Info("confluence sync skipped: another replica holds the source's lease", "source", src.SourceID(), "holder", holder, "until", until)
-				if onSkip != nil {
-					onSkip(src.SourceID())
-				}
-			}
-			return err
-		})
-		if err != nil {
-			return err
-		}
+		syncs = append(syncs, ingest.PageSync{ID: src.SourceID(), Spec: spec,
+			Set: func() (ingest.PageSet, error) { return pageSet(cfg, src, ix.Log) }})
 	}
-	return nil
+	return ingest.SchedulePageSyncs(ctx, sched, ix, syncs, lease, onSkip)
 }
 
 // docTTLs maps the source id of each confluence source to its TTL.

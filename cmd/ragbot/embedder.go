@@ -1,19 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
@@ -22,7 +14,6 @@ import (
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
-	"github.com/ragbot/ragbot/retrieval/wordvec"
 )
 
 // embedderKinds makes the embedder of each embedder kind from its settings
@@ -32,11 +23,10 @@ var embedderKinds = map[string]func(ctx context.Context, cfg *config.Config, e c
 	"offline": func(context.Context, *config.Config, config.Embedder, io.Writer) (retrieval.Embedder, error) {
 		return embed.NewOffline(), nil
 	},
-	"static": newStaticEmbedder,
-	"codesearch": func(_ context.Context, cfg *config.Config, e config.Embedder, stderr io.Writer) (retrieval.Embedder, error) {
+	"codesearch": func(_ context.Context, cfg *config.Config, e config.Embedder, _ io.Writer) (retrieval.Embedder, error) {
 		c := *cfg
 		c.Embedder = e
-		return newCodeSearchEmbedder(&c, stderr)
+		return newCodeSearchEmbedder(&c)
 	},
 	"openai": func(ctx context.Context, cfg *config.Config, e config.Embedder, _ io.Writer) (retrieval.Embedder, error) {
 		c := *cfg
@@ -56,10 +46,7 @@ func init() {
 
 // newEmbedder returns the configured embedder: the embedder of
 // embedder.kind, or, with embedder.semantic, a retrieval.Pair of it and the
-// semantic embedder. For kind "static" it loads the model (embedder.model,
-// or the one built into the binary) and, with embedder.adapt, the model
-// refined on the indexed sources when one was made from this base model; it
-// never refines (`ragbot index` does, refine.go).
+// semantic embedder.
 func newEmbedder(ctx context.Context, cfg *config.Config, stderr io.Writer) (retrieval.Embedder, error) {
 	lex, err := embedderOf(ctx, cfg, cfg.Embedder, "embedder", stderr)
 	if err != nil {
@@ -100,77 +87,16 @@ func lexicalOf(emb retrieval.Embedder) retrieval.Embedder {
 	return emb
 }
 
-// newStaticEmbedder is the static embedder of settings e: its model and,
-// with adapt (the main embedder only), the refined model when one exists.
-func newStaticEmbedder(_ context.Context, cfg *config.Config, e config.Embedder, stderr io.Writer) (retrieval.Embedder, error) {
-	base, hash, err := loadStaticModelFile(cfg, e.Model)
-	if err != nil {
-		return nil, err
-	}
-	if !e.Adapt {
-		return embed.NewStatic(base, hash), nil
-	}
-	path := adaptedPath(cfg, "static")
-	m, h, meta, err := wordvec.LoadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		fmt.Fprintf(stderr, "note: embedder.adapt is set but no refined model exists yet (%s); using the base model until `ragbot index` makes one\n", path)
-		return embed.NewStatic(base, hash), nil
-	case err != nil:
-		return nil, err
-	case !embed.RefinedFrom(meta, hash):
-		fmt.Fprintf(stderr, "note: the refined model %s was made from another base model; using the base model until `ragbot index` refines it again\n", path)
-		return embed.NewStatic(base, hash), nil
-	}
-	return embed.NewStatic(m, h), nil
-}
-
-// loadStaticModel reads embedder.model, or the built-in model when it is
-// empty, and returns it with its hex SHA-256.
-func loadStaticModel(cfg *config.Config) (*wordvec.Model, string, error) {
-	return loadStaticModelFile(cfg, cfg.Embedder.Model)
-}
-
-// loadStaticModelFile reads the model file model (relative to the config),
-// or the built-in model when it is empty, and returns it with its hex
-// SHA-256.
-func loadStaticModelFile(cfg *config.Config, model string) (*wordvec.Model, string, error) {
-	if model == "" {
-		m, _, err := wordvec.Load(bytes.NewReader(models.StaticV1))
-		if err != nil {
-			return nil, "", fmt.Errorf("built-in static model: %w", err)
-		}
-		sum := sha256.Sum256(models.StaticV1)
-		return m, hex.EncodeToString(sum[:]), nil
-	}
-	path := cfg.Resolve(model)
-	m, hash, _, err := wordvec.LoadFile(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("embedder.model: %w", err)
-	}
-	return m, hash, nil
-}
-
-// adaptedPath is where the model of an embedder kind ("static",
-// "codesearch") refined on the indexed sources is kept: beside the local
-// Weaviate data dir, one file per collection and kind,
-// <dir>/embedder/<collection>.<kind>.bin.
-func adaptedPath(cfg *config.Config, kind string) string {
-	dir := filepath.Dir(cfg.Resolve(cfg.Weaviate.DataDir))
-	return filepath.Join(dir, "embedder", cfg.Weaviate.Collection+"."+kind+".bin")
-}
-
 // openStore opens the store for a's embedder: its lexical vectors, and with
 // a Pair, its semantic ones. An index run (flags.indexing) brings the
 // collection's semantic vectors in line with embedder.semantic, re-embedding
 // only them (weaviate.Reembedder), and with --recreate drops the
-// collections first. For an index run with the static or codesearch
-// embedder, a
-// collection embedded by another model (retrained, refined, or another
-// kind) or of the single-vector schema of an earlier version is dropped and
-// recreated, so the run embeds every source anew with the current vectors
-// instead of failing with weaviate.ErrEmbedderMismatch; other commands
-// still refuse the mismatch.
+// collections first. For an index run with the codesearch embedder, a
+// collection embedded by another model (retrained, or another kind) or of
+// the single-vector schema of an earlier version is dropped and recreated,
+// so the run embeds every source anew with the current vectors instead of
+// failing with weaviate.ErrEmbedderMismatch; other commands still refuse
+// the mismatch.
 func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags commonFlags) (*weaviate.Store, error) {
 	lex := lexicalOf(a.embedder)
 	if p, ok := a.embedder.(retrieval.Pair); ok {
@@ -194,7 +120,7 @@ func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags comm
 		}
 		return weaviate.OpenStore(ctx, sc, lex.Name())
 	}
-	if !flags.indexing || (a.cfg.Embedder.Kind != "static" && a.cfg.Embedder.Kind != "codesearch") {
+	if !flags.indexing || a.cfg.Embedder.Kind != "codesearch" {
 		return weaviate.OpenStore(ctx, sc, lex.Name())
 	}
 	s, prev, err := weaviate.OpenStoreReembed(ctx, sc, lex.Name())
@@ -205,30 +131,13 @@ func (a *app) openStore(ctx context.Context, sc weaviate.StoreConfig, flags comm
 }
 
 // newCodeSearchEmbedder loads embedder.model, or the codesearch model built
-// into the binary when it is empty, and with embedder.adapt the model
-// refined from it on the indexed sources when `ragbot index` made one
-// (refineCodeSearch); it never refines.
-func newCodeSearchEmbedder(cfg *config.Config, stderr io.Writer) (retrieval.Embedder, error) {
-	base, hash, err := loadCodeSearchModel(cfg)
+// into the binary when it is empty.
+func newCodeSearchEmbedder(cfg *config.Config) (retrieval.Embedder, error) {
+	m, hash, err := loadCodeSearchModel(cfg)
 	if err != nil {
 		return nil, err
 	}
-	if !cfg.Embedder.Adapt {
-		return embed.NewCodeSearch(base, hash), nil
-	}
-	path := adaptedPath(cfg, "codesearch")
-	m, h, err := codesearch.LoadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		fmt.Fprintf(stderr, "note: embedder.adapt is set but no refined model exists yet (%s); using the base model until `ragbot index` makes one\n", path)
-	case err != nil:
-		return nil, err
-	case codeSearchRefinementOf(m).Base != hash:
-		fmt.Fprintf(stderr, "note: the refined model %s was made from another base model; using the base model until `ragbot index` refines it again\n", path)
-	default:
-		return embed.NewCodeSearch(m, h), nil
-	}
-	return embed.NewCodeSearch(base, hash), nil
+	return embed.NewCodeSearch(m, hash), nil
 }
 
 // loadCodeSearchModel reads embedder.model, or the built-in codesearch
@@ -246,78 +155,4 @@ func loadCodeSearchModel(cfg *config.Config) (*codesearch.Model, string, error) 
 		return nil, "", fmt.Errorf("embedder.model: %w", err)
 	}
 	return m, hash, nil
-}
-
-// codeSearchRefinement is what a refined codesearch model records of its
-// making, in its header's train field: the base model's hash, the
-// fingerprint of the sources' text (sourceFiles) and the parameters.
-type codeSearchRefinement struct {
-	Base    string            `json:"refined_from"`
-	Sources string            `json:"sources"`
-	Pairs   int               `json:"pairs"`
-	Params  codesearch.Params `json:"params"`
-}
-
-func codeSearchRefinementOf(m *codesearch.Model) codeSearchRefinement {
-	var r codeSearchRefinement
-	json.Unmarshal(m.Train, &r) // a model without the record has an empty Base
-	return r
-}
-
-// refineCodeSearch is the refinement step of `ragbot index` for the
-// codesearch embedder with embedder.adapt, as refineStatic is for the
-// static one: it keeps the refined model when it was made from the current
-// base model and, with refresh (index --adapt), from the same source text;
-// else it mines the (doc comment, code) pairs of the files the index reads
-// (codesearch.MineSourceFile) and refines the base model on them
-// (codesearch.Refine with codesearch.DefaultRefineParams: deterministic,
-// the same base and sources give the same file). With fewer than two pairs
-// it says so and uses the base model.
-func refineCodeSearch(ctx context.Context, cfg *config.Config, refresh bool, stderr io.Writer) (retrieval.Embedder, error) {
-	base, baseHash, err := loadCodeSearchModel(cfg)
-	if err != nil {
-		return nil, err
-	}
-	path := adaptedPath(cfg, "codesearch")
-	old, oldHash, err := codesearch.LoadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		fmt.Fprintf(stderr, "note: refined model %s unreadable (%v); refining again\n", path, err)
-	}
-	have := err == nil && codeSearchRefinementOf(old).Base == baseHash
-	if have && !refresh {
-		return embed.NewCodeSearch(old, oldHash), nil
-	}
-	start := time.Now()
-	paths, docs, print, err := sourceFiles(ctx, cfg, stderr)
-	if err != nil {
-		return nil, err
-	}
-	if have && codeSearchRefinementOf(old).Sources == print {
-		return embed.NewCodeSearch(old, oldHash), nil
-	}
-	var pairs []codesearch.Pair
-	for i, p := range paths {
-		pairs = append(pairs, codesearch.MineSourceFile(p, []byte(docs[i]))...)
-	}
-	if len(pairs) < 2 {
-		fmt.Fprintf(stderr, "note: embedder.adapt: the sources have %d documented functions to learn from; using the base codesearch model\n", len(pairs))
-		return embed.NewCodeSearch(base, baseHash), nil
-	}
-	fmt.Fprintf(stderr, "refining the codesearch model on %d (doc comment, code) pairs of the sources...\n", len(pairs))
-	rec := codeSearchRefinement{Base: baseHash, Sources: print, Pairs: len(pairs), Params: codesearch.DefaultRefineParams}
-	m, err := codesearch.Refine(ctx, base, pairs, codesearch.DefaultRefineParams, rec, nil)
-	if err != nil {
-		return nil, fmt.Errorf("embedder.adapt: %w", err)
-	}
-	var buf bytes.Buffer
-	if err := m.Write(&buf); err != nil {
-		return nil, err
-	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
-		return nil, fmt.Errorf("embedder.adapt: save refined model: %w", err)
-	}
-	sum := sha256.Sum256(buf.Bytes())
-	e := embed.NewCodeSearch(m, hex.EncodeToString(sum[:]))
-	fmt.Fprintf(stderr, "refined the codesearch model: %d pairs, %s; embedder %s\n", len(pairs), time.Since(start).Round(100*time.Millisecond), e.Name())
-	return e, nil
 }

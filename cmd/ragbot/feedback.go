@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/ragbot/ragbot/config"
-	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
 )
 
@@ -63,113 +58,22 @@ func runFeedback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	ex := exportFeedback(all, a.cfg)
-	if err := writeQuestions(*out, stdout, ex.up); err != nil {
+	ex := eval.FromVotes(all, sourcesByName(a.cfg))
+	if err := writeQuestions(*out, stdout, ex.Up); err != nil {
 		return err
 	}
 	if *down != "" {
-		if err := writeQuestions(*down, nil, ex.down); err != nil {
+		if err := writeQuestions(*down, nil, ex.Down); err != nil {
 			return err
 		}
 	}
-	downNote := fmt.Sprintf("%d voted down (skipped; -down FILE writes them)", len(ex.down))
+	downNote := fmt.Sprintf("%d voted down (skipped; -down FILE writes them)", len(ex.Down))
 	if *down != "" {
-		downNote = fmt.Sprintf("%d voted down written to %s", len(ex.down), *down)
+		downNote = fmt.Sprintf("%d voted down written to %s", len(ex.Down), *down)
 	}
 	fmt.Fprintf(stderr, "%d votes on %d answers: %d questions exported, %s, %d skipped (tied or source not configured)\n",
-		len(all), ex.answers, len(ex.up), downNote, ex.skipped)
+		len(all), ex.Answers, len(ex.Up), downNote, ex.Skipped)
 	return nil
-}
-
-// feedbackExport is the outcome of exportFeedback.
-type feedbackExport struct {
-	up, down []eval.Question
-	answers  int // answers voted on
-	skipped  int // tied, no citations, or source not configured
-}
-
-// exportFeedback turns votes (oldest first) into eval questions, as
-// feedbackAbout describes. Questions keep the order of their answer's first
-// vote; the same question answered twice with 👍 becomes one question with
-// both answers' citations.
-func exportFeedback(votes []retrieval.Feedback, cfg *config.Config) feedbackExport {
-	type answer struct {
-		latest    retrieval.Feedback
-		up, down  int
-		firstSeen int
-	}
-	byAnswer := map[string]*answer{}
-	var order []string
-	for i, v := range votes {
-		key := v.Channel + "|" + v.MessageTS
-		a, ok := byAnswer[key]
-		if !ok {
-			a = &answer{firstSeen: i}
-			byAnswer[key] = a
-			order = append(order, key)
-		}
-		a.latest = v
-		if v.Vote == retrieval.VoteUp {
-			a.up++
-		} else {
-			a.down++
-		}
-	}
-	names := map[string]string{}
-	for _, s := range cfg.Sources {
-		names[s.SourceID()] = s.Name
-	}
-	ex := feedbackExport{answers: len(order)}
-	index := map[string]int{} // question id -> position in ex.up
-	for _, key := range order {
-		a := byAnswer[key]
-		if a.up == a.down || len(a.latest.Shown) == 0 {
-			ex.skipped++
-			continue
-		}
-		corpus, ok := names[a.latest.Shown[0].Source]
-		if !ok {
-			ex.skipped++
-			continue
-		}
-		q := eval.Question{ID: feedbackID(corpus, a.latest.Question), Corpus: corpus, Kind: "feedback",
-			Question: a.latest.Question, Expect: []eval.Expect{}}
-		if a.down > a.up {
-			ex.down = append(ex.down, q)
-			continue
-		}
-		for _, c := range a.latest.Shown {
-			if c.Source == a.latest.Shown[0].Source {
-				q.Expect = append(q.Expect, eval.Expect{Path: c.Path, Symbol: c.Symbol, StartLine: c.StartLine, EndLine: c.EndLine})
-			}
-		}
-		if i, dup := index[q.ID]; dup {
-			ex.up[i].Expect = mergeExpect(ex.up[i].Expect, q.Expect)
-			continue
-		}
-		index[q.ID] = len(ex.up)
-		ex.up = append(ex.up, q)
-	}
-	return ex
-}
-
-func feedbackID(corpus, question string) string {
-	sum := sha256.Sum256([]byte(corpus + "|" + question))
-	return "FB-" + hex.EncodeToString(sum[:4])
-}
-
-func mergeExpect(have, more []eval.Expect) []eval.Expect {
-	seen := map[eval.Expect]bool{}
-	for _, e := range have {
-		seen[e] = true
-	}
-	for _, e := range more {
-		if !seen[e] {
-			seen[e] = true
-			have = append(have, e)
-		}
-	}
-	return have
 }
 
 // writeQuestions writes qs as JSONL to path, or to w when path is "".
@@ -186,12 +90,8 @@ func writeQuestions(path string, w io.Writer, qs []eval.Question) (err error) {
 		}()
 		w = f
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, q := range qs {
-		if err := enc.Encode(q); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
+	if err := eval.Write(w, qs); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"log/slog"
 	"path/filepath"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/ingest/code"
+	"github.com/ragbot/ragbot/internal/doctor"
+	"github.com/ragbot/ragbot/internal/forget"
 )
 
 // newIndexer is the indexer of the config, shared by index, ask --index and
@@ -60,3 +63,21 @@ func gitRepos(cfg *config.Config) []ingest.Repo {
 	}
 	return out
 }
+
+// configSources is the config's sources as index runs read them, for the
+// packages that take a source view (forget, doctor); pageSet logs to log.
+type configSources struct {
+	cfg *config.Config
+	log *slog.Logger
+}
+
+func (c configSources) Repo(src config.Source) ingest.Repo     { return repoOf(c.cfg, src) }
+func (c configSources) Dir(src config.Source) ingest.DirSource { return dirSourceOf(c.cfg, src) }
+func (c configSources) Pages(src config.Source) (ingest.PageSet, error) {
+	return pageSet(c.cfg, src, c.log)
+}
+
+var (
+	_ forget.Sources = configSources{}
+	_ doctor.Sources = configSources{}
+)

@@ -24,11 +24,6 @@ func TestSubcommandHelp(t *testing.T) {
 		{args: []string{"feedback", "exprot"}, code: 2, want: []string{`unknown subcommand "exprot"; did you mean "export"?`}},
 		{args: []string{"feedback", "xyz"}, code: 2, want: []string{`unknown subcommand "xyz" (ragbot feedback export`}, dontWant: []string{"did you mean"}},
 		{args: []string{"feedback"}, code: 2, want: []string{"feedback needs a subcommand"}},
-		{args: []string{"embeddings", "-h"}, code: 0, want: []string{"ragbot embeddings train [flags]", "ragbot embeddings similar [flags] WORD..."}, dontWant: []string{"train builds"}},
-		{args: []string{"embeddings", "similar", "-h"}, code: 0, want: []string{"ragbot embeddings similar prints", "-n int"}, dontWant: []string{"train builds", "-epochs"}},
-		{args: []string{"embeddings", "train", "-h"}, code: 0, want: []string{"ragbot embeddings train builds", "-epochs"}},
-		{args: []string{"embeddings", "simlar", "retry"}, code: 2, want: []string{`unknown subcommand "simlar"; did you mean "similar"?`}},
-		{args: []string{"embeddings", "trian"}, code: 2, want: []string{`did you mean "train"?`}},
 		{args: []string{"serve", "-h"}, code: 0, want: []string{"/webhooks/<source name>", "webhook_secret_env", "poll_interval", "schedule", "ttl", "-listen host:port"}},
 		{args: []string{"valdiate"}, code: 2, want: []string{`unknown command "valdiate"; did you mean "validate"?`}},
 	}

@@ -9,14 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-	"time"
 
 	"golang.org/x/term"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/forget"
 )
 
 const indexAbout = `ragbot index indexes the configured sources into Weaviate: git repositories at
@@ -26,14 +25,12 @@ whose version changed are fetched again). A remote git source (url:) is
 cloned into indexing.repos_dir and fetched first; a branch indexed before is
 updated from the diff since its last indexed commit, and reconciled whole
 after a force push or an interrupted run. An unchanged source is skipped;
-unchanged chunks are never embedded again. With the static embedder and
-embedder.adapt, the run first refines the model on the sources' files (once,
-or again with --adapt) and re-embeds the collection when its vectors change.
+unchanged chunks are never embedded again.
 Chunks of sources no longer in the config are reported (they are not
 searched); --prune deletes them and their index state. --prune --dry-run
 prints what --prune would delete and stops there: it deletes nothing and
-indexes nothing, no refined model and no re-embedding either (so it takes
-no --source, --full, --recreate or --adapt). A branch dropped
+indexes nothing, no re-embedding either (so it takes no --source, --full
+or --recreate). A branch dropped
 from a git source's branches (or gone from the repository) is deleted from
 the index, chunks and state, with a line in the summary.
 Progress goes to stderr, the summary to stdout.
@@ -52,31 +49,17 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after a change of embedder.kind or from the single-vector schema of an earlier version; a new embedder.semantic needs none)")
 	prune := fs.Bool("prune", false, "delete the chunks and index state of sources the config no longer lists (without it they are reported)")
-	adapt := fs.Bool("adapt", false, "static or codesearch embedder with embedder.adapt: refine the model on the sources again even if a refined model exists (re-embeds when the vectors change)")
 	dryRun := fs.Bool("dry-run", false, "with --prune: print what --prune would delete; index nothing, delete nothing")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *dryRun {
-		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate, "adapt": *adapt}
+		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate}
 		return pruneDryRun(ctx, *prune, indexing, cf, stdout, stderr)
 	}
 	cf.indexing = true // a collection of another model is re-embedded, not refused (openStore)
 	cf.recreate = *recreate
-	cfg, err := loadConfig(cf.config)
-	if err != nil {
-		return err
-	}
-	emb, err := refineStatic(ctx, cfg, *adapt, stderr) // refine.go; nil unless static with adapt
-	if err != nil {
-		return err
-	}
-	if emb != nil {
-		if emb, err = withSemantic(ctx, cfg, emb, stderr); err != nil {
-			return err
-		}
-	}
-	a, err := openAppConfig(ctx, cfg, emb, cf, stderr)
+	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
 		return err
 	}
@@ -89,11 +72,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		want[n] = true
 	}
 	err = indexAll(ctx, a, want, *full || *recreate, stdout)
-	action := unconfiguredReport
+	action := forget.Report
 	if *prune {
-		action = unconfiguredDelete
+		action = forget.Prune
 	}
-	if perr := unconfigured(ctx, a, action, stdout); perr != nil { // forget_prune.go
+	if perr := forgetterOf(a).Unconfigured(ctx, action, stdout); perr != nil {
 		return errors.Join(err, perr)
 	}
 	return err
@@ -101,7 +84,7 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // pruneDryRun is `ragbot index --prune --dry-run`: it reports the sources
 // --prune would delete, and indexes nothing. It opens the store as ragbot
-// forget does, not as an index run (no refined model made, no re-embedding
+// forget does, not as an index run (no re-embedding
 // of a collection of another model), so no chunk or index state is
 // written; like every command, it creates the collections if Weaviate has
 // none. --dry-run without --prune, or with one of the indexing flags given
@@ -120,7 +103,7 @@ func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf c
 		return err
 	}
 	defer a.Close()
-	return unconfigured(ctx, a, unconfiguredDryRun, stdout) // forget_prune.go
+	return forgetterOf(a).Unconfigured(ctx, forget.PruneDryRun, stdout)
 }
 
 // indexAll indexes the sources named in want (all when empty), printing one
@@ -143,7 +126,7 @@ func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out 
 			continue
 		}
 		for _, st := range indexSource(ctx, ix, a.cfg, src, full, &errs) {
-			printStats(out, src.Name, st)
+			fmt.Fprintln(out, st.Summary(src.Name))
 		}
 		if ctx.Err() != nil {
 			break
@@ -178,45 +161,6 @@ func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, sr
 		out = append(out, st)
 	}
 	return out
-}
-
-func printStats(w io.Writer, name string, st ingest.Stats) {
-	where := name
-	if st.Branch != "" {
-		where += "@" + st.Branch
-	}
-	if st.Removed != "" { // ingest.BranchUntracked, ingest.BranchGone
-		fmt.Fprintf(w, "%s: %s: %s deleted\n", where, st.Removed, plural(st.Deleted, "chunk"))
-		return
-	}
-	if st.Commit != "" {
-		where += " (" + st.Commit[:7] + ")"
-	}
-	if st.UpToDate {
-		fmt.Fprintf(w, "%s: up to date, %d files, %d chunks (%.1fs)\n", where, st.Files, st.Chunks, st.Duration.Seconds())
-		return
-	}
-	if st.Mode == ingest.ModeIncremental {
-		where += " incremental"
-	}
-	red := ingest.RedactedNote(st.Redacted.Total()) // "" without secrets: the line's shape stays
-	fmt.Fprintf(w, "%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s%s, %.1fs\n",
-		where, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted, counts(st.Skipped), counts(st.Fallback), red, st.Duration.Round(100*time.Millisecond).Seconds())
-}
-
-// counts renders {"binary":2,"vendored":1} as "3 (binary 2, vendored 1)".
-func counts(m map[string]int) string {
-	total := 0
-	var parts []string
-	for k, v := range m {
-		total += v
-		parts = append(parts, fmt.Sprintf("%s %d", k, v))
-	}
-	if total == 0 {
-		return "0"
-	}
-	sort.Strings(parts)
-	return fmt.Sprintf("%d (%s)", total, strings.Join(parts, ", "))
 }
 
 func isTerminal(w io.Writer) bool {

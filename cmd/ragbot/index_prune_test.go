@@ -143,12 +143,3 @@ func TestIndexDryRunUsage(t *testing.T) {
 		}
 	}
 }
-
-// TestPlural: one is singular, other counts plural with thousands commas.
-func TestPlural(t *testing.T) {
-	for n, want := range map[int]string{0: "0 chunks", 1: "1 chunk", 2: "2 chunks", 1234: "1,234 chunks", 1234567: "1,234,567 chunks"} {
-		if got := plural(n, "chunk"); got != want {
-			t.Errorf("plural(%d) = %q, want %q", n, got, want)
-		}
-	}
-}

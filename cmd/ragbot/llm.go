@@ -59,8 +59,8 @@ func thresholdsFor(cfg *config.Config, emb retrieval.Embedder) retrieval.Thresho
 }
 
 // embedderFamily is the key of emb's thresholds that survives a new model:
-// its Family when it has one (embed.Static: "static", whatever the model's
-// hash in its Name), else its Name, which then never changes.
+// its Family when it has one (embed.CodeSearch: "codesearch-v1", whatever
+// the model's hash in its Name), else its Name, which then never changes.
 func embedderFamily(emb retrieval.Embedder) string {
 	if f, ok := emb.(interface{ Family() string }); ok {
 		return f.Family()

@@ -30,7 +30,6 @@ Commands:
   weaviate    run the local Weaviate server in the foreground
   validate    check the config file and exit (starts and contacts nothing)
   doctor      check a deployment (Weaviate, shards, embedder, sources, credentials) and say how to fix it
-  embeddings  train the offline static word-vector model, or list a word's neighbours in it (train|similar)
   serve       run the Slack and/or Teams bot, webhooks and scheduled re-indexing until interrupted
   feedback    export the 👍/👎 votes on answers as eval questions (feedback export)
   forget      delete chunks by source, branch, path or page, or a user's stored questions
@@ -57,7 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmds := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
-		"index": runIndex, "ask": runAsk, "eval": runEval, "weaviate": runWeaviate, "validate": runValidate, "embeddings": runEmbeddings,
+		"index": runIndex, "ask": runAsk, "eval": runEval, "weaviate": runWeaviate, "validate": runValidate,
 		"serve": runServe, "feedback": runFeedback, "forget": runForget, "version": runVersion, "doctor": runDoctor,
 	}
 	name, rest := args[0], args[1:]

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
@@ -218,7 +217,6 @@ func TestExitCodes(t *testing.T) {
 		{"bad flag", []string{"index", "--nope"}, 2, "flag provided but not defined: -nope"},
 		{"missing config", []string{"validate", "--config", "/nonexistent/ragbot.yaml"}, 1, "config file /nonexistent/ragbot.yaml not found"},
 		{"bad config names the field", []string{"validate", "--config", bad}, 1, `sources[0].kind: got "svn", want one of git, markdown`},
-		{"unknown query expansion", []string{"eval", "--expand", "prf,word2vec", "q.jsonl"}, 2, `--expand: query expansion "word2vec", want among prf, glove, wordnet`},
 		{"help", []string{"help"}, 0, ""},
 	}
 	for _, tc := range tests {
@@ -228,44 +226,6 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and stderr containing %q", code, errOut, tc.wantCode, tc.wantErr)
 			}
 		})
-	}
-}
-
-func TestCitationPrefix(t *testing.T) {
-	for dir, want := range map[string]string{
-		"docs": "docs", "./docs/": "docs", "handbook/ops": "handbook/ops",
-		".": "", "..": "", "../wiki": "", "/srv/docs": "",
-	} {
-		if got := citationPrefix(dir); got != want {
-			t.Errorf("citationPrefix(%q) = %q, want %q", dir, got, want)
-		}
-	}
-}
-
-// TestDirLinks: a markdown source links with its own template, else with
-// that of the local git source whose folder holds it.
-func TestDirLinks(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"repo/docs", "other"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg, err := config.Parse([]byte(`sources:
-  - {name: repo, kind: git, path: repo, link_template: "https://git.example.com/repo/{commit}/{path}"}
-  - {name: handbook, kind: markdown, path: repo/docs}
-  - {name: other, kind: markdown, path: other}
-  - {name: own, kind: markdown, path: repo/docs, link_preset: gitea, web_url: "https://gitea.example.com/h"}
-`), root, func(string) (string, bool) { return "", false })
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"handbook": "https://git.example.com/repo/{commit}/{path}", "other": "",
-		"own": "https://gitea.example.com/h/src/commit/{commit}/{path}#L{start}-L{end}"}
-	for _, s := range cfg.Sources[1:] {
-		if got := dirLinks(cfg, s); got != want[s.Name] {
-			t.Errorf("dirLinks(%s) = %q, want %q", s.Name, got, want[s.Name])
-		}
 	}
 }
 
@@ -356,8 +316,8 @@ sources:
 }
 
 // TestHelpAndSuggestions: a mistyped command gets the closest one, -h of
-// feedback and of embeddings similar print their own help, and every line of
-// the command list keeps the name apart from its description.
+// feedback prints its own help, and every line of the command list keeps
+// the name apart from its description.
 func TestHelpAndSuggestions(t *testing.T) {
 	code, _, errOut := ragbot(t, "idnex")
 	if code != 2 || !strings.HasPrefix(errOut, "ragbot: unknown command \"idnex\"; did you mean \"index\"?\n") {
@@ -370,10 +330,6 @@ func TestHelpAndSuggestions(t *testing.T) {
 	code, out, errOut := ragbot(t, "feedback", "-h")
 	if code != 0 || !strings.HasPrefix(out, "ragbot feedback export writes") {
 		t.Errorf("feedback -h: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
-	code, _, errOut = ragbot(t, "embeddings", "similar", "-h")
-	if code != 0 || !strings.HasPrefix(errOut, "ragbot embeddings similar prints") || strings.Contains(errOut, "train builds") {
-		t.Errorf("embeddings similar -h: exit %d, stderr:\n%s", code, errOut)
 	}
 	code, out, _ = ragbot(t, "-h")
 	if code != 0 {

@@ -19,6 +19,7 @@ import (
 
 	slackbot "github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
+	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -281,7 +282,7 @@ access:
 			}
 		}
 	}
-	if n := len(fams["ragbot_questions_total"].Metric); n > 3*len(questionOutcomes) {
+	if n := len(fams["ragbot_questions_total"].Metric); n > 3*len(metrics.QuestionOutcomes) {
 		t.Errorf("%d ragbot_questions_total series, want at most surfaces x outcomes", n)
 	}
 }

@@ -19,9 +19,9 @@ import (
 // (ingest.StaleDocs), the index against the branch heads
 // (ingest.BranchFreshness), and the chunk collection's shards: part of the
 // index unavailable or read-only (weaviate.HealthGuard). It searches the
-// configured sources only (configuredOnly), and checks the question's words
-// against the sources' vocabularies stored in Weaviate (absent names,
-// typos).
+// configured sources only (retrieval.OnlySources), and checks the
+// question's words against their vocabularies stored in Weaviate (absent
+// names, typos; retrieval.OnlySourcesVocabulary).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
 	r := a.cfg.Retrieval
 	sum, err := newSummarizer(a.cfg)
@@ -39,14 +39,10 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	for _, repo := range repos {
 		stale.Sources[repo.Source.ID] = repo.Source
 	}
-	expand, err := retrieval.NewExpander(r.Expansion)
-	if err != nil { // the config was validated: the built-in word lists failed to parse
-		a.log.Warn("query expansion disabled", "err", err)
-	}
 	return &retrieval.Asker{
-		Store: configuredOnly(a.cfg, a.store), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates, Expand: expand,
+		Store: retrieval.OnlySources(a.store, configuredIDs(a.cfg)), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
 		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
-		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout, Vocabularies: a.store,
+		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout, Vocabularies: retrieval.OnlySourcesVocabulary(a.store, configuredIDs(a.cfg)),
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
 			ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg)},
@@ -72,4 +68,25 @@ func newRewriter(cfg *config.Config) (retrieval.QueryRewriter, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// configuredIDs are the source ids of the configured sources, in order.
+func configuredIDs(cfg *config.Config) []string {
+	ids := make([]string, len(cfg.Sources))
+	for i, src := range cfg.Sources {
+		ids[i] = src.SourceID()
+	}
+	return ids
+}
+
+// sourcesByName maps each configured source's name to its source id (an
+// eval question's corpus is a source name).
+func sourcesByName(cfg *config.Config) map[string]string {
+	m := map[string]string{}
+	for _, s := range cfg.Sources {
+		if _, dup := m[s.Name]; !dup { // the first, as cfg.SourceNamed
+			m[s.Name] = s.SourceID()
+		}
+	}
+	return m
 }

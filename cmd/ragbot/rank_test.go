@@ -63,7 +63,7 @@ func TestRankE2E(t *testing.T) {
 	if code, _, errOut := ragbot(t, "index", "--config", cfg); code != 0 {
 		t.Fatalf("index: exit %d\n%s", code, errOut)
 	}
-	qs, err := loadQuestions([]string{filepath.Join(rankDir, "questions.jsonl")})
+	qs, err := eval.LoadFiles([]string{filepath.Join(rankDir, "questions.jsonl")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestRankE2E(t *testing.T) {
 		if err != nil {
 			t.Fatalf("question %s: %v", q.ID, err)
 		}
-		o := eval.Outcome{Question: q, Results: results(hits, 10), Refused: ev.Decide(asker.Thresholds) == retrieval.NoCoverage}
+		o := eval.Outcome{Question: q, Results: eval.Results(hits, 10), Refused: ev.Decide(asker.Thresholds) == retrieval.NoCoverage}
 		outs = append(outs, o)
 		checkGolden(t, filepath.Join(rankDir, "golden", q.ID+".txt"), questionGolden(o, hits, ev))
 	}
@@ -316,7 +316,7 @@ func TestEvalCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("eval: exit %d\n%s", code, errOut)
 	}
-	var rep evalOutput
+	var rep eval.Output
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("eval --json: %v\n%s", err, out)
 	}
@@ -345,7 +345,7 @@ func TestEvalCLI(t *testing.T) {
 	// with k, and a question in the first 5 of the answer found there too.
 	cands := filepath.Join(t.TempDir(), "candidates.jsonl")
 	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", "--depth", "20", "--candidates", cands, questions)
-	var deep evalOutput
+	var deep eval.Output
 	if code != 0 || json.Unmarshal([]byte(out), &deep) != nil || deep.Depth == nil {
 		t.Fatalf("eval --depth 20: exit %d, no depth report\n%s%s", code, out, errOut)
 	}
@@ -369,9 +369,9 @@ func TestEvalCLI(t *testing.T) {
 	}
 	for _, l := range lines {
 		var line struct {
-			ID         string          `json:"id"`
-			Rank       int             `json:"rank"`
-			Candidates []candidateJSON `json:"candidates"`
+			ID         string           `json:"id"`
+			Rank       int              `json:"rank"`
+			Candidates []eval.Candidate `json:"candidates"`
 		}
 		if err := json.Unmarshal([]byte(l), &line); err != nil {
 			t.Fatalf("--candidates line %q: %v", l, err)
@@ -405,7 +405,7 @@ func TestEvalCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", mixed)
-	var mixedRep evalOutput
+	var mixedRep eval.Output
 	if code != 0 || json.Unmarshal([]byte(out), &mixedRep) != nil || mixedRep.Calibration == nil ||
 		mixedRep.Calibration.Answerable != 20 || mixedRep.Calibration.Unanswerable != 3 {
 		t.Errorf("eval with an unconfigured corpus: exit %d, calibration %+v; want 20 answerable, 3 unanswerable\n%s", code, mixedRep.Calibration, errOut)
@@ -534,11 +534,11 @@ func TestAskNotSureList(t *testing.T) {
 	// naming no symbol, file or literal of the corpus, here), those with a
 	// wanted chunk among the matches shown with code and among all listed.
 	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", filepath.Join(rankDir, "questions.jsonl"))
-	var rep evalOutput
+	var rep eval.Output
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.NotSure == nil {
 		t.Fatalf("eval --json: exit %d, no not_sure_found\n%s%s", code, out, errOut)
 	}
-	var want notSureJSON
+	var want eval.NotSureFound
 	for _, id := range rep.Report.NotSure {
 		r, answerable := rep.Ranks[id]
 		if !answerable {

@@ -22,6 +22,9 @@ import (
 	teamsbot "github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/forget"
+	"github.com/ragbot/ragbot/internal/metrics"
+	"github.com/ragbot/ragbot/internal/readiness"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
@@ -97,11 +100,11 @@ type server struct {
 	ln              net.Listener
 	mode            string // slack.mode, or "off"
 	shutdownTimeout time.Duration
-	sched           *ingest.Scheduler // Confluence TTL syncs and git polls
-	git             *gitIndexing      // git webhooks, polls and the stale guard
-	claims          *weaviate.Claims  // deliveries and index leases shared with the other replicas (replicas.go)
-	metrics         *metrics          // GET /metrics
-	ready           *readiness        // GET /readyz
+	sched           *ingest.Scheduler  // Confluence TTL syncs and git polls
+	git             *gitIndexing       // git webhooks, polls and the stale guard
+	claims          *weaviate.Claims   // deliveries and index leases shared with the other replicas (replicas.go)
+	metrics         *metrics.Metrics   // GET /metrics
+	ready           *readiness.Handler // GET /readyz
 }
 
 // startServer loads the config, checks the credentials of the chat surfaces
@@ -117,14 +120,14 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	if err != nil {
 		return nil, err
 	}
-	m := newMetrics(cfg)
-	cf.observe = m.weaviateRequest
-	a, err := openAppConfig(ctx, cfg, nil, cf, stderr)
+	m := metrics.New(cfg.Sources)
+	cf.observe = m.WeaviateRequest
+	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
 		return nil, err
 	}
 	a.onRun = func(r ingest.RunReport) {
-		m.indexRun(r)
+		m.IndexRun(r)
 		if !r.UpToDate { // chunks may have changed: count terms afresh (Store.DocFreq)
 			a.store.InvalidateCounts()
 		}
@@ -158,36 +161,36 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	lister.Candidates = max(asker.Candidates, lister.TopK)
 	// One admission pool for every surface: they share Weaviate and the CPU.
 	admission := bot.NewAdmission(bot.AdmissionConfig{Max: cfg.Serve.MaxConcurrentAnswers,
-		Queue: cfg.Serve.AnswerQueueLength, Wait: cfg.Serve.AnswerQueueWait, OnReject: s.metrics.refused})
-	s.metrics.admission(admission)
+		Queue: cfg.Serve.AnswerQueueLength, Wait: cfg.Serve.AnswerQueueWait, OnReject: s.metrics.Refused})
+	s.metrics.Admission(admission)
 	answerer := admission.Wrap(asker)
-	listAnswerer := s.metrics.answerer(surfaceSlackCommand, admission.Wrap(&lister))
+	listAnswerer := s.metrics.Answerer(metrics.SurfaceSlackCommand, admission.Wrap(&lister))
 	// Freshness: Confluence sources re-sync by TTL on the scheduler; git
 	// sources by push webhooks and polls on the same scheduler.
-	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log, OnSkip: s.metrics.scheduleSkipped})
+	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log, OnSkip: s.metrics.ScheduleSkipped})
 	if err := s.openClaims(ctx); err != nil {
 		return err
 	}
 	pageIndexer := newIndexer(s.app)
 	pageIndexer.Log = s.log
-	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg, s.indexLease(), s.metrics.scheduleSkipped); err != nil {
+	if err := schedulePageSyncs(ctx, s.sched, pageIndexer, cfg, s.indexLease(), s.metrics.ScheduleSkipped); err != nil {
 		return err
 	}
-	// Votes older than feedback.retention go, at start and daily (forget_retention.go).
-	if err := (retention{votes: votes, keep: cfg.Feedback.RetentionDuration, now: time.Now, log: s.log}).schedule(s.sched); err != nil {
+	// Votes older than feedback.retention go, at start and daily.
+	if err := (forget.Retention{Votes: votes, Keep: cfg.Feedback.RetentionDuration, Now: time.Now, Log: s.log}).Schedule(s.sched); err != nil {
 		return err
 	}
-	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log, s.indexLease(), s.metrics.scheduleSkipped); err != nil {
+	if s.git, err = newGitIndexing(s.app, s.sched, branches, s.log, s.indexLease(), s.metrics.ScheduleSkipped); err != nil {
 		return err
 	}
-	s.metrics.queueDepth(s.git.svc.QueueDepth)
+	s.metrics.QueueDepth(s.git.svc.QueueDepth)
 	if cfg.SlackEnabled() {
 		sec := secrets.slack
 		api := slackgo.New(sec.BotToken.Reveal(), slackgo.OptionAPIURL(slackAPIURL(cfg)), slackgo.OptionAppLevelToken(sec.AppToken.Reveal()))
 		s.bot, err = slackbot.New(ctx, slackbot.Config{
 			API: api, SigningSecret: sec.SigningSecret.Reveal(), Answerer: answerer, Lister: listAnswerer,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
-			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceSlack), Claims: s.claims,
+			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.BotHooks(metrics.SurfaceSlack), Claims: s.claims,
 		})
 		if err != nil {
 			return err
@@ -198,9 +201,9 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 	}
 	s.mux = http.NewServeMux()
 	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
-	s.ready = newReadiness(s.readyCheck)
-	s.mux.Handle("GET /readyz", s.ready)              // ready.go
-	s.mux.Handle("GET /metrics", s.metrics.Handler()) // Prometheus text format (metrics.go)
+	s.ready = readiness.New(s.readyCheck)
+	s.mux.Handle("GET /readyz", s.ready)              // internal/readiness
+	s.mux.Handle("GET /metrics", s.metrics.Handler()) // Prometheus text format (internal/metrics)
 	if s.bot != nil && s.mode == config.SlackHTTP {
 		s.bot.Routes(s.mux)
 	}
@@ -208,7 +211,7 @@ func (s *server) wire(ctx context.Context, secrets chatSecrets, listen string) e
 		s.teams.Routes(s.mux) // POST /api/messages
 	}
 	// Push webhooks: POST /webhooks/<source name>, or /webhooks/ for an org-wide hook.
-	s.mux.Handle("/webhooks/", s.metrics.countWebhooks(s.git.Webhooks()))
+	s.mux.Handle("/webhooks/", s.metrics.CountWebhooks(s.git.Webhooks()))
 	if listen == "" {
 		listen = cfg.Serve.Listen
 	}

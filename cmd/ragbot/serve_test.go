@@ -18,8 +18,6 @@ import (
 	"github.com/ragbot/ragbot/bot"
 	slackbot "github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
-	"github.com/ragbot/ragbot/config"
-	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
@@ -206,52 +204,6 @@ func TestServeNeedsTokens(t *testing.T) {
 	want := "ragbot serve: slack.bot_token (from RAGBOT_SLACK_BOT_TOKEN): not set"
 	if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "slack.signing_secret (from RAGBOT_SLACK_SIGNING_SECRET): not set") {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %q", code, errOut, want)
-	}
-}
-
-func TestExportFeedback(t *testing.T) {
-	cfg := &config.Config{Sources: []config.Source{{Name: "httpx", Kind: config.KindGit}, {Name: "handbook", Kind: config.KindMarkdown}}}
-	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	retry := retrieval.ShownCitation{Source: "repo:httpx", Path: "httpx/retry.go", StartLine: 10, EndLine: 14, Symbol: "RetryOn503"}
-	client := retrieval.ShownCitation{Source: "repo:httpx", Path: "httpx/client.go", StartLine: 3, EndLine: 9}
-	doc := retrieval.ShownCitation{Source: "docs:handbook", Path: "README.md", StartLine: 3, EndLine: 5}
-	vote := func(msg, user string, v retrieval.Vote, q string, shown ...retrieval.ShownCitation) retrieval.Feedback {
-		t0 = t0.Add(time.Minute)
-		return retrieval.Feedback{Question: q, Shown: shown, Vote: v, User: user, Channel: "C1", MessageTS: msg, Time: t0}
-	}
-	votes := []retrieval.Feedback{
-		vote("1.1", "U1", retrieval.VoteUp, "where is the retry?", retry, doc, client), // A: up 2, down 1
-		vote("1.1", "U2", retrieval.VoteUp, "where is the retry?", retry, doc, client),
-		vote("1.1", "U3", retrieval.VoteDown, "where is the retry?", retry, doc, client),
-		vote("2.1", "U1", retrieval.VoteDown, "how do we page on-call?", doc),                                                            // B: down
-		vote("3.1", "U1", retrieval.VoteUp, "tie", retry),                                                                                // C: tie
-		vote("3.1", "U2", retrieval.VoteDown, "tie", retry),                                                                              //
-		vote("4.1", "U1", retrieval.VoteUp, "where is the retry?", client),                                                               // D: same question as A
-		vote("5.1", "U1", retrieval.VoteUp, "gone", retrieval.ShownCitation{Source: "repo:old", Path: "x.go", StartLine: 1, EndLine: 2}), // E: source removed
-	}
-	ex := exportFeedback(votes, cfg)
-	var buf bytes.Buffer
-	if err := writeQuestions("", &buf, append(ex.up, ex.down...)); err != nil {
-		t.Fatal(err)
-	}
-	qs, err := eval.Load(&buf)
-	if err != nil {
-		t.Fatalf("export does not load as eval questions: %v\n%s", err, buf.String())
-	}
-	want := []eval.Question{
-		{ID: feedbackID("httpx", "where is the retry?"), Corpus: "httpx", Kind: "feedback", Question: "where is the retry?",
-			// A's citations from its top citation's source (the doc is another corpus), then D's new one (already there).
-			Expect: []eval.Expect{{Path: "httpx/retry.go", Symbol: "RetryOn503", StartLine: 10, EndLine: 14}, {Path: "httpx/client.go", StartLine: 3, EndLine: 9}}},
-		{ID: feedbackID("handbook", "how do we page on-call?"), Corpus: "handbook", Kind: "feedback", Question: "how do we page on-call?", Expect: []eval.Expect{}},
-	}
-	if diff := cmp.Diff(want, qs); diff != "" {
-		t.Errorf("export (-want +got):\n%s", diff)
-	}
-	if ex.answers != 5 || ex.skipped != 2 || len(ex.up) != 1 || len(ex.down) != 1 {
-		t.Errorf("answers %d, skipped %d, up %d, down %d; want 5, 2 (tie, removed source), 1, 1", ex.answers, ex.skipped, len(ex.up), len(ex.down))
-	}
-	if !strings.HasPrefix(want[0].ID, "FB-") || len(want[0].ID) != 11 {
-		t.Errorf("id %q, want FB- and 8 hex digits", want[0].ID)
 	}
 }
 

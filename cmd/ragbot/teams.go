@@ -7,6 +7,7 @@ import (
 	"github.com/ragbot/ragbot/bot"
 	teamsbot "github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
@@ -47,7 +48,7 @@ func (s *server) wireTeams(ctx context.Context, secrets config.TeamsSecrets, ans
 	s.teams, err = teamsbot.New(ctx, teamsbot.Config{
 		AppID: t.AppID, AppPassword: secrets.AppPassword, TokenURL: t.TokenURL,
 		OpenIDMetadataURL: t.OpenIDMetadataURL, Answerer: answerer, Access: channelAccess(cfg), Feedback: votes,
-		AnswerTimeout: t.AnswerTimeout, Logger: s.log, Hooks: s.metrics.botHooks(surfaceTeams), Claims: s.claims,
+		AnswerTimeout: t.AnswerTimeout, Logger: s.log, Hooks: s.metrics.BotHooks(metrics.SurfaceTeams), Claims: s.claims,
 	})
 	return err
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/ragbot/ragbot/internal/humanize"
 )
 
 const validateAbout = `ragbot validate loads the config file, checks every field and exits: 0 when it
@@ -26,6 +28,6 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if _, err := newRedactor(cfg); err != nil { // rule ids exist (redact.go)
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: valid, %s\n", cf.config, plural(len(cfg.Sources), "source"))
+	fmt.Fprintf(stdout, "%s: valid, %s\n", cf.config, humanize.Plural(len(cfg.Sources), "source"))
 	return nil
 }

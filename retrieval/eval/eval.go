@@ -5,6 +5,12 @@
 // and MRR@10, overall and per kind, and the misses. Questions with no
 // expected location are unanswerable: with them it also reports how often
 // the bot said "no coverage" to those and how often to answerable ones.
+//
+// `ragbot eval` is a Runner: it asks each question through the answer
+// pipeline (run.go), calibrates the coverage thresholds on the evidence,
+// optionally ranks candidate lists (candidates.go) and times the asker
+// (bench.go), and prints the Output (print.go). FromVotes turns the votes
+// on answers into questions (`ragbot feedback export`).
 package eval
 
 import (

@@ -299,8 +299,8 @@ func bits(v []float32) []uint32 {
 
 // TestLegacySchemaIsRefusedWithTheFix: a collection with the single
 // unnamed vector of an earlier version is refused with an error naming
-// `ragbot index --recreate`; OpenStoreReembed (an index run of the static
-// embedder) and DropCollections (--recreate) replace it with the named
+// `ragbot index --recreate`; OpenStoreReembed (an index run of the
+// codesearch embedder) and DropCollections (--recreate) replace it with the named
 // vectors.
 func TestLegacySchemaIsRefusedWithTheFix(t *testing.T) {
 	ctx := context.Background()

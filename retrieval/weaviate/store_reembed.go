@@ -15,8 +15,8 @@ import (
 )
 
 // OpenStoreReembed is OpenStore for an index run that may re-embed: when
-// the chunk collection holds vectors of another embedder (a retrained or
-// refined static model, whose vectors are cheap to remake) or has the
+// the chunk collection holds vectors of another embedder (a retrained
+// codesearch model, whose vectors are cheap to remake) or has the
 // single-vector schema of an earlier ragbot (ErrLegacySchema), it drops the
 // chunk and state collections and creates them empty for embedder instead
 // of failing, and returns the name of the embedder whose vectors it

@@ -8,11 +8,10 @@
 // feature vectors, L2-normalised. Unlike the paper, questions and code share
 // one table (retrieval.Embedder has a single Embed for both sides).
 //
-// Training (Train) minimises InfoNCE with in-batch negatives (van den Oord
-// et al. 2018, "Representation Learning with Contrastive Predictive
-// Coding", arXiv:1807.03748; the CodeSearchNet loss) over (doc comment, code)
-// pairs that MineFile extracts with the repository's tree-sitter chunker
-// (ingest/code), single-threaded, so the same pairs and seed give the same
-// model bytes. The model file format is in model.go; the embedded model,
-// models/codesearch-v1/model.bin, is made by scripts/train-codesearch.sh.
+// This package is what inference needs: the model file (model.go: Load,
+// Write, Quantize) and the features (features.go: Pieces, Featurizer).
+// Training and the mining of (doc comment, code) pairs are a separate Go
+// module, tools/codesearch, which the ragbot binary does not compile; it
+// makes the embedded model, models/codesearch-v1/model.bin, through
+// scripts/train-codesearch.sh.
 package codesearch

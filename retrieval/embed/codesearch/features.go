@@ -60,17 +60,19 @@ func gramBucket(g []byte, buckets int) int {
 	return int(h % uint64(buckets))
 }
 
-// bag is the features of one text: distinct table rows in order of first
-// appearance, each with its log count (the log of how often it occurs, so
-// softmax(weight + logCount) weighs every occurrence alike).
-type bag struct {
-	rows     []int32
-	logCount []float32
+// A Bag is the features of one text: distinct table rows in order of
+// first appearance, each with its log count (the log of how often it
+// occurs, so softmax(weight + LogCount) weighs every occurrence alike).
+type Bag struct {
+	Rows     []int32
+	LogCount []float32
 }
 
-// featurizer turns texts into bags; its buffers are reused across texts,
-// so one featurizer serves one goroutine.
-type featurizer struct {
+// A Featurizer turns texts into Bags for one vocabulary and bucket count,
+// as Model.Encode does; training (tools/codesearch) reads texts through it
+// so that it learns the rows the model later reads. Its buffers are reused
+// across texts, so one Featurizer serves one goroutine.
+type Featurizer struct {
 	vocab   map[string]int32
 	words   int // rows of word features; 3-gram rows follow
 	buckets int
@@ -79,24 +81,34 @@ type featurizer struct {
 	gram    []byte
 }
 
-func newFeaturizer(vocab map[string]int32, buckets int) *featurizer {
-	return &featurizer{vocab: vocab, words: len(vocab), buckets: buckets, index: map[int32]int{}}
+// NewFeaturizer returns the Featurizer of a model whose vocabulary is
+// words (row i is words[i]) followed by buckets 3-gram rows.
+func NewFeaturizer(words []string, buckets int) *Featurizer {
+	return newFeaturizer(vocabOf(words), buckets)
 }
 
-// bag returns the features of the pieces: the vocabulary row of each piece
-// that has one and the 3-gram rows of every piece. A text without pieces
-// gives an empty bag.
-func (f *featurizer) bag(pieces []string) bag {
+func newFeaturizer(vocab map[string]int32, buckets int) *Featurizer {
+	return &Featurizer{vocab: vocab, words: len(vocab), buckets: buckets, index: map[int32]int{}}
+}
+
+// Bag returns the features of text: the vocabulary row of each of its
+// Pieces that has one and the 3-gram rows of every piece. A text without
+// pieces gives an empty Bag.
+func (f *Featurizer) Bag(text string) Bag {
+	return f.bag(Pieces(text))
+}
+
+func (f *Featurizer) bag(pieces []string) Bag {
 	clear(f.index)
-	var b bag
+	var b Bag
 	f.count = f.count[:0]
 	add := func(r int32) {
 		if i, ok := f.index[r]; ok {
 			f.count[i]++
 			return
 		}
-		f.index[r] = len(b.rows)
-		b.rows = append(b.rows, r)
+		f.index[r] = len(b.Rows)
+		b.Rows = append(b.Rows, r)
 		f.count = append(f.count, 1)
 	}
 	for _, p := range pieces {
@@ -108,9 +120,9 @@ func (f *featurizer) bag(pieces []string) bag {
 			add(int32(f.words + gramBucket(f.gram[i:i+3], f.buckets)))
 		}
 	}
-	b.logCount = make([]float32, len(b.rows))
+	b.LogCount = make([]float32, len(b.Rows))
 	for i, c := range f.count {
-		b.logCount[i] = float32(math.Log(float64(c)))
+		b.LogCount[i] = float32(math.Log(float64(c)))
 	}
 	return b
 }

@@ -12,7 +12,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"sort"
 )
 
 // magic starts every model file.
@@ -52,19 +51,19 @@ func (m *Model) Rows() int { return m.Words + m.Buckets }
 // order, so the same text gives the same vector in every process.
 func (m *Model) Encode(text string) []float32 {
 	f := newFeaturizer(m.vocab, m.Buckets)
-	return m.encodeBag(f.bag(Pieces(text)))
+	return m.encodeBag(f.Bag(text))
 }
 
-func (m *Model) encodeBag(b bag) []float32 {
+func (m *Model) encodeBag(b Bag) []float32 {
 	out := make([]float32, m.Dim)
-	if len(b.rows) == 0 {
+	if len(b.Rows) == 0 {
 		out[0] = 1
 		return out
 	}
 	mx := math.Inf(-1)
-	logit := make([]float64, len(b.rows))
-	for i, r := range b.rows {
-		logit[i] = float64(m.weight[r]) + float64(b.logCount[i])
+	logit := make([]float64, len(b.Rows))
+	for i, r := range b.Rows {
+		logit[i] = float64(m.weight[r]) + float64(b.LogCount[i])
 		mx = math.Max(mx, logit[i])
 	}
 	var z float64
@@ -73,7 +72,7 @@ func (m *Model) encodeBag(b bag) []float32 {
 		z += logit[i]
 	}
 	sum := make([]float64, m.Dim)
-	for i, r := range b.rows {
+	for i, r := range b.Rows {
 		w := logit[i] / z * float64(m.scale[r])
 		row := m.q[int(r)*m.Dim : (int(r)+1)*m.Dim]
 		for j, x := range row {
@@ -95,9 +94,12 @@ func (m *Model) encodeBag(b bag) []float32 {
 	return out
 }
 
-// quantize returns the model of float32 tables e (rows × dim) and weights,
-// each row rounded to int8 with its own scale.
-func quantize(h Header, words []string, e, weight []float32) *Model {
+// Quantize returns the model of float32 tables e (rows × h.Dim, rows =
+// h.Words + h.Buckets) and weight (one per row), each row rounded to int8
+// with its own scale: how training (tools/codesearch) makes a model. words
+// are the vocabulary, len(words) == h.Words; Quantize keeps them and copies
+// weight.
+func Quantize(h Header, words []string, e, weight []float32) *Model {
 	m := &Model{Header: h, words: words, vocab: vocabOf(words)}
 	rows := h.Words + h.Buckets
 	m.q = make([]int8, rows*h.Dim)
@@ -119,18 +121,6 @@ func quantize(h Header, words []string, e, weight []float32) *Model {
 		}
 	}
 	return m
-}
-
-// dequantize returns the float32 tables of m (rows × Dim) and a copy of its
-// weights, the starting point of refinement.
-func (m *Model) dequantize() (e, weight []float32) {
-	e = make([]float32, len(m.q))
-	for r := range m.Rows() {
-		for j := range m.Dim {
-			e[r*m.Dim+j] = float32(m.q[r*m.Dim+j]) * m.scale[r]
-		}
-	}
-	return e, append([]float32(nil), m.weight...)
 }
 
 func vocabOf(words []string) map[string]int32 {
@@ -245,13 +235,3 @@ func LoadFile(path string) (*Model, string, error) {
 
 // Vocabulary returns the vocabulary words, in row order.
 func (m *Model) Vocabulary() []string { return append([]string(nil), m.words...) }
-
-// sortedKeys returns the keys of m in increasing order.
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
-}

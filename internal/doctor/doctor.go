@@ -1,0 +1,161 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/humanize"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
+	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
+)
+
+// Check outcomes, the first word of each doctor line.
+const (
+	checkOK   = "ok"
+	checkWarn = "warn"
+	checkFail = "FAIL"
+	checkSkip = "skip"
+)
+
+// Sources gives a configured source as an index run reads it; cmd/ragbot
+// builds them from the config.
+type Sources interface {
+	// Repo is the git source src: its repository, branches and remote.
+	Repo(src config.Source) ingest.Repo
+	// Dir is the markdown folder source src.
+	Dir(src config.Source) ingest.DirSource
+	// Pages is the page set of a confluence or html source; an error when
+	// it cannot be made (a missing token, which CheckAll reports itself).
+	Pages(src config.Source) (ingest.PageSet, error)
+}
+
+// Deployment is what the checks read: the loaded config and what
+// cmd/ragbot made of it, as an index run or serve would.
+type Deployment struct {
+	Config  *config.Config
+	Sources Sources
+	// Embedder is the configured embedder; nil when EmbedderErr says why
+	// it could not be made. Family is the key of its coverage thresholds
+	// in retrieval.thresholds besides its name (a static embedder's
+	// "static").
+	Embedder    retrieval.Embedder
+	EmbedderErr error
+	Family      string
+	// RedactorErr is the error of building indexing.redact's detector
+	// (an unknown rule id), or nil.
+	RedactorErr error
+	// Settings computes the settings fingerprints an index run stores with
+	// a source (ingest.Indexer.GitSettings and the like) from the config's
+	// embedder, chunker sizes and redactor; nil when Embedder is nil or
+	// RedactorErr is set.
+	Settings *ingest.Indexer
+	// SlackAPIURL is slack.api_url ending in "/", where auth.test is sent.
+	SlackAPIURL string
+}
+
+// Doctor runs the checks of `ragbot doctor` and prints one line each:
+// "ok", "warn", "FAIL" or "skip", what was checked, what was found and,
+// for warn and FAIL, the fix. It changes nothing and starts no Weaviate.
+type Doctor struct {
+	out    io.Writer
+	failed int
+	http   *http.Client
+	base   string // Weaviate URL
+	apiKey string
+}
+
+// New returns a Doctor printing to out whose network checks (Weaviate's
+// REST API, Confluence, Slack, the Bot Framework token) each time out
+// after timeout.
+func New(out io.Writer, timeout time.Duration) *Doctor {
+	return &Doctor{out: out, http: &http.Client{Timeout: timeout}}
+}
+
+// line prints one check: its outcome, what was checked, what was found
+// and, for warn and FAIL, the fix.
+func (d *Doctor) line(status, name, msg, fix string) {
+	if status == checkFail {
+		d.failed++
+	}
+	s := fmt.Sprintf("%-4s %s: %s", status, name, msg)
+	if fix != "" {
+		s += "; fix: " + fix
+	}
+	fmt.Fprintln(d.out, s)
+}
+
+// CheckConfig prints the line of the config check of the file at path:
+// ok with its number of sources when err (config loading's) is nil, else
+// FAIL with err. It reports whether the config loaded.
+func (d *Doctor) CheckConfig(path string, cfg *config.Config, err error) bool {
+	if err != nil {
+		d.line(checkFail, "config", err.Error(), "edit "+path+" (`ragbot validate` lists every problem)")
+		return false
+	}
+	d.line(checkOK, "config", fmt.Sprintf("%s valid, %d sources", path, len(cfg.Sources)), "")
+	return true
+}
+
+// Err is the command's error: nil when no check failed, else "N checks
+// failed".
+func (d *Doctor) Err() error {
+	if d.failed > 0 {
+		return errors.New(humanize.Plural(d.failed, "check") + " failed")
+	}
+	return nil
+}
+
+// CheckAll checks dep: Weaviate reachable and its version, its nodes, the
+// shards of both collections writable, the collection's embedder against
+// the configured one, each git source readable and its index at the
+// branch head, each source indexed with the config's settings, the
+// coverage thresholds for the embedder, the webhook secrets, redaction,
+// and the credentials of Confluence, Slack and Teams.
+func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
+	cfg := dep.Config
+	d.base = fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
+		d.base = strings.TrimRight(eps[0], "/")
+		for _, u := range eps { // weaviate.urls: the first node that answers, as ragbot's client does
+			if weaviatelocal.Ready(ctx, u) {
+				d.base = strings.TrimRight(u, "/")
+				break
+			}
+		}
+	}
+	d.apiKey = os.Getenv(cfg.Weaviate.APIKeyEnv)
+	emb := dep.Embedder
+	if dep.EmbedderErr != nil {
+		d.line(checkFail, "embedder", dep.EmbedderErr.Error(), "fix the embedder section of the config")
+	}
+	if d.checkWeaviate(ctx) {
+		chunk, state := weaviate.ClassNames(cfg.Weaviate.Collection)
+		d.checkNodes(ctx, chunk)
+		d.checkShards(ctx, chunk, state)
+		if emb != nil {
+			d.checkCollectionEmbedder(ctx, chunk, emb)
+		}
+		d.checkGit(ctx, cfg, dep.Sources, state, dep.Settings)
+		d.checkSettings(ctx, cfg, dep.Sources, state, dep.Settings)
+		d.checkVocabularies(ctx, cfg, state, weaviate.VocabularyClassName(cfg.Weaviate.Collection))
+	} else {
+		d.line(checkSkip, "index", "shards, embedder and git index state need Weaviate", "")
+	}
+	if emb != nil {
+		d.checkThresholds(cfg, emb, dep.Family)
+	}
+	d.checkWebhookSecrets(cfg)
+	d.checkRedaction(cfg, dep.RedactorErr)
+	d.checkConfluence(ctx, cfg)
+	d.checkSlack(ctx, cfg, dep.SlackAPIURL)
+	d.checkTeams(ctx, cfg)
+}

@@ -1,0 +1,44 @@
+package forget
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
+)
+
+// RetentionTask is the scheduler task of the feedback retention job.
+const RetentionTask = "feedback-retention"
+
+// retentionEvery is how often the retention job runs: daily, so a vote
+// outlives feedback.retention by at most a day.
+const retentionEvery = 24 * time.Hour
+
+// Retention deletes the votes older than Keep (feedback.retention).
+type Retention struct {
+	Votes *weaviate.FeedbackLog
+	Keep  time.Duration
+	Now   func() time.Time // the scheduler's clock
+	Log   *slog.Logger     // one Info line per run
+}
+
+// Run deletes the votes cast before Now minus Keep. Its errors are the
+// store's.
+func (r Retention) Run(ctx context.Context) error {
+	cutoff := r.Now().Add(-r.Keep)
+	n, err := r.Votes.DeleteBefore(ctx, cutoff, false)
+	if err != nil {
+		return err
+	}
+	r.Log.Info("feedback retention", "deleted", n, "before", cutoff.UTC().Format(time.RFC3339), "retention", r.Keep.String())
+	return nil
+}
+
+// Schedule adds the job to sched as RetentionTask: at once when sched
+// starts, then daily (retentionEvery); a failed run is retried with the
+// scheduler's backoff. Its error is sched.Add's.
+func (r Retention) Schedule(sched *ingest.Scheduler) error {
+	return sched.Add(RetentionTask, ingest.EverySpec(retentionEvery), time.Time{}, r.Run)
+}
