@@ -115,8 +115,13 @@ func (ix *Indexer) storeVocabulary(ctx context.Context, log *slog.Logger, v *ret
 	if v == nil {
 		var ok bool
 		var err error
-		if v, ok, err = ix.Store.ScanVocabulary(ctx, st.Source, st.Branch); err != nil || !ok {
-			log.Warn("vocabulary not stored: answers check absent names without it", "err", err, "mixed_acl", err == nil)
+		v, ok, err = ix.Store.ScanVocabulary(ctx, st.Source, st.Branch)
+		if err != nil {
+			log.Warn("vocabulary not stored: answers check absent names without it", "err", err)
+			return
+		}
+		if !ok {
+			log.Warn("vocabulary not stored: the source's chunks have different ACLs; answers check absent names without it")
 			return
 		}
 	}
