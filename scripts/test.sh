@@ -11,13 +11,20 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
+# The encoder's trainer and the held-out question generator are modules of
+# their own (tools/codesearch, tools/benchgen), which ./... does not reach;
+# their tests take seconds and need no Weaviate.
+for m in tools/codesearch tools/benchgen; do (cd "$m" && go vet ./...); done
 # go test's -json events go through internal/testsummary, which prints what a
 # plain go test would and ends with "N passed, N failed"; under pipefail the
-# script still fails when go test does.
+# script still fails when a go test does.
 bindir="$(mktemp -d)"
 trap 'rm -rf "$bindir"' EXIT
 go build -o "$bindir/testsummary" ./internal/testsummary
-go test -count=1 -json ./... | "$bindir/testsummary"
-# The codesearch trainer is a module of its own (tools/codesearch), which
-# ./... above does not reach; its tests take seconds and need no Weaviate.
-(cd tools/codesearch && go vet ./... && go test -count=1 ./...)
+(
+  rc=0
+  go test -count=1 -json ./... || rc=1
+  (cd tools/codesearch && go test -count=1 -json ./...) || rc=1
+  (cd tools/benchgen && go test -count=1 -json ./...) || rc=1
+  exit $rc
+) | "$bindir/testsummary"
