@@ -280,10 +280,14 @@ func closestFor(q *question, ev Evidence) string {
 }
 
 // restOf is what a question asks about besides the missing words: its
-// words as written (punctuation trimmed), without the missing ones and the
-// words of asking ("where do we send alerts to rabbitmq?" -> "send
-// alerts"); "" when nothing is left.
+// words as written (punctuation trimmed), without those that are or hold
+// a missing one ("rabbitmq", "RabbitMQ's", "rabbitmq-based") and the words
+// of asking ("where do we send alerts to rabbitmq?" -> "send alerts"); ""
+// when nothing is left.
 func restOf(q string, missing []string) string {
+	isMissing := func(s string) bool {
+		return slices.ContainsFunc(missing, func(m string) bool { return strings.EqualFold(m, s) })
+	}
 	var out []string
 	for _, f := range strings.Fields(q) {
 		tok := strings.TrimRight(strings.TrimLeft(f, "([{\"'`"), ")]}.,;:?!\"'`")
@@ -293,7 +297,7 @@ func restOf(q string, missing []string) string {
 		}
 		if word == "" || EnglishStopwords[word] || questionWords[word] || fillerWords[word] || chatWords[word] ||
 			strings.IndexFunc(word, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 ||
-			slices.ContainsFunc(missing, func(m string) bool { return strings.EqualFold(m, word) || strings.EqualFold(m, tok) }) {
+			isMissing(tok) || isMissing(word) || slices.ContainsFunc(SplitIdentifier(word), isMissing) {
 			continue
 		}
 		out = append(out, tok)

@@ -131,8 +131,9 @@ func TestRestOf(t *testing.T) {
 	for q, want := range map[string]string{
 		"where do we send alerts to rabbitmq?":      "send alerts",
 		"how do I configure a RabbitMQ's receiver?": "configure receiver",
-		"rabbitmq?":               "",
-		"where is rabbitmq used?": "",
+		"rabbitmq?":                          "",
+		"where is rabbitmq used?":            "",
+		"where is the rabbitmq-based queue?": "queue",
 		"NotificationBatcher.Drain - where's that implemented": "",
 	} {
 		missing := []string{"rabbitmq"}

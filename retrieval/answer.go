@@ -287,7 +287,9 @@ func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	}
 	switch cov {
 	case NoCoverage:
-		if rest := closestFor(q, ev); rest != "" && len(hits) > 0 {
+		// The closest matches for the rest of a question naming something
+		// missing, unless they are far from it too.
+		if rest := closestFor(q, ev); rest != "" && len(hits) > 0 && !ev.farFromAll(a.Thresholds) {
 			ans.ClosestFor = rest
 			if err := closest(); err != nil {
 				return Answer{}, err

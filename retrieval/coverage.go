@@ -166,12 +166,18 @@ func (e Evidence) decide(th Thresholds) Coverage {
 		return NoCoverage
 	case e.inBand(th):
 		return Covered
-	case e.Similarity < th.FloorSimilarity && e.TermCoverage < th.FloorTermCoverage:
-		return NoCoverage
-	case th.MaxAbsentShare > 0 && e.AbsentShare > th.MaxAbsentShare:
+	case e.farFromAll(th):
 		return NoCoverage
 	}
 	return NotSure
+}
+
+// farFromAll reports whether the best hits are below both floors, or most
+// of the question's weight is in words no chunk has: an off-topic question,
+// whose closest matches are no use either.
+func (e Evidence) farFromAll(th Thresholds) bool {
+	return e.Similarity < th.FloorSimilarity && e.TermCoverage < th.FloorTermCoverage ||
+		th.MaxAbsentShare > 0 && e.AbsentShare > th.MaxAbsentShare
 }
 
 // Covered reports whether Decide answers the question outright.
