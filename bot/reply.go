@@ -104,17 +104,29 @@ func WithCode(ans retrieval.Answer, most int) int {
 // lists the closest matches for the rest of the question
 // (retrieval.Answer.ClosestFor) on every surface: "Nothing indexed
 // mentions “rabbitmq”. The closest matches for “send alerts”:".
-func MissingTitle(ans retrieval.Answer) string {
-	return "Nothing indexed mentions “" + cut(ans.Missing, 200) + "”. The closest matches for “" + cut(ans.ClosestFor, 300) + "”:"
+func MissingTitle(ans retrieval.Answer) string { return MissingTitleQuoting(ans, plain) }
+
+// MissingTitleQuoting is MissingTitle with the asker's words (the missing
+// name, the rest of the question) passed through quote, for a surface that
+// must neutralise formatting in them (Slack's mrkdwn); the rest of the
+// sentence is plain text.
+func MissingTitleQuoting(ans retrieval.Answer, quote func(string) string) string {
+	return "Nothing indexed mentions “" + quote(cut(ans.Missing, 200)) + "”. The closest matches for “" + quote(cut(ans.ClosestFor, 300)) + "”:"
 }
 
 // DidYouMeanText says, on every surface, that words of the question were
 // read as typos (retrieval.Answer.DidYouMean) and the answer is for the
 // question with the corrections: "Did you mean “retry”? The matches are
 // for the question with it."
-func DidYouMeanText(ans retrieval.Answer) string {
-	return "Did you mean “" + cut(ans.DidYouMean, 200) + "”? The matches are for the question with it."
+func DidYouMeanText(ans retrieval.Answer) string { return DidYouMeanQuoting(ans, plain) }
+
+// DidYouMeanQuoting is DidYouMeanText with the corrections passed through
+// quote (see MissingTitleQuoting).
+func DidYouMeanQuoting(ans retrieval.Answer, quote func(string) string) string {
+	return "Did you mean “" + quote(cut(ans.DidYouMean, 200)) + "”? The matches are for the question with it."
 }
+
+func plain(s string) string { return s }
 
 // cut shortens s to at most n bytes at a rune boundary, marking the cut with "…".
 func cut(s string, n int) string {

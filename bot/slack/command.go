@@ -103,7 +103,7 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 		blocks = append(blocks, mrkdwnContext(":grey_question: *"+escape(bot.NotSureTitle)+"*"))
 	}
 	if ans.DidYouMean != "" {
-		blocks = append(blocks, mrkdwnContext(":pencil2: "+escape(bot.DidYouMeanText(ans))))
+		blocks = append(blocks, mrkdwnContext(":pencil2: "+bot.DidYouMeanQuoting(ans, echo)))
 	}
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)

@@ -117,7 +117,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	case notSure:
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
 	case missing:
-		summary = ":grey_question: *" + escape(bot.MissingTitle(ans)) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
+		summary = ":grey_question: *" + bot.MissingTitleQuoting(ans, echo) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
 	}
 	if ans.Question != "" && ans.Question != asked {
 		how := "(terms from this thread added)"
@@ -128,7 +128,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	}
 	blocks := []slackgo.Block{mrkdwnContext(summary)}
 	if ans.DidYouMean != "" {
-		blocks = append(blocks, mrkdwnContext(":pencil2: "+escape(bot.DidYouMeanText(ans))))
+		blocks = append(blocks, mrkdwnContext(":pencil2: "+bot.DidYouMeanQuoting(ans, echo)))
 	}
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
@@ -166,10 +166,10 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	case notSure:
 		text = fmt.Sprintf("Not sure, closest matches for “%s”: %s", echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
 	case missing:
-		text = fmt.Sprintf("No coverage for “%s”: %s %s", echo(cutBytes(asked, 300)), echo(bot.MissingTitle(ans)), strings.Join(fallback, ", "))
+		text = fmt.Sprintf("No coverage for “%s”: %s %s", echo(cutBytes(asked, 300)), bot.MissingTitleQuoting(ans, echo), strings.Join(fallback, ", "))
 	}
 	if ans.DidYouMean != "" {
-		text = echo(bot.DidYouMeanText(ans)) + " " + text
+		text = bot.DidYouMeanQuoting(ans, echo) + " " + text
 	}
 	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
