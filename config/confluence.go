@@ -218,3 +218,15 @@ func (c *Config) ConfluenceSecrets(name string) (ConfluenceSecrets, error) {
 	}
 	return ConfluenceSecrets{}, fmt.Errorf("no source named %q", name)
 }
+
+// DocTTLs maps the source id of each confluence source to its TTL, after
+// which its snippets are marked stale (ingest.StaleDocs).
+func (c *Config) DocTTLs() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, src := range c.Sources {
+		if src.Kind == KindConfluence {
+			out[src.SourceID()] = src.TTLDuration
+		}
+	}
+	return out
+}

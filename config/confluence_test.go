@@ -117,3 +117,15 @@ func TestConfluenceSecrets(t *testing.T) {
 		})
 	}
 }
+
+// TestDocTTLs: the TTL of each confluence source, by source id; other
+// kinds have none.
+func TestDocTTLs(t *testing.T) {
+	cfg := &config.Config{Sources: []config.Source{
+		{Name: "wiki", Kind: config.KindConfluence, Confluence: config.Confluence{TTLDuration: 24 * time.Hour}},
+		{Name: "export", Kind: config.KindHTML}, {Name: "app", Kind: config.KindGit},
+	}}
+	if diff := cmp.Diff(map[string]time.Duration{"confluence:wiki": 24 * time.Hour}, cfg.DocTTLs()); diff != "" {
+		t.Errorf("DocTTLs (-want +got):\n%s", diff)
+	}
+}

@@ -281,3 +281,12 @@ func (c *Config) AccessFor(channel string) []string {
 	}
 	return out
 }
+
+// APIBase is APIURL ending in "/", as slack-go wants it: it appends the
+// method names (OptionAPIURL).
+func (s Slack) APIBase() string {
+	if !strings.HasSuffix(s.APIURL, "/") {
+		return s.APIURL + "/"
+	}
+	return s.APIURL
+}

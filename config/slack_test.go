@@ -275,3 +275,16 @@ func TestSecretRedacted(t *testing.T) {
 		t.Errorf("Reveal() = %q", s.Reveal())
 	}
 }
+
+// TestSlackAPIBase: slack.api_url with one trailing slash, for slack-go.
+func TestSlackAPIBase(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://slack.com/api/":     "https://slack.com/api/",
+		"http://127.0.0.1:5555/api":  "http://127.0.0.1:5555/api/",
+		"http://127.0.0.1:5555/api/": "http://127.0.0.1:5555/api/",
+	} {
+		if got := (config.Slack{APIURL: in}).APIBase(); got != want {
+			t.Errorf("APIBase of %q = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -329,3 +329,26 @@ func (c *Config) SourceNamed(name string) (Source, bool) {
 	}
 	return Source{}, false
 }
+
+// SourceIDs returns the source id (Source.SourceID) of each configured
+// source, in order.
+func (c *Config) SourceIDs() []string {
+	ids := make([]string, len(c.Sources))
+	for i, src := range c.Sources {
+		ids[i] = src.SourceID()
+	}
+	return ids
+}
+
+// SourceIDsByName maps each configured source's name to its source id (an
+// eval question's corpus is a source name); of two sources with one name,
+// the first, as SourceNamed.
+func (c *Config) SourceIDsByName() map[string]string {
+	m := map[string]string{}
+	for _, s := range c.Sources {
+		if _, dup := m[s.Name]; !dup {
+			m[s.Name] = s.SourceID()
+		}
+	}
+	return m
+}

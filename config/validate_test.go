@@ -362,3 +362,19 @@ feedback.retention: want a positive duration such as 24h, 90m or 7d, got ""`
 		t.Errorf("Validate() error mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestSourceIDs: the configured sources' ids in order, and by name, the
+// first of two sources with one name.
+func TestSourceIDs(t *testing.T) {
+	cfg := &config.Config{Sources: []config.Source{
+		{Name: "app", Kind: config.KindGit}, {Name: "wiki", Kind: config.KindConfluence},
+		{Name: "api", Kind: config.KindOpenAPI}, {Name: "app", Kind: config.KindMarkdown},
+	}}
+	if diff := cmp.Diff([]string{"repo:app", "confluence:wiki", "openapi:api", "docs:app"}, cfg.SourceIDs()); diff != "" {
+		t.Errorf("SourceIDs (-want +got):\n%s", diff)
+	}
+	want := map[string]string{"app": "repo:app", "wiki": "confluence:wiki", "api": "openapi:api"}
+	if diff := cmp.Diff(want, cfg.SourceIDsByName()); diff != "" {
+		t.Errorf("SourceIDsByName (-want +got):\n%s", diff)
+	}
+}

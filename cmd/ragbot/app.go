@@ -8,26 +8,27 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/connect"
+	"github.com/ragbot/ragbot/internal/embedders"
+	"github.com/ragbot/ragbot/internal/sources"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
-	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
 // app is the wiring shared by the subcommands: config, a Weaviate (the
 // configured URL, an already running local server, or one started now),
-// the store and the embedder. Close stops what Open started.
+// the store and the embedder. Close stops what openApp started.
 type app struct {
 	cfg      *config.Config
 	log      *slog.Logger
 	embedder retrieval.Embedder
 	store    *weaviate.Store
-	server   *weaviatelocal.Server  // nil unless this process started it
+	conn     *connect.Conn          // store, and the local server if this process started it
 	stderr   io.Writer              // progress and notices
 	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
 	redactor *ingest.Redactor       // indexing.redact (redact.go); nil when off
@@ -39,7 +40,7 @@ type commonFlags struct {
 	verbose   bool
 	logFormat logFormat
 	// indexing is set by runIndex: a collection of another model is
-	// re-embedded, not refused (openStore).
+	// re-embedded, not refused (connect.Options).
 	indexing bool
 	recreate bool // index --recreate: open a collection of another embedder to drop it
 	// observe, set by serve, times the store's Weaviate requests (metrics).
@@ -112,7 +113,7 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 
 // openAppConfig is openApp with the config loaded.
 func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, stderr io.Writer) (*app, error) {
-	emb, err := newEmbedder(ctx, cfg, stderr)
+	emb, err := embedders.New(ctx, cfg.Embedder, cfg.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -120,64 +121,21 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	if a.redactor, err = newRedactor(cfg); err != nil {
 		return nil, err
 	}
-	url, apiKey := "", ""
-	var failover []string
-	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
-		url, failover = eps[0], eps[1:]
-	}
-	if env := cfg.Weaviate.APIKeyEnv; env != "" {
-		apiKey = os.Getenv(env)
-	}
-	if url == "" {
-		url, err = a.localWeaviate(ctx)
-		if err != nil {
-			return nil, err
-		}
-	}
-	a.store, err = a.openStore(ctx, weaviate.StoreConfig{
-		URL: url, Failover: failover, APIKey: apiKey, ChunkClass: cfg.Weaviate.Collection, Timeout: cfg.Weaviate.Timeout, Logger: a.log,
-		Observe: flags.observe, ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
-	}, flags)
+	conn, err := connect.Open(ctx, cfg, emb, connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe,
+		Indexing: flags.indexing, Recreate: flags.recreate})
 	if err != nil {
-		a.Close()
-		nodes := append([]string{url}, failover...)
-		if ctx.Err() == nil && !slices.ContainsFunc(nodes, func(u string) bool { return weaviatelocal.Ready(ctx, u) }) {
-			// The client's own error for a refused connection is "status -1:
-			// check the DerivedFromError field", which tells a new user nothing.
-			a.log.Debug("weaviate unreachable", "url", url, "err", err)
-			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", strings.Join(nodes, ", "))
-		}
 		return nil, err
 	}
+	a.conn, a.store = conn, conn.Store
 	return a, nil
 }
 
-// localWeaviate returns the URL of the embedded server: one already answering
-// on the configured port (e.g. `ragbot weaviate` in another terminal), or a
-// child process started now.
-func (a *app) localWeaviate(ctx context.Context) (string, error) {
-	url := fmt.Sprintf("http://127.0.0.1:%d", a.cfg.Weaviate.Port)
-	if weaviatelocal.Ready(ctx, url) {
-		a.log.Debug("using running weaviate", "url", url)
-		return url, nil
-	}
-	fmt.Fprintf(a.stderr, "starting local Weaviate on %s (about 10 s)...\n", url)
-	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
-		Binary: a.cfg.Weaviate.Binary, DataDir: a.cfg.Resolve(a.cfg.Weaviate.DataDir), Port: a.cfg.Weaviate.Port, Logger: a.log,
-	})
-	if err != nil {
-		return "", err
-	}
-	a.server = srv
-	return srv.URL, nil
-}
+// sources is the view of the configured sources that index runs, forget
+// and the pipeline read, logging to a's logger.
+func (a *app) sources() sources.Sources { return sources.Sources{Config: a.cfg, Log: a.log} }
 
 // Close stops the local server if this process started it.
-func (a *app) Close() {
-	if a.server != nil {
-		_ = a.server.Stop(context.Background())
-	}
-}
+func (a *app) Close() { a.conn.Close() }
 
 // commaList splits a comma-separated flag value into its trimmed, non-empty items.
 func commaList(s string) []string {

@@ -142,7 +142,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // config are not searched, see retrieval.OnlySources).
 func (a *app) chunksInScope(ctx context.Context, ids []string) (int, error) {
 	if len(ids) == 0 {
-		ids = configuredIDs(a.cfg)
+		ids = a.cfg.SourceIDs()
 	}
 	total := 0
 	for _, id := range ids {

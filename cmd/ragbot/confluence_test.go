@@ -107,7 +107,7 @@ func TestConfluenceIndexThenAsk(t *testing.T) {
 	}
 	defer a.Close()
 	stale, _ := a.pipeline(context.Background())
-	stale.Guards = []retrieval.Guard{ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg), Now: func() time.Time { return time.Now().Add(26 * time.Hour) }}}
+	stale.Guards = []retrieval.Guard{ingest.StaleDocs{States: a.store, TTLs: a.cfg.DocTTLs(), Now: func() time.Time { return time.Now().Add(26 * time.Hour) }}}
 	ans, err = stale.Ask(context.Background(), retrieval.Request{Question: "PGFAILOVER_PROMOTE_TIMEOUT"})
 	if err != nil || len(ans.Snippets) == 0 {
 		t.Fatalf("ask: %v, %d snippets", err, len(ans.Snippets))

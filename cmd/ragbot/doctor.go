@@ -10,6 +10,8 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/doctor"
+	"github.com/ragbot/ragbot/internal/embedders"
+	"github.com/ragbot/ragbot/internal/sources"
 )
 
 const doctorAbout = `ragbot doctor checks a deployment and explains what is wrong, one line per
@@ -53,12 +55,12 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // deployment is what doctor checks of cfg: the embedder, the redactor and
 // the settings fingerprints made as an index run makes them.
 func deployment(ctx context.Context, cfg *config.Config) doctor.Deployment {
-	emb, embErr := newEmbedder(ctx, cfg, io.Discard)
+	emb, embErr := embedders.New(ctx, cfg.Embedder, cfg.Resolve)
 	red, redErr := newRedactor(cfg)
-	dep := doctor.Deployment{Config: cfg, Sources: configSources{cfg, slog.New(slog.DiscardHandler)},
-		Embedder: emb, EmbedderErr: embErr, RedactorErr: redErr, SlackAPIURL: slackAPIURL(cfg)}
+	dep := doctor.Deployment{Config: cfg, Sources: sources.Sources{Config: cfg, Log: slog.New(slog.DiscardHandler)},
+		Embedder: emb, EmbedderErr: embErr, RedactorErr: redErr, SlackAPIURL: cfg.Slack.APIBase()}
 	if emb != nil {
-		dep.Family = embedderFamily(emb)
+		dep.Family = embedders.Family(emb)
 		if redErr == nil {
 			dep.Settings = &ingest.Indexer{Embedder: emb, Code: codeOptions(cfg), Redact: red}
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
@@ -45,7 +45,7 @@ func defaultEmbedderName(t *testing.T, cfgPath string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb, err := newEmbedder(context.Background(), cfg, &bytes.Buffer{})
+	emb, err := embedders.New(context.Background(), cfg.Embedder, cfg.Resolve)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/eval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -57,12 +58,8 @@ rerank change can be tried on them offline (scripts/rescore-candidates.py).
 With --without it leaves rerank features out, for ablation. Figures are
 given per kind and, when the questions span several corpora, per corpus.
 
-Question sets in this repository: testdata/eval/heldout/<set>/questions.jsonl
-(hashicorp/raft, urllib3, axios; each set's fetch.sh fetches its corpus, and
-scripts/bench-heldout.sh runs them all), testdata/eval/paraphrase/<set>/
-questions.jsonl (questions in a newcomer's words over bbolt, requests and ws;
-scripts/bench-paraphrase.sh) and testdata/eval/unanswerable.jsonl (questions
-the public eval corpora cannot answer; docs/evaluation.md).
+The question sets in this repository (testdata/eval), their corpora and the
+scripts that run them: docs/evaluation.md, "Question sets".
 
 Examples:
   ragbot eval --config heldout.yaml testdata/eval/heldout/raft/questions.jsonl
@@ -120,7 +117,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
 	asker.Without = commaList(*without)
-	r := eval.Runner{Asker: asker, Sources: sourcesByName(a.cfg), Family: embedderFamily(asker.Embedder)}
+	r := eval.Runner{Asker: asker, Sources: a.cfg.SourceIDsByName(), Family: embedders.Family(asker.Embedder)}
 	var firstAbsence float64
 	if *bench { // before anything else loads the word lists and vocabularies
 		if firstAbsence, err = r.FirstAbsence(ctx, qs); err != nil {

@@ -58,7 +58,7 @@ func runFeedback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	ex := eval.FromVotes(all, sourcesByName(a.cfg))
+	ex := eval.FromVotes(all, a.cfg.SourceIDsByName())
 	if err := writeQuestions(*out, stdout, ex.Up); err != nil {
 		return err
 	}

@@ -108,5 +108,5 @@ func checkForget(r forget.Request, rest []string) error {
 // forgetterOf is the forget.Forgetter of a's store and config, for forget
 // and for index's report or prune of the unconfigured sources.
 func forgetterOf(a *app) *forget.Forgetter {
-	return &forget.Forgetter{Store: a.store, Config: a.cfg, Sources: configSources{a.cfg, a.log}, Stderr: a.stderr}
+	return &forget.Forgetter{Store: a.store, Config: a.cfg, Sources: a.sources(), Stderr: a.stderr}
 }

@@ -99,7 +99,7 @@ sources:
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := repoOf(a.cfg, a.cfg.Sources[0])
+	r := a.sources().Repo(a.cfg.Sources[0])
 	if _, err := r.Remote.Sync(t.Context(), r.Source.Dir, []string{"main"}); err != nil {
 		t.Fatal(err)
 	}

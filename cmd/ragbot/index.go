@@ -7,14 +7,10 @@ import (
 	"io"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"golang.org/x/term"
 
-	"github.com/ragbot/ragbot/config"
-	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/forget"
 )
 
@@ -57,13 +53,13 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate}
 		return pruneDryRun(ctx, *prune, indexing, cf, stdout, stderr)
 	}
-	cf.indexing = true // a collection of another model is re-embedded, not refused (openStore)
+	cf.indexing = true // a collection of another model is re-embedded, not refused (connect.Options)
 	cf.recreate = *recreate
 	a, err := openApp(ctx, cf, stderr)
 	if err != nil {
 		return err
 	}
-	defer a.Close() // with --recreate, openStore dropped the collections
+	defer a.Close() // with --recreate, connect.Open dropped the collections
 	want := map[string]bool{}
 	for _, n := range commaList(*only) {
 		if _, ok := a.cfg.SourceNamed(n); !ok {
@@ -106,107 +102,16 @@ func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf c
 	return forgetterOf(a).Unconfigured(ctx, forget.PruneDryRun, stdout)
 }
 
-// indexAll indexes the sources named in want (all when empty), printing one
-// summary line per source and branch to out. Errors of several sources are
-// joined; a failing source does not stop the others.
+// indexAll indexes the sources named in want (all when empty) as
+// sources.Sources.Index does, with progress on a's stderr, printing one
+// summary line per source and branch to out.
 func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out io.Writer) error {
 	ix := newIndexer(a)
 	ix.Progress, ix.ProgressTTY = a.stderr, isTerminal(a.stderr)
-	var errs []error
-	for _, src := range a.cfg.Sources {
-		if len(want) > 0 && !want[src.Name] {
-			continue
-		}
-		if isPageSource(src) { // confluence.go
-			if st, err := indexPages(ctx, ix, a.cfg, src, full); err != nil {
-				errs = append(errs, err)
-			} else {
-				fmt.Fprintf(out, "%s: %s\n", src.Name, st)
-			}
-			continue
-		}
-		for _, st := range indexSource(ctx, ix, a.cfg, src, full, &errs) {
-			fmt.Fprintln(out, st.Summary(src.Name))
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// indexSource runs one source (each branch of a git source) and collects errors.
-func indexSource(ctx context.Context, ix *ingest.Indexer, cfg *config.Config, src config.Source, full bool, errs *[]error) []ingest.Stats {
-	var out []ingest.Stats
-	switch src.Kind {
-	case config.KindGit: // fetch a remote one, then each branch, incrementally when possible
-		stats, err := ix.IndexRepo(ctx, repoOf(cfg, src), nil, full)
-		if err != nil {
-			*errs = append(*errs, err)
-		}
-		out = append(out, stats...)
-	case config.KindOpenAPI:
-		st, err := ix.IndexSpec(ctx, ingest.SpecSource{ID: src.SourceID(), File: cfg.Resolve(src.Path), ACL: src.ACL}, full)
-		if err != nil {
-			*errs = append(*errs, err)
-			break
-		}
-		out = append(out, st)
-	case config.KindMarkdown:
-		st, err := ix.IndexDir(ctx, dirSourceOf(cfg, src))
-		if err != nil {
-			*errs = append(*errs, err)
-			break
-		}
-		out = append(out, st)
-	}
-	return out
+	return a.sources().Index(ctx, ix, want, full, out)
 }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// dirSourceOf is the markdown folder source src as ingest reads it.
-func dirSourceOf(cfg *config.Config, src config.Source) ingest.DirSource {
-	return ingest.DirSource{ID: src.SourceID(), Dir: cfg.Resolve(src.Path), Exclude: src.Exclude, ACL: src.ACL,
-		Prefix: citationPrefix(src.Path), LinkTemplate: dirLinks(cfg, src)}
-}
-
-// citationPrefix is what a markdown folder's chunk paths start with: the
-// folder as configured when it lies under the config's folder ("docs"),
-// else nothing (an absolute or "../" path says nothing useful in a citation).
-func citationPrefix(dir string) string {
-	p := filepath.ToSlash(filepath.Clean(dir))
-	if filepath.IsAbs(dir) || p == "." || p == ".." || strings.HasPrefix(p, "../") {
-		return ""
-	}
-	return p
-}
-
-// dirLinks is the link template of a markdown source: its own (Links), or
-// else that of the local git source whose repository holds the folder (the
-// deepest, if several do), so that a docs folder of an indexed repository
-// links like its code; "" when neither has one.
-func dirLinks(cfg *config.Config, md config.Source) string {
-	if t := md.Links(); t != "" {
-		return t
-	}
-	dir := filepath.Clean(cfg.Resolve(md.Path))
-	best, depth := "", -1
-	for _, s := range cfg.Sources {
-		if s.Kind != config.KindGit || s.URL != "" || s.Links() == "" {
-			continue
-		}
-		root := filepath.Clean(cfg.Resolve(s.Path))
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
-		}
-		if d := len(root); d > depth {
-			best, depth = s.Links(), d
-		}
-	}
-	return best
 }

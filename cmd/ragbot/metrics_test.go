@@ -162,7 +162,7 @@ access:
 		resp.Body.Close()
 	}
 	ask(0, "C0FIRST", "U0FIRST", "where is the retry for 503 errors decided?")
-	if err := s.bot.Wait(ctx); err != nil {
+	if err := s.Slack.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 	seriesAfterOne := ragbotSeries(scrape(t, base))
@@ -175,7 +175,7 @@ access:
 		ask(i, fmt.Sprintf("C0CHAN%02d", i), fmt.Sprintf("U0USER%02d", i), q)
 	}
 	ask(1, "C0CHAN01", "U0USER01", "where is RetryOn503 used, variant 1?") // Slack's retry of Ev1
-	if err := s.bot.Wait(ctx); err != nil {
+	if err := s.Slack.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 
@@ -187,7 +187,7 @@ access:
 		t.Fatalf("/where-is: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	if err := s.bot.Wait(ctx); err != nil {
+	if err := s.Slack.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 

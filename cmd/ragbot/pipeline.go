@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/openai"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -32,7 +34,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	if err != nil { // the config was validated; search without rewrites
 		a.log.Warn("llm query rewrite disabled", "err", err)
 	}
-	repos := gitRepos(a.cfg)
+	repos := a.sources().Repos()
 	branches := ingest.NewBranches(ctx, repos)
 	stale := ingest.StaleRepos{Sources: map[string]ingest.GitSource{},
 		Code: codeOptions(a.cfg), Redact: a.redactor}
@@ -40,16 +42,30 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 		stale.Sources[repo.Source.ID] = repo.Source
 	}
 	return &retrieval.Asker{
-		Store: retrieval.OnlySources(a.store, configuredIDs(a.cfg)), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
-		Thresholds: thresholdsFor(a.cfg, lexicalOf(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
-		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout, Vocabularies: retrieval.OnlySourcesVocabulary(a.store, configuredIDs(a.cfg)),
+		Store: retrieval.OnlySources(a.store, a.cfg.SourceIDs()), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
+		Thresholds: embedders.Thresholds(a.cfg.Retrieval, embedders.Lexical(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
+		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout, Vocabularies: retrieval.OnlySourcesVocabulary(a.store, a.cfg.SourceIDs()),
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
-			ingest.StaleDocs{States: a.store, TTLs: docTTLs(a.cfg)},
+			ingest.StaleDocs{States: a.store, TTLs: a.cfg.DocTTLs()},
 			ingest.BranchFreshness{Repos: repos, States: a.store},
 			weaviate.HealthGuard{Store: a.store},
 		},
 	}, branches
+}
+
+// newSummarizer returns the LLM summarizer of retrieval.summary, or a nil
+// interface (not a nil pointer) when it is not enabled.
+func newSummarizer(cfg *config.Config) (retrieval.Summarizer, error) {
+	s := cfg.Retrieval.Summary
+	if !s.Enabled {
+		return nil, nil
+	}
+	sum, err := openai.NewSummarizer(openai.SummaryConfig{BaseURL: s.BaseURL, Model: s.Model, APIKey: os.Getenv(s.APIKeyEnv), Timeout: s.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	return sum, nil
 }
 
 // newRewriter returns the LLM query rewriter of retrieval.rewrite, or a nil
@@ -62,31 +78,10 @@ func newRewriter(cfg *config.Config) (retrieval.QueryRewriter, error) {
 		return nil, nil
 	}
 	base, model, keyEnv := cfg.Retrieval.RewriteEndpoint()
-	w, err := openai.NewRewriter(openai.RewriteConfig{BaseURL: base, Model: model, APIKey: envValue(keyEnv),
+	w, err := openai.NewRewriter(openai.RewriteConfig{BaseURL: base, Model: model, APIKey: os.Getenv(keyEnv),
 		Timeout: rw.Timeout, Variants: rw.Variants, HyDE: rw.HyDE == nil || *rw.HyDE})
 	if err != nil {
 		return nil, err
 	}
 	return w, nil
-}
-
-// configuredIDs are the source ids of the configured sources, in order.
-func configuredIDs(cfg *config.Config) []string {
-	ids := make([]string, len(cfg.Sources))
-	for i, src := range cfg.Sources {
-		ids[i] = src.SourceID()
-	}
-	return ids
-}
-
-// sourcesByName maps each configured source's name to its source id (an
-// eval question's corpus is a source name).
-func sourcesByName(cfg *config.Config) map[string]string {
-	m := map[string]string{}
-	for _, s := range cfg.Sources {
-		if _, dup := m[s.Name]; !dup { // the first, as cfg.SourceNamed
-			m[s.Name] = s.SourceID()
-		}
-	}
-	return m
 }

@@ -79,7 +79,7 @@ slack:
 	if !strings.Contains(logs.String(), "retrying") {
 		t.Errorf("the auth.test retry is not logged:\n%s", logs.String())
 	}
-	s.ready.TTL = 200 * time.Millisecond // the test waits for verdicts, not for the cache
+	s.Ready.TTL = 200 * time.Millisecond // the test waits for verdicts, not for the cache
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
 	base := "http://" + s.Addr()

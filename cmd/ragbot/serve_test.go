@@ -103,7 +103,7 @@ func TestServe(t *testing.T) {
 	}
 	ts := fake.AddMessage(slackfake.Message{Channel: "C0PAY", User: "U0USER", Text: "where is the retry for 503 errors decided?"})
 	post("Ev1", ts)
-	if err := s.bot.Wait(ctx); err != nil {
+	if err := s.Slack.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 	replies := fake.Replies("C0PAY", ts)

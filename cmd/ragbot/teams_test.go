@@ -71,8 +71,8 @@ func TestServeTeams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if s.bot != nil || s.teams == nil {
-		t.Fatalf("slack bot %v, teams bot %v: want Teams only", s.bot, s.teams)
+	if s.Slack != nil || s.Teams == nil {
+		t.Fatalf("slack bot %v, teams bot %v: want Teams only", s.Slack, s.Teams)
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }() // returns after cancel below
@@ -95,7 +95,7 @@ func TestServeTeams(t *testing.T) {
 	if code := post(fake.Token(fake.ValidClaims(m.ServiceURL)), body); code != http.StatusOK {
 		t.Fatalf("signed activity: HTTP %d, want 200", code)
 	}
-	if err := s.teams.Wait(ctx); err != nil {
+	if err := s.Teams.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 	replies := fake.Replies(m.ConversationID(), m.ID)

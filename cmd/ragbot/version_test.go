@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -90,40 +89,6 @@ func TestVersionFailover(t *testing.T) {
 	code, out, errOut = ragbot(t, "version", "--config", path)
 	if want := "weaviate not reachable (http://127.0.0.1:1, http://127.0.0.1:2)\n"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("version with every node closed: exit %d, want %q in:\n%s%s", code, want, out, errOut)
-	}
-}
-
-// TestVersionOf: a stamped commit and version (scripts/build.sh) name the
-// build however it was made; without them, the build info's vcs settings.
-func TestVersionOf(t *testing.T) {
-	const sha = "a1ad3b9c1f3a5e0d4c2b1a0f9e8d7c6b5a4f3e2d"
-	devel := &debug.BuildInfo{Main: debug.Module{Path: "github.com/ragbot/ragbot", Version: "(devel)"}}
-	vcs := &debug.BuildInfo{Main: devel.Main, Settings: []debug.BuildSetting{
-		{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "d5de0b2c1f3a9b8c7d6e5f4a3b2c1d0e9f8a7b6c"}, {Key: "vcs.modified", Value: "true"}}}
-	released := &debug.BuildInfo{Main: debug.Module{Path: "github.com/ragbot/ragbot", Version: "v1.2.0"}}
-	for _, tc := range []struct {
-		name            string
-		bi              *debug.BuildInfo
-		version, commit string
-		modified        bool
-		want            string
-	}{
-		{"go build -buildvcs=false", devel, "", "", false, "(devel)"},
-		{"go build in the work tree", vcs, "", "", false, "(devel) (d5de0b2c1f3a, modified)"},
-		{"go install @v1.2.0", released, "", "", false, "v1.2.0"},
-		{"stamped, -buildvcs=false", devel, "", sha, false, "(devel) (a1ad3b9c1f3a)"},
-		{"stamped with changes", devel, "", sha, true, "(devel) (a1ad3b9c1f3a, modified)"},
-		// The stamp is what the script saw: it replaces the vcs settings whole.
-		{"stamped over vcs", vcs, "", sha, false, "(devel) (a1ad3b9c1f3a)"},
-		{"stamped tag", devel, "v1.3.0", sha, false, "v1.3.0 (a1ad3b9c1f3a)"},
-		{"stamped, no build info", nil, "", sha, false, "(devel) (a1ad3b9c1f3a)"},
-		{"no build info", nil, "", "", false, "unknown (no build info)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := versionOf(tc.bi, tc.version, tc.commit, tc.modified); got != tc.want {
-				t.Errorf("versionOf = %q, want %q", got, tc.want)
-			}
-		})
 	}
 }
 

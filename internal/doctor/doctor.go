@@ -26,8 +26,8 @@ const (
 	checkSkip = "skip"
 )
 
-// Sources gives a configured source as an index run reads it; cmd/ragbot
-// builds them from the config.
+// Sources gives a configured source as an index run reads it;
+// sources.Sources implements it for the loaded config.
 type Sources interface {
 	// Repo is the git source src: its repository, branches and remote.
 	Repo(src config.Source) ingest.Repo
@@ -45,8 +45,8 @@ type Deployment struct {
 	Sources Sources
 	// Embedder is the configured embedder; nil when EmbedderErr says why
 	// it could not be made. Family is the key of its coverage thresholds
-	// in retrieval.thresholds besides its name (a static embedder's
-	// "static").
+	// in retrieval.thresholds besides its name (the codesearch encoder's
+	// "codesearch-v1", whatever the model's hash in its name).
 	Embedder    retrieval.Embedder
 	EmbedderErr error
 	Family      string

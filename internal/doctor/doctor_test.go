@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/config/configtest"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
@@ -28,15 +27,7 @@ func TestMain(m *testing.M) { weaviatetest.Main(m) }
 func loadConfig(t *testing.T, url, extra string) *config.Config {
 	t.Helper()
 	body := fmt.Sprintf("weaviate: {url: %s, collection: Unused}\nsources:\n  - {name: notes, kind: markdown, path: %s}\n%s", url, t.TempDir(), extra)
-	path := filepath.Join(t.TempDir(), "ragbot.yaml")
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return configtest.Load(t, "", body)
 }
 
 // wantLines checks that out has a line starting with each of want.

@@ -138,7 +138,7 @@ func (d *Doctor) checkCollectionEmbedder(ctx context.Context, class string, emb 
 	switch {
 	case lex != wantLex:
 		d.line(checkFail, "embedder", fmt.Sprintf("collection %s was embedded by %q, the config's embedder is %q", class, lex, wantLex),
-			"run `ragbot index` (re-embeds a static or codesearch model) or `ragbot index --recreate`, or restore the old embedder settings")
+			"run `ragbot index` (re-embeds everything when embedder.kind is codesearch) or `ragbot index --recreate`, or restore the old embedder settings")
 	case sem != wantSem:
 		d.line(checkFail, "embedder", fmt.Sprintf("collection %s holds semantic vectors of %q, the config's semantic embedder is %q", class, orNone(sem), orNone(wantSem)),
 			"run `ragbot index` (re-embeds the semantic vectors)")

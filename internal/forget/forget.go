@@ -32,7 +32,7 @@ type Request struct {
 }
 
 // Sources gives the pages of a configured source as an index run reads
-// them; cmd/ragbot builds them from the config.
+// them; sources.Sources implements it for the loaded config.
 type Sources interface {
 	// Pages is the page set of a confluence or html source; an error when
 	// it cannot be made (a missing token).

@@ -10,8 +10,9 @@ type Output struct {
 	Report
 	Mode     string `json:"mode"`
 	Embedder string `json:"embedder"`
-	// Family keys the printed thresholds: the embedder's name, or for the
-	// static embedder "static", which still applies after a refinement.
+	// Family keys the printed thresholds: the embedder's family when it has
+	// one (the codesearch encoder's "codesearch-v1", which still applies
+	// after a retraining), else its name.
 	Family      string       `json:"embedder_family"`
 	Calibration *Calibration `json:"calibration,omitempty"`
 	Latency     *Latency     `json:"latency_ms,omitempty"`

@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -25,8 +25,8 @@ const claimsExpireSpec = "@every 15m"
 
 // openClaims opens the Delivery collection for this replica and schedules
 // the expiry of old delivery claims on s.sched.
-func (s *server) openClaims(ctx context.Context) error {
-	claims, err := s.app.store.OpenClaims(ctx, weaviate.ClaimsOptions{})
+func (s *Server) openClaims(ctx context.Context) error {
+	claims, err := s.store.OpenClaims(ctx, weaviate.ClaimsOptions{})
 	if err != nil {
 		return err
 	}
@@ -43,6 +43,6 @@ func (s *server) openClaims(ctx context.Context) error {
 
 // indexLease is the lease that index runs of a source take before they
 // start, so that one replica runs them at a time.
-func (s *server) indexLease() ingest.Leased {
+func (s *Server) indexLease() ingest.Leased {
 	return ingest.Leased{Leaser: s.claims, TTL: ingest.DefaultLeaseTTL, Log: s.log}
 }

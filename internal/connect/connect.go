@@ -1,0 +1,153 @@
+package connect
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/embedders"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
+	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
+)
+
+// Options say how a command uses the store.
+type Options struct {
+	Log *slog.Logger // the store's and the local server's logger [slog.Default()]
+	// Notices receives short lines for the user: a local Weaviate starting,
+	// a collection re-embedded and its progress [io.Discard].
+	Notices io.Writer
+	// Observe, when set, times the store's Weaviate requests (metrics).
+	Observe weaviate.RequestObserver
+	// Indexing is set by an index run: the collection's semantic vectors are
+	// brought in line with embedder.semantic, re-embedding only them
+	// (weaviate.Reembedder), and with embedder.kind codesearch a collection
+	// embedded by another model, or of the single-vector schema of an
+	// earlier version, is dropped and recreated, so that the run embeds
+	// every source anew instead of failing with weaviate.ErrEmbedderMismatch.
+	Indexing bool
+	// Recreate drops the collections before opening them (index --recreate).
+	Recreate bool
+}
+
+// Conn is an open store and, when this process started it, the local
+// Weaviate server. Close stops that server.
+type Conn struct {
+	Store  *weaviate.Store
+	server *weaviatelocal.Server // nil unless this process started it
+}
+
+// Open connects to the Weaviate of cfg and opens its store for emb (its
+// lexical vectors, and with a retrieval.Pair, its semantic ones, weighted
+// by retrieval.semantic_weight). Without weaviate.url or weaviate.urls it
+// uses the local server answering on weaviate.port, or starts one (about
+// 10 s) and says so on Notices. When the store cannot be opened because no
+// node answers, the error says which nodes were tried and how to start
+// one; other errors are the store's (weaviate.ErrEmbedderMismatch among
+// them). On error nothing is left running.
+func Open(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, opt Options) (*Conn, error) {
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	if opt.Notices == nil {
+		opt.Notices = io.Discard
+	}
+	var url string
+	var failover []string
+	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
+		url, failover = eps[0], eps[1:]
+	}
+	c := &Conn{}
+	if url == "" {
+		var err error
+		if url, c.server, err = local(ctx, cfg, opt); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	c.Store, err = open(ctx, cfg, emb, weaviate.StoreConfig{
+		URL: url, Failover: failover, APIKey: os.Getenv(cfg.Weaviate.APIKeyEnv), ChunkClass: cfg.Weaviate.Collection,
+		Timeout: cfg.Weaviate.Timeout, Logger: opt.Log, Observe: opt.Observe,
+		ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
+	}, opt)
+	if err != nil {
+		c.Close()
+		nodes := append([]string{url}, failover...)
+		if ctx.Err() == nil && !slices.ContainsFunc(nodes, func(u string) bool { return weaviatelocal.Ready(ctx, u) }) {
+			// The client's own error for a refused connection is "status -1:
+			// check the DerivedFromError field", which tells a new user nothing.
+			opt.Log.Debug("weaviate unreachable", "url", url, "err", err)
+			return nil, fmt.Errorf("cannot reach Weaviate at %s: is it running? (`ragbot weaviate`)", strings.Join(nodes, ", "))
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// local returns the URL of the embedded server: one already answering on
+// the configured port (e.g. `ragbot weaviate` in another terminal), or a
+// child process started now, returned too.
+func local(ctx context.Context, cfg *config.Config, opt Options) (string, *weaviatelocal.Server, error) {
+	url := fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	if weaviatelocal.Ready(ctx, url) {
+		opt.Log.Debug("using running weaviate", "url", url)
+		return url, nil, nil
+	}
+	fmt.Fprintf(opt.Notices, "starting local Weaviate on %s (about 10 s)...\n", url)
+	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
+		Binary: cfg.Weaviate.Binary, DataDir: cfg.Resolve(cfg.Weaviate.DataDir), Port: cfg.Weaviate.Port, Logger: opt.Log,
+	})
+	if err != nil {
+		return "", nil, err
+	}
+	return srv.URL, srv, nil
+}
+
+// open opens the store of sc for emb as Options say (see Indexing and
+// Recreate).
+func open(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, sc weaviate.StoreConfig, opt Options) (*weaviate.Store, error) {
+	lex := embedders.Lexical(emb)
+	p, pair := emb.(retrieval.Pair)
+	if pair {
+		sc.Semantic, sc.LexicalDim, sc.SemanticWeight = p.Semantic.Name(), p.Lexical.Dim(), *cfg.Retrieval.SemanticWeight
+	}
+	if opt.Indexing {
+		first := true
+		sc.Reembed = &weaviate.Reembedder{Text: ingest.EmbedText, Progress: func(done int) {
+			if first || done%1000 == 0 {
+				fmt.Fprintf(opt.Notices, "re-embedding the semantic vectors with %s (lexical vectors and text kept): %d chunks so far\n", sc.Semantic, done)
+			}
+			first = false
+		}}
+		if pair {
+			sc.Reembed.Embed = p.EmbedSemantic
+		}
+	}
+	if opt.Recreate {
+		if err := weaviate.DropCollections(ctx, sc); err != nil {
+			return nil, err
+		}
+		return weaviate.OpenStore(ctx, sc, lex.Name())
+	}
+	if !opt.Indexing || cfg.Embedder.Kind != "codesearch" {
+		return weaviate.OpenStore(ctx, sc, lex.Name())
+	}
+	s, prev, err := weaviate.OpenStoreReembed(ctx, sc, lex.Name())
+	if prev != "" {
+		fmt.Fprintf(opt.Notices, "the collection held vectors of embedder %s; re-embedding every source with %s\n", prev, emb.Name())
+	}
+	return s, err
+}
+
+// Close stops the local server if Open started it.
+func (c *Conn) Close() {
+	if c.server != nil {
+		_ = c.server.Stop(context.Background())
+	}
+}

@@ -1,0 +1,111 @@
+package embedders
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+
+	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/models"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
+	"github.com/ragbot/ragbot/retrieval/openai"
+)
+
+// maker makes the embedder of settings e; resolve makes a relative path
+// absolute (config.Config.Resolve).
+type maker func(ctx context.Context, e config.Embedder, resolve func(path string) string) (retrieval.Embedder, error)
+
+// kinds makes the embedder of each embedder kind from its settings e
+// (embedder, or embedder.semantic): adding a kind is one entry here (init
+// adds its name to config.EmbedderKinds, so the config accepts it).
+var kinds = map[string]maker{
+	"offline": func(context.Context, config.Embedder, func(string) string) (retrieval.Embedder, error) {
+		return embed.NewOffline(), nil
+	},
+	"codesearch": newCodeSearch,
+	"openai":     newOpenAI,
+}
+
+func init() {
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		if !slices.Contains(config.EmbedderKinds, k) {
+			config.EmbedderKinds = append(config.EmbedderKinds, k)
+		}
+	}
+}
+
+// New returns the embedder of e, the config's embedder section: the
+// embedder of e.Kind, or, with e.Semantic set, a retrieval.Pair of it
+// (Lexical) and the semantic one. resolve makes a relative embedder.model
+// path absolute (config.Config.Resolve); nil leaves it as it is.
+//
+// Kind openai makes one request to learn the vector length unless
+// dimensions is set, so a wrong URL, model or key fails here. Errors name
+// the field: an unknown kind "embedder.kind" or "embedder.semantic.kind", a
+// model file that does not load "embedder.model" (for either embedder).
+func New(ctx context.Context, e config.Embedder, resolve func(path string) string) (retrieval.Embedder, error) {
+	if resolve == nil {
+		resolve = func(p string) string { return p }
+	}
+	lex, err := of(ctx, e, "embedder", resolve)
+	if err != nil {
+		return nil, err
+	}
+	s := e.Semantic
+	if s == nil {
+		return lex, nil
+	}
+	sem, err := of(ctx, *s, "embedder.semantic", resolve)
+	if err != nil {
+		return nil, err
+	}
+	return retrieval.Pair{Lexical: lex, Semantic: sem, SemanticMaxInputTokens: s.MaxInputTokens}, nil
+}
+
+// of makes the embedder of settings e, found at path p in the config.
+func of(ctx context.Context, e config.Embedder, p string, resolve func(string) string) (retrieval.Embedder, error) {
+	mk, ok := kinds[e.Kind]
+	if !ok {
+		return nil, fmt.Errorf("%s.kind: unknown embedder kind %q", p, e.Kind)
+	}
+	return mk(ctx, e, resolve)
+}
+
+// newCodeSearch loads the codesearch model of e.Model, or the one built
+// into the binary (models.CodeSearchV1) when it is empty.
+func newCodeSearch(_ context.Context, e config.Embedder, resolve func(string) string) (retrieval.Embedder, error) {
+	if e.Model == "" {
+		m, hash, err := codesearch.Load(models.CodeSearchV1)
+		if err != nil {
+			return nil, fmt.Errorf("built-in codesearch model: %w", err)
+		}
+		return embed.NewCodeSearch(m, hash), nil
+	}
+	m, hash, err := codesearch.LoadFile(resolve(e.Model))
+	if err != nil {
+		return nil, fmt.Errorf("embedder.model: %w", err)
+	}
+	return embed.NewCodeSearch(m, hash), nil
+}
+
+// newOpenAI returns the OpenAI-compatible embedder of kind openai, its API
+// key read from the variable e.APIKeyEnv names (none when it is empty).
+func newOpenAI(ctx context.Context, e config.Embedder, _ func(string) string) (retrieval.Embedder, error) {
+	return openai.NewEmbedder(ctx, openai.EmbedderConfig{
+		BaseURL: e.BaseURL, Model: e.Model, APIKey: os.Getenv(e.APIKeyEnv),
+		Dimensions: e.Dimensions, BatchSize: e.BatchSize, Timeout: e.Timeout,
+	})
+}
+
+// Lexical is the embedder of emb's lexical vectors: a Pair's Lexical, or
+// emb itself.
+func Lexical(emb retrieval.Embedder) retrieval.Embedder {
+	if p, ok := emb.(retrieval.Pair); ok {
+		return p.Lexical
+	}
+	return emb
+}
