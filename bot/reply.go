@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/ragbot/ragbot/retrieval"
 )
@@ -89,21 +90,62 @@ const NotSureTitle = "Not sure: nothing indexed clearly answers this. The closes
 
 // WithCode is how many of ans's snippets a surface shows with their code,
 // first: at most most (the surface's own bound), and at most
-// retrieval.NotSureMatches in a "not sure" answer, whose other matches are
-// listed one line each.
+// retrieval.NotSureMatches in a "not sure" answer, or a "no coverage" one
+// listing closest matches (retrieval.Answer.ClosestFor), whose other
+// matches are listed one line each.
 func WithCode(ans retrieval.Answer, most int) int {
-	if ans.Coverage == retrieval.NotSure {
+	if ans.Coverage == retrieval.NotSure || ans.Coverage == retrieval.NoCoverage {
 		most = min(most, retrieval.NotSureMatches)
 	}
 	return min(len(ans.Snippets), most)
 }
 
+// MissingTitle heads a "no coverage" answer that names what is missing and
+// lists the closest matches for the rest of the question
+// (retrieval.Answer.ClosestFor) on every surface: "Nothing indexed
+// mentions “rabbitmq”. The closest matches for “send alerts”:".
+func MissingTitle(ans retrieval.Answer) string { return MissingTitleQuoting(ans, plain) }
+
+// MissingTitleQuoting is MissingTitle with the asker's words (the missing
+// name, the rest of the question) passed through quote, for a surface that
+// must neutralise formatting in them (Slack's mrkdwn); the rest of the
+// sentence is plain text.
+func MissingTitleQuoting(ans retrieval.Answer, quote func(string) string) string {
+	return "Nothing indexed mentions “" + quote(cut(ans.Missing, 200)) + "”. The closest matches for “" + quote(cut(ans.ClosestFor, 300)) + "”:"
+}
+
+// DidYouMeanText says, on every surface, that words of the question were
+// read as typos (retrieval.Answer.DidYouMean) and the answer is for the
+// question with the corrections: "Did you mean “retry”? The matches are
+// for the question with it."
+func DidYouMeanText(ans retrieval.Answer) string { return DidYouMeanQuoting(ans, plain) }
+
+// DidYouMeanQuoting is DidYouMeanText with the corrections passed through
+// quote (see MissingTitleQuoting).
+func DidYouMeanQuoting(ans retrieval.Answer, quote func(string) string) string {
+	return "Did you mean “" + quote(cut(ans.DidYouMean, 200)) + "”? The matches are for the question with it."
+}
+
+func plain(s string) string { return s }
+
+// cut shortens s to at most n bytes at a rune boundary, marking the cut with "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // MoreTitle heads the list of the n snippets of an answer of coverage cov
 // shown without code, on every surface: "2 more results", or "7 more close
-// matches" in a "not sure" answer.
+// matches" in a "not sure" answer and a "no coverage" one listing closest
+// matches.
 func MoreTitle(cov retrieval.Coverage, n int) string {
 	one, many := "result", "results"
-	if cov == retrieval.NotSure {
+	if cov == retrieval.NotSure || cov == retrieval.NoCoverage {
 		one, many = "close match", "close matches"
 	}
 	if n == 1 {

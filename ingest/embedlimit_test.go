@@ -147,6 +147,7 @@ func TestIndexGitChunkOverEmbedderLimit(t *testing.T) {
 		if err != nil || !ok || state.CommitSHA != head || !strings.Contains(state.LastError, "report/render.go") {
 			t.Errorf("state %+v (%v), want commit %s and last_error naming report/render.go", state, err, head[:7])
 		}
+		checkVocabulary(t, store, state) // counted from the index: the left-out file's old chunks stay
 
 		ix.MaxInputTokens = 8192 // the retry
 		st, err := ix.IndexGit(ctx, src, false)
@@ -159,8 +160,10 @@ func TestIndexGitChunkOverEmbedderLimit(t *testing.T) {
 		if renderChunk(storedChunks(t, store, "repo:shop")) == nil {
 			t.Error("report/render.go not stored after the retry")
 		}
-		if state, _, _ := store.State(ctx, "repo:shop", "main"); state.LastError != "" {
+		state, _, _ = store.State(ctx, "repo:shop", "main")
+		if state.LastError != "" {
 			t.Errorf("state after the retry: last_error %q, want none", state.LastError)
 		}
+		checkVocabulary(t, store, state)
 	})
 }

@@ -54,6 +54,7 @@ func (ix *Indexer) indexGit(ctx context.Context, src GitSource, full bool) (Stat
 		return st, fmt.Errorf("ingest: %s@%s: %w", src.ID, branch, err)
 	}
 	if !full && ok && prev.CommitSHA == commit && prev.Settings == settings && prev.LastError == "" {
+		ix.ensureVocabulary(ctx, log, prev)
 		st.UpToDate, st.Chunks, st.Files, st.Duration = true, prev.Chunks, prev.Files, time.Since(start)
 		log.Debug("index up to date", "chunks", prev.Chunks)
 		return st, nil
@@ -64,13 +65,14 @@ func (ix *Indexer) indexGit(ctx context.Context, src GitSource, full bool) (Stat
 		return st, fmt.Errorf("ingest: %s@%s: %w", src.ID, branch, err)
 	}
 	meta := runMeta{source: src.ID, branch: branch, commit: commit, link: src.LinkTemplate, acl: src.ACL}
+	vr := &vocabRun{full: st.Mode != ModeIncremental, acl: src.ACL}
 	if st.Mode == ModeIncremental {
-		err = ix.indexDelta(ctx, log, &st, repo, src, meta, prev)
+		err = ix.indexDelta(ctx, log, &st, vr, repo, src, meta, prev)
 	} else {
-		err = ix.indexTree(ctx, log, &st, repo, src, meta, ok && prev.Settings != settings)
+		err = ix.indexTree(ctx, log, &st, vr, repo, src, meta, ok && prev.Settings != settings)
 	}
 	st.Duration = time.Since(start)
-	return st, ix.finish(ctx, log, &st, settings, err)
+	return st, ix.finish(ctx, log, &st, vr, settings, err)
 }
 
 // planGit decides between an incremental run from prev's commit and a full
@@ -111,7 +113,7 @@ func (ix *Indexer) markRunning(ctx context.Context, prev retrieval.SourceState, 
 
 // indexTree is the full reconcile: every file of the commit is chunked, and
 // every stored chunk of the branch not among the results is deleted.
-func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, repo gitRepo, src GitSource,
+func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, repo gitRepo, src GitSource,
 	meta runMeta, rewrite bool) error {
 	entries, err := repo.files(ctx, meta.commit)
 	if err != nil {
@@ -149,11 +151,11 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, r
 	if err != nil {
 		return err
 	}
-	return ix.write(ctx, log, st, chunks, stored, rewrite, prog)
+	return ix.write(ctx, log, st, vr, chunks, stored, rewrite, prog)
 }
 
 // indexDelta is the incremental run from prev.CommitSHA to meta.commit.
-func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, repo gitRepo, src GitSource,
+func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, repo gitRepo, src GitSource,
 	meta runMeta, prev retrieval.SourceState) error {
 	changes, err := repo.diffTree(ctx, prev.CommitSHA, meta.commit)
 	if err != nil {
@@ -217,7 +219,7 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 	if err != nil {
 		return err
 	}
-	werr := ix.write(ctx, log, st, chunks, stored, false, prog)
+	werr := ix.write(ctx, log, st, vr, chunks, stored, false, prog)
 	var partial *UnembeddedError
 	if werr != nil && !errors.As(werr, &partial) {
 		return werr

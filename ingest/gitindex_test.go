@@ -384,6 +384,8 @@ func TestIndexGitIncremental(t *testing.T) {
 			if n, err := store.Count(ctx, src.ID); err != nil || n != len(after) {
 				t.Errorf("Count = %d, %v; want the %d chunks read back", n, err, len(after))
 			}
+			// The vocabulary is that of the chunks as stored, current for the state.
+			checkVocabulary(t, store, state)
 
 			if w := step.want; w != nil {
 				got := counts{st.UpToDate, st.Mode, st.Files, st.Chunks, st.Embedded, st.Reused, st.Kept, st.Deleted}

@@ -215,15 +215,17 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	err = ix.run(ctx, log, &st, meta, len(files), ok && prev.Settings != settings, produce)
+	vr := &vocabRun{full: true, acl: src.ACL}
+	err = ix.run(ctx, log, &st, vr, meta, len(files), ok && prev.Settings != settings, produce)
 	st.Duration = time.Since(start)
-	return st, ix.finish(ctx, log, &st, settings, err)
+	return st, ix.finish(ctx, log, &st, vr, settings, err)
 }
 
 // finish records the run's outcome in SourceState: on success the new commit,
-// on failure only the error (the previous commit stays, so the next run
-// redoes this one). The error it returns names the source and branch.
-func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, settings string, runErr error) error {
+// and the source's vocabulary as vr says the run changed it; on failure
+// only the error (the previous commit stays, so the next run redoes this
+// one). The error it returns names the source and branch.
+func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, settings string, runErr error) error {
 	// The files hold these secrets whether or not the run stored them.
 	logRedacted(log, st.Redacted)
 	where := st.Source
@@ -262,6 +264,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 	if err := ix.Store.PutState(ctx, next); err != nil {
 		return fmt.Errorf("ingest: %s: %w", where, err)
 	}
+	ix.putVocabulary(ctx, log, vr, prev, next)
 	if partial != nil {
 		// The summary line; the caller logs the error that names the files.
 		log.Info("index run done but for some files", "left_out", len(partial.Files), "files", st.Files,
@@ -276,7 +279,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, sett
 
 // run chunks the files that produce sends, in parallel, then writes what
 // changed and deletes what vanished among all stored chunks of the source.
-func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta runMeta, total int, rewrite bool,
+func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, meta runMeta, total int, rewrite bool,
 	produce func(context.Context, chan<- fileInput) error) error {
 	stored, err := ix.Store.ListStored(ctx, meta.source, meta.branch)
 	if err != nil {
@@ -288,7 +291,7 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, meta ru
 	if err != nil {
 		return err
 	}
-	return ix.write(ctx, log, st, chunks, stored, rewrite, prog)
+	return ix.write(ctx, log, st, vr, chunks, stored, rewrite, prog)
 }
 
 // chunkFiles chunks the files that produce sends, Workers at a time, and
@@ -390,8 +393,9 @@ func (ix *Indexer) blameFile(ctx context.Context, log *slog.Logger, f fileInput,
 //
 // A file whose chunks the embedder or the store refuses is left out, and
 // its stored chunks stay; the rest is written, and the error is then an
-// *UnembeddedError naming the files.
-func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, chunks []retrieval.Chunk,
+// *UnembeddedError naming the files. vr, when not nil, records what the
+// run changed in the source's vocabulary (vocabRun.record).
+func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, chunks []retrieval.Chunk,
 	stored map[string]weaviate.Stored, rewrite bool, prog *progress) error {
 	var todo []retrieval.Chunk
 	seen := make(map[string]bool, len(chunks))
@@ -443,10 +447,21 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, chunk
 	}
 	st.Deleted = len(stale)
 	st.Chunks = 0
+	var kept []retrieval.Chunk
 	for _, c := range chunks {
 		if !out.has(c.Path) {
 			st.Chunks++
+			kept = append(kept, c)
 		}
+	}
+	if vr != nil {
+		var replaced []string
+		for _, s := range stored {
+			if !out.has(s.Path) {
+				replaced = append(replaced, s.SearchText)
+			}
+		}
+		vr.record(kept, replaced, out.err() != nil)
 	}
 	return out.err()
 }

@@ -1065,4 +1065,9 @@ func TestIndexSpecKeepsUnchanged(t *testing.T) {
 			t.Errorf("%s: indexed_at %v, want %v (not written again)", c.Symbol, c.IndexedAt, t0)
 		}
 	}
+	state, _, err := store.State(ctx, src.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVocabulary(t, store, state)
 }

@@ -85,6 +85,11 @@ func TestIndexPagesFullAndLock(t *testing.T) {
 	if got := emb.take(); len(got) != 0 {
 		t.Errorf("full run embedded %v, want nothing", got)
 	}
+	state, _, err := store.State(ctx, set.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkVocabulary(t, store, state)
 
 	// Run A holds the lock while it lists; run B gives up after 300 ms.
 	listing, release := make(chan struct{}), make(chan struct{})

@@ -36,9 +36,11 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 		return st, err
 	}
 	if !full && ok && prev.Settings == settings && prev.LastError == "" {
+		ix.ensureVocabulary(ctx, log, prev)
 		st.UpToDate, st.Files, st.Chunks, st.Duration = true, prev.Files, prev.Chunks, time.Since(start)
 		return st, nil
 	}
+	vr := &vocabRun{full: true, acl: src.ACL}
 	runErr := func() error {
 		spec, err := openapi.Load(src.File, data)
 		if err != nil {
@@ -75,8 +77,8 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 		prog := ix.newProgress(src.ID, 1)
 		defer prog.done()
 		prog.add(1, len(chunks), false)
-		return ix.write(ctx, log, &st, chunks, stored, ok && prev.Settings != settings, prog)
+		return ix.write(ctx, log, &st, vr, chunks, stored, ok && prev.Settings != settings, prog)
 	}()
 	st.Duration = time.Since(start)
-	return st, ix.finish(ctx, log, &st, settings, runErr)
+	return st, ix.finish(ctx, log, &st, vr, settings, runErr)
 }

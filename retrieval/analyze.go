@@ -20,11 +20,12 @@ type Analysis struct {
 	// ("group_interval cannot be zero", "cluster.settle-timeout",
 	// "XDG_CONFIG_DIRS").
 	Literals []string
-	// Names are product and technology names written as such: words that
-	// start with a capital or are all capitals, are no identifier and do not
-	// start a sentence ("SAML", "Jira", "HA", "TLS"). A name the sources never
-	// mention means they do not cover the question (see Evidence).
-	Names []string
+	// Plain are the question's other words, as written, each once: not
+	// identifiers, paths, literals, flags or the endpoint ("where", "send",
+	// "alerts", "rabbitmq", "SAML", "isn't"). A plain word that is no everyday
+	// English and that no indexed chunk holds names something the sources
+	// lack, whatever its case (see absence.go).
+	Plain []string
 	// Endpoint is "METHOD /path" when the question names an HTTP operation.
 	Endpoint string
 	// Words is the number of plain words (not identifiers, paths or
@@ -83,26 +84,8 @@ func isIdentifier(tok string) bool {
 	return false
 }
 
-// httpMethods are the methods endpointRe knows; in a question they belong
-// to an endpoint, not to a name.
-var httpMethods = map[string]bool{"GET": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "HEAD": true, "OPTIONS": true}
-
-// isName reports a capitalised or all-capitals word of letters and digits
-// other than "I" ("Jira", "SAML"; "PostgreSQL" is an identifier already).
-func isName(tok string) bool {
-	if tok == "I" || tok == "" || tok[0] < 'A' || tok[0] > 'Z' {
-		return false
-	}
-	for _, r := range tok {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// Analyze finds identifiers, paths, literals, names and an endpoint in a
-// question.
+// Analyze finds identifiers, paths, literals, an endpoint and the plain
+// words in a question.
 func Analyze(q string) Analysis {
 	var a Analysis
 	add := func(dst *[]string, s string) {
@@ -129,11 +112,8 @@ func Analyze(q string) Analysis {
 	if m := endpointRe.FindStringSubmatch(q); m != nil {
 		a.Endpoint = strings.ToUpper(m[1]) + " " + m[2]
 	}
-	sentenceStart := true
 	for _, f := range strings.Fields(quotedRe.ReplaceAllString(q, " ")) {
 		tok := strings.TrimRight(strings.TrimLeft(f, "([{\"'`"), ")]}.,;:?!\"'`")
-		first := sentenceStart
-		sentenceStart = strings.ContainsAny(f[len(f)-1:], ".?!:") || f == "-" || f == "—"
 		switch {
 		case tok == "":
 		case strings.HasPrefix(tok, "-") && strings.Contains(tok, "="): // --flag=value
@@ -150,10 +130,11 @@ func Analyze(q string) Analysis {
 				add(&a.Literals, tok)
 			}
 		case strings.HasPrefix(tok, "/") && a.Endpoint != "":
-		case !first && isName(tok) && !httpMethods[tok]:
-			add(&a.Names, tok)
-			a.Words++
 		default:
+			method := a.Endpoint != "" && strings.EqualFold(tok, strings.Fields(a.Endpoint)[0])
+			if !method && strings.IndexFunc(tok, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+				add(&a.Plain, tok)
+			}
 			a.Words++
 		}
 	}

@@ -77,13 +77,28 @@ type Answer struct {
 	Question string   `json:"question"`
 	Coverage Coverage `json:"coverage"`
 	// Confidence is Coverage.Confidence(), for readers of the JSON form.
-	Confidence string    `json:"confidence"`
-	Snippets   []Snippet `json:"snippets"` // best first; with NotSure the closest matches (NotSureListed, the first NotSureMatches to show with code); empty with NoCoverage
-	Warnings   []string  `json:"warnings"` // answer-wide notices, e.g. the index is behind the branch head
+	Confidence string `json:"confidence"`
+	// Snippets are best first. With NotSure they are the closest matches
+	// (NotSureListed, the first NotSureMatches to show with code), and so
+	// with NoCoverage when ClosestFor is set; otherwise empty with
+	// NoCoverage.
+	Snippets []Snippet `json:"snippets"`
+	Warnings []string  `json:"warnings"` // answer-wide notices, e.g. the index is behind the branch head
 	// Missing, with NoCoverage, is a name from the question that no indexed
-	// chunk contains ("RedisStore.Flush", "SAML"), so a surface can say
-	// what was not found; "" otherwise.
+	// chunk contains ("RedisStore.Flush", "SAML", "rabbitmq"), so a surface
+	// can say what was not found ("nothing indexed mentions rabbitmq"); ""
+	// otherwise.
 	Missing string `json:"missing,omitempty"`
+	// ClosestFor, with Missing, is the rest of the question when it asks
+	// about something besides the missing name ("send alerts" in "where do
+	// we send alerts to rabbitmq?"): Snippets then hold the closest matches
+	// for the question, shown as such, as a NotSure answer shows them. ""
+	// when the question is about the missing name alone.
+	ClosestFor string `json:"closest_for,omitempty"`
+	// DidYouMean is set when words of the question were read as typos of
+	// terms the sources hold: the corrections ("retry"), space-separated.
+	// The answer is for the question so corrected, and NotSure at best.
+	DidYouMean string `json:"did_you_mean,omitempty"`
 	// Evidence is what the coverage decision read (Evidence.Decide), for
 	// `ragbot ask --explain` to say why; it is not part of the JSON form
 	// (Explain is, when asked for).
@@ -149,6 +164,11 @@ type Asker struct {
 	// RewriteTimeout bounds the Rewriter; a later rewrite is dropped and the
 	// question searched alone [DefaultRewriteTimeout].
 	RewriteTimeout time.Duration
+	// Vocabularies, when set, gives the absence check the vocabulary of
+	// the sources in scope before the search (absence.go); nil, or a
+	// source without one, leaves it to the search's document frequencies,
+	// without typo correction.
+	Vocabularies VocabularySource
 	// Log receives one Warn line per guard error [slog.Default()].
 	Log *slog.Logger
 }
@@ -255,25 +275,40 @@ func (a *Asker) answer(ctx context.Context, r Request) (Answer, error) {
 	}
 	hits := res.hits
 	cov := ev.Decide(a.Thresholds)
-	ans := Answer{Question: r.Question, Coverage: cov, Confidence: cov.Confidence(), Missing: ev.Missing, Evidence: ev}
+	ans := Answer{Question: r.Question, Coverage: cov, Confidence: cov.Confidence(), Missing: ev.Missing,
+		DidYouMean: ev.DidYouMean, Evidence: ev}
 	focus := q.focus()
 	snippet := func(h Hit) Snippet {
 		s := FocusSnippet(h.Chunk, focus)
 		s.Debug = fmt.Sprintf("%s sim(%.3f) terms(%.2f)", h.Debug, h.Similarity, h.TermCoverage)
 		return s
 	}
-	switch cov {
-	case NoCoverage:
-		return ans, nil
-	case NotSure:
+	closest := func() error {
 		// Assess scored the top TopK; the others listed are scored for
 		// --explain.
 		listed := hits[:min(len(hits), NotSureListed)]
-		if err := a.scoreHits(ctx, r.Question, q, res, listed[min(len(listed), a.TopK):]); err != nil {
-			return Answer{}, err
+		if err := a.scoreHits(ctx, q.raw, q, res, listed[min(len(listed), a.TopK):]); err != nil {
+			return err
 		}
 		for _, h := range listed {
 			ans.Snippets = append(ans.Snippets, snippet(h))
+		}
+		return nil
+	}
+	switch cov {
+	case NoCoverage:
+		// The closest matches for the rest of a question naming something
+		// missing, unless they are far from it too.
+		if rest := closestFor(q, ev); rest != "" && len(hits) > 0 && !ev.farFromAll(a.Thresholds) {
+			ans.ClosestFor = rest
+			if err := closest(); err != nil {
+				return Answer{}, err
+			}
+		}
+		return ans, nil
+	case NotSure:
+		if err := closest(); err != nil {
+			return Answer{}, err
 		}
 		return ans, nil
 	}

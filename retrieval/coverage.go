@@ -3,7 +3,6 @@ package retrieval
 import (
 	"context"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -67,10 +66,24 @@ type Evidence struct {
 	// its symbol or endpoint, a file named, or a literal found verbatim
 	// (rerank's symbol, path and literal features).
 	Lexical bool `json:"lexical"`
-	// Missing is a name from the question (identifier, endpoint, path,
-	// literal or product name, see Analysis) that no indexed chunk in the
-	// asker's scope contains; "" when there is none.
+	// Missing is a name from the question that no indexed chunk in the
+	// asker's scope contains: a plain word that is no everyday English
+	// (AbsentNames[0], absence.go), or an identifier, endpoint, path or
+	// literal (see Analysis); "" when there is none.
 	Missing string `json:"missing,omitempty"`
+	// AbsentNames are all the plain words of the question that no chunk in
+	// scope holds and that are no everyday English, as asked.
+	AbsentNames []string `json:"absent_names,omitempty"`
+	// DidYouMean is, when some words of the question were read as typos,
+	// their corrections, space-separated ("retry"): the question was
+	// searched as corrected (Typos says which word became which), and is
+	// answered "not sure" at best.
+	DidYouMean string `json:"did_you_mean,omitempty"`
+	Typos      []Typo `json:"typos,omitempty"`
+	// Vocabulary is true when the plain words were checked against the
+	// sources' vocabularies; false when some source in scope had none and
+	// the search's document frequencies were used (no typo correction).
+	Vocabulary bool `json:"vocabulary"`
 	// Similarity is the best cosine similarity of a top hit to the question.
 	Similarity float64 `json:"similarity"`
 	// TermCoverage is the best IDF-weighted share (0..1) of the question's
@@ -114,9 +127,14 @@ func (e Evidence) inBand(th Thresholds) bool {
 }
 
 // Decide makes the coverage decision:
+//   - a word of the question that names something the sources lack
+//     (AbsentNames) means they do not cover it, even when another name of
+//     the question matches exactly: the answer says which is missing
+//     instead of answering outright;
 //   - an exact match of a named thing covers the question;
-//   - a named thing the sources lack means they do not cover it (the
-//     nearest chunks are about something else, however similar they read);
+//   - another named thing the sources lack (an identifier, path, literal
+//     or endpoint: Missing) means they do not cover it (the nearest chunks
+//     are about something else, however similar they read);
 //   - a top hit that clears both answer thresholds covers it: its weighted
 //     term coverage shows the question's distinctive words are there, its
 //     similarity that it is not about something else that shares them
@@ -127,20 +145,39 @@ func (e Evidence) inBand(th Thresholds) bool {
 //   - best hits below both floors, or a question most of whose weight is in
 //     words no chunk contains, are not covered;
 //   - anything else is NotSure: the closest matches are shown as such.
+//
+// A question searched with corrected typos (DidYouMean) is NotSure where it
+// would be covered: the asker did not ask it.
 func (e Evidence) Decide(th Thresholds) Coverage {
+	c := e.decide(th)
+	if c == Covered && e.DidYouMean != "" {
+		return NotSure
+	}
+	return c
+}
+
+func (e Evidence) decide(th Thresholds) Coverage {
 	switch {
+	case len(e.AbsentNames) > 0:
+		return NoCoverage
 	case e.Lexical:
 		return Covered
 	case e.Missing != "":
 		return NoCoverage
 	case e.inBand(th):
 		return Covered
-	case e.Similarity < th.FloorSimilarity && e.TermCoverage < th.FloorTermCoverage:
-		return NoCoverage
-	case th.MaxAbsentShare > 0 && e.AbsentShare > th.MaxAbsentShare:
+	case e.farFromAll(th):
 		return NoCoverage
 	}
 	return NotSure
+}
+
+// farFromAll reports whether the best hits are below both floors, or most
+// of the question's weight is in words no chunk has: an off-topic question,
+// whose closest matches are no use either.
+func (e Evidence) farFromAll(th Thresholds) bool {
+	return e.Similarity < th.FloorSimilarity && e.TermCoverage < th.FloorTermCoverage ||
+		th.MaxAbsentShare > 0 && e.AbsentShare > th.MaxAbsentShare
 }
 
 // Covered reports whether Decide answers the question outright.
@@ -164,7 +201,18 @@ func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) 
 // assess is Assess that also returns the whole retrieval (for scoring more
 // hits later: answer's "not sure" list) and the question's analysis, made
 // once.
+//
+// The absence check (absence.go) runs first: a typo is corrected in the
+// question searched (Evidence.DidYouMean), and a plain word that names
+// something no chunk holds is Evidence.Missing.
 func (a *Asker) assess(ctx context.Context, r Request) (retrieved, Evidence, *question, error) {
+	abs, err := a.Absence(ctx, r)
+	if err != nil {
+		return retrieved{}, Evidence{}, nil, err
+	}
+	if len(abs.Typos) > 0 {
+		r.Question = corrected(r.Question, abs.Typos)
+	}
 	q := newQuestion(r.Question)
 	res, err := a.retrieve(ctx, r, q, max(a.Candidates, a.TopK), true)
 	if err != nil {
@@ -175,7 +223,13 @@ func (a *Asker) assess(ctx context.Context, r Request) (retrieved, Evidence, *qu
 	if err := a.scoreHits(ctx, r.Question, q, res, top); err != nil {
 		return retrieved{}, Evidence{}, nil, err
 	}
-	ev := Evidence{Absent: w.absent, AbsentShare: w.absentShare()}
+	ev := Evidence{Absent: w.absent, AbsentShare: w.absentShare(), Vocabulary: abs.Vocabulary, Typos: abs.Typos, AbsentNames: abs.Missing}
+	for _, t := range abs.Typos {
+		ev.DidYouMean = strings.TrimSpace(ev.DidYouMean + " " + t.Term)
+	}
+	if !abs.Vocabulary {
+		ev.AbsentNames = absentNames(q.Plain, w.absent)
+	}
 	for i := range top {
 		ev.Top = append(ev.Top, HitEvidence{Similarity: top[i].Similarity, TermCoverage: top[i].TermCoverage})
 		ev.Similarity = max(ev.Similarity, top[i].Similarity)
@@ -183,7 +237,9 @@ func (a *Asker) assess(ctx context.Context, r Request) (retrieved, Evidence, *qu
 		ev.TermCoverage = max(ev.TermCoverage, top[i].TermCoverage)
 		ev.Lexical = ev.Lexical || lexicalMatch(q.Analysis, top[i].Chunk)
 	}
-	if !ev.Lexical {
+	if len(ev.AbsentNames) > 0 {
+		ev.Missing = ev.AbsentNames[0]
+	} else if !ev.Lexical {
 		if ev.Missing, err = a.missingName(ctx, r, q, hits); err != nil {
 			return retrieved{}, Evidence{}, nil, err
 		}
@@ -197,8 +253,10 @@ func lexicalMatch(an Analysis, c Chunk) bool {
 	return symbolMatch(an, c.Symbol) > 0 || pathMatch(an.Paths, c.Path) || literalMatch(an.Literals, c.Content) > 0
 }
 
-// missingName returns the first name of the analysis that neither the hits
-// nor, for one-word names, a BM25 probe over the asker's scope contain.
+// missingName returns the first identifier, path, literal or endpoint of
+// the analysis that neither the hits nor, for one-word identifiers, a BM25
+// probe over the asker's scope contain. (Plain words are the absence
+// check's, absence.go.)
 func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []Hit) (string, error) {
 	an := q.Analysis
 	inHits := func(match func(Chunk) bool) bool {
@@ -239,16 +297,6 @@ func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []
 		ok, err := a.termIndexed(ctx, r, strings.Join(SplitIdentifier(id), ""))
 		if err != nil || !ok {
 			return id, err
-		}
-	}
-	for _, n := range an.Names {
-		term := strings.ToLower(n)
-		if EnglishStopwords[term] || slices.ContainsFunc(hits, func(h Hit) bool { return q.chunkTerms(h)[term] }) {
-			continue
-		}
-		ok, err := a.termIndexed(ctx, r, term)
-		if err != nil || !ok {
-			return n, err
 		}
 	}
 	return "", nil

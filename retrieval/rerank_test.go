@@ -12,29 +12,30 @@ func TestAnalyze(t *testing.T) {
 		q    string
 		want Analysis
 	}{
-		{"where is SetNotifiesStage.Exec defined?", Analysis{Identifiers: []string{"SetNotifiesStage.Exec"}, Words: 3}},
-		{"aggrGroup.flush - where's that implemented", Analysis{Identifiers: []string{"aggrGroup.flush"}, Words: 4}},
+		{"where is SetNotifiesStage.Exec defined?", Analysis{Identifiers: []string{"SetNotifiesStage.Exec"}, Plain: []string{"where", "is", "defined"}, Words: 3}},
+		{"aggrGroup.flush - where's that implemented", Analysis{Identifiers: []string{"aggrGroup.flush"}, Plain: []string{"where's", "that", "implemented"}, Words: 4}},
 		{`config load error "group_interval cannot be zero" - where is that raised`,
-			Analysis{Literals: []string{"group_interval cannot be zero"}, Words: 8}},
+			Analysis{Literals: []string{"group_interval cannot be zero"}, Plain: []string{"config", "load", "error", "where", "is", "that", "raised"}, Words: 8}},
 		{"what does --cluster.settle-timeout actually control?",
-			Analysis{Literals: []string{"cluster.settle-timeout"}, Words: 4}},
+			Analysis{Literals: []string{"cluster.settle-timeout"}, Plain: []string{"what", "does", "actually", "control"}, Words: 4}},
 		{"difference between --enable-feature=classic-mode and utf8-strict-mode?",
-			Analysis{Literals: []string{"enable-feature", "classic-mode"}, Words: 4}},
-		{"cli/silence_import.go — how does the bulk import work", Analysis{Paths: []string{"cli/silence_import.go"}, Words: 7}},
-		{"does amtool honor XDG_CONFIG_DIRS?", Analysis{Identifiers: []string{"XDG_CONFIG_DIRS"}, Literals: []string{"XDG_CONFIG_DIRS"}, Words: 3}},
-		{"what does the expand parameter of GET /v1/charges do", Analysis{Endpoint: "GET /v1/charges", Words: 8}},
-		{"how do I cancel an order", Analysis{Words: 6}},
+			Analysis{Literals: []string{"enable-feature", "classic-mode"}, Plain: []string{"difference", "between", "and", "utf8-strict-mode"}, Words: 4}},
+		{"cli/silence_import.go — how does the bulk import work", Analysis{Paths: []string{"cli/silence_import.go"}, Plain: []string{"how", "does", "the", "bulk", "import", "work"}, Words: 7}},
+		{"does amtool honor XDG_CONFIG_DIRS?", Analysis{Identifiers: []string{"XDG_CONFIG_DIRS"}, Literals: []string{"XDG_CONFIG_DIRS"}, Plain: []string{"does", "amtool", "honor"}, Words: 3}},
+		{"what does the expand parameter of GET /v1/charges do", Analysis{Endpoint: "GET /v1/charges", Plain: []string{"what", "does", "the", "expand", "parameter", "of", "do"}, Words: 8}},
+		{"how do I cancel an order", Analysis{Plain: []string{"how", "do", "I", "cancel", "an", "order"}, Words: 6}},
 		// An ellipsis splits a quoted message into the parts the asker kept.
 		{`fails with "'require_tls' is true (default) but ... does not advertise the STARTTLS extension"`,
-			Analysis{Literals: []string{"'require_tls' is true (default) but", "does not advertise the STARTTLS extension"}, Words: 2}},
-		// Product names: capitalised or all-caps words not starting a sentence, no HTTP method.
-		{"how do I set up SAML sign-on for the UI? Jira too", Analysis{Names: []string{"SAML", "UI"}, Words: 12}},
-		{"GET /v1/orders via the REST api", Analysis{Names: []string{"REST"}, Endpoint: "GET /v1/orders", Words: 5}},
+			Analysis{Literals: []string{"'require_tls' is true (default) but", "does not advertise the STARTTLS extension"}, Plain: []string{"fails", "with"}, Words: 2}},
+		// Plain words, whatever their case, each once; not an endpoint's HTTP method.
+		{"how do I set up SAML sign-on for the UI? Jira too", Analysis{
+			Plain: []string{"how", "do", "I", "set", "up", "SAML", "sign-on", "for", "the", "UI", "Jira", "too"}, Words: 12}},
+		{"GET /v1/orders via the REST api", Analysis{Plain: []string{"via", "the", "REST", "api"}, Endpoint: "GET /v1/orders", Words: 5}},
 		// Apostrophes quote nothing; single quotes outside words do.
-		{"where does it warn me that I'm making a request without checking the server's certificate?", Analysis{Words: 15}},
-		{"what sets 'retry_after' on a 429?", Analysis{Literals: []string{"retry_after"}, Words: 5}},
+		{"where does it warn me that I'm making a request without checking the server's certificate?", Analysis{Plain: []string{"where", "does", "it", "warn", "me", "that", "I'm", "making", "a", "request", "without", "checking", "the", "server's", "certificate"}, Words: 15}},
+		{"what sets 'retry_after' on a 429?", Analysis{Literals: []string{"retry_after"}, Plain: []string{"what", "sets", "on", "a", "429"}, Words: 5}},
 		// A hyphenated word is no camelCase identifier.
-		{"where are non-English host names turned into ASCII?", Analysis{Names: []string{"ASCII"}, Words: 8}},
+		{"where are non-English host names turned into ASCII?", Analysis{Plain: []string{"where", "are", "non-English", "host", "names", "turned", "into", "ASCII"}, Words: 8}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.q, func(t *testing.T) {

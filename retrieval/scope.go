@@ -32,3 +32,25 @@ func (c sourceScoped) DocFreq(ctx context.Context, q Query, terms [][]string) ([
 	}
 	return c.Searcher.DocFreq(ctx, q, terms)
 }
+
+// OnlySourcesVocabulary is OnlySources for the vocabularies the absence
+// check reads (Asker.Vocabularies): a query that names no source reads
+// those of the sources ids, so that a source taken out of the config
+// neither makes a word present nor, lacking a vocabulary, turns the check
+// off.
+func OnlySourcesVocabulary(v VocabularySource, ids []string) VocabularySource {
+	return vocabScoped{v: v, ids: ids}
+}
+
+// vocabScoped is OnlySourcesVocabulary's VocabularySource.
+type vocabScoped struct {
+	v   VocabularySource
+	ids []string
+}
+
+func (c vocabScoped) Vocabulary(ctx context.Context, q Query) (Vocabulary, bool, error) {
+	if len(q.Sources) == 0 {
+		q.Sources = c.ids
+	}
+	return c.v.Vocabulary(ctx, q)
+}

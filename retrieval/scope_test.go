@@ -38,4 +38,17 @@ func TestOnlySources(t *testing.T) {
 	if !slices.EqualFunc(inner.got, want, slices.Equal) {
 		t.Errorf("source filters %q, want %q", inner.got, want)
 	}
+	// The vocabularies of the absence check alike.
+	inner.got = nil
+	v := retrieval.OnlySourcesVocabulary(inner, []string{"repo:a", "docs:b"})
+	_, _, _ = v.Vocabulary(ctx, retrieval.Query{})
+	_, _, _ = v.Vocabulary(ctx, retrieval.Query{Sources: []string{"docs:gone"}})
+	if want := [][]string{{"repo:a", "docs:b"}, {"docs:gone"}}; !slices.EqualFunc(inner.got, want, slices.Equal) {
+		t.Errorf("vocabulary source filters %q, want %q", inner.got, want)
+	}
+}
+
+func (s *sourcesSeen) Vocabulary(_ context.Context, q retrieval.Query) (retrieval.Vocabulary, bool, error) {
+	s.got = append(s.got, q.Sources)
+	return nil, false, nil
 }

@@ -102,6 +102,9 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 	if notSure {
 		blocks = append(blocks, mrkdwnContext(":grey_question: *"+escape(bot.NotSureTitle)+"*"))
 	}
+	if ans.DidYouMean != "" {
+		blocks = append(blocks, mrkdwnContext(":pencil2: "+bot.DidYouMeanQuoting(ans, echo)))
+	}
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}

@@ -735,3 +735,27 @@ func TestBlocksRefusedSendsText(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingNameSaid: a name nothing indexed mentions, typed in lower
+// case, makes the answer say so and list the closest matches for the rest
+// of the question (the harness's Asker has no vocabularies: the name is
+// found missing from the search's document frequencies).
+func TestMissingNameSaid(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	const q = "where do we retry 503 errors from rabbitmq?"
+	ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: "<@U0BOT> " + q})
+	if code := h.event(t, "Ev1", slackfake.Mention(chanPay, user, q, ts, ""), nil); code != http.StatusOK {
+		t.Fatalf("event: HTTP %d", code)
+	}
+	h.wait(t)
+	text := blockText(t, theAnswer(t, h, chanPay, ts).Blocks)
+	for _, want := range []string{
+		"*Nothing indexed mentions “rabbitmq”. The closest matches for “retry 503 errors”:*",
+		"|httpx/retry.go:10-14>",
+		"never mention it: check the spelling",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("answer lacks %q:\n%s", want, text)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 	case bot.Help:
 		return nil, b.helpText()
 	}
-	if r.Answer.Coverage == retrieval.NoCoverage || len(r.Answer.Snippets) == 0 {
+	if len(r.Answer.Snippets) == 0 || r.Answer.Coverage == retrieval.NoCoverage && r.Answer.ClosestFor == "" {
 		return noCoverageBlocks(r.Asked, r.Answer.Missing, r.Answer.Warnings)
 	}
 	return b.answerBlocks(r.Asked, r.Answer)
@@ -103,15 +103,21 @@ const maxMoreText = 2000
 // vote buttons. A "not sure" answer (retrieval.NotSure) has bot.NotSureTitle
 // for its summary line, code for its first retrieval.NotSureMatches matches
 // only (the others are listed as "close matches"), and bot.NotSureHint
-// above the buttons. At most 5
-// snippets x 4 blocks + 6 = 26 blocks.
+// above the buttons; a "no coverage" answer listing the closest matches
+// for the rest of the question has bot.MissingTitle for its summary line
+// and missingHint. Words read as typos are named under the summary line
+// (bot.DidYouMeanText). At most 5 snippets x 4 blocks + 7 = 27 blocks.
 func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block, string) {
 	all := ans.Snippets
 	notSure := ans.Coverage == retrieval.NotSure
+	missing := ans.Coverage == retrieval.NoCoverage
 	snips := all[:bot.WithCode(ans, maxCodeSnippets)]
 	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
-	if notSure {
+	switch {
+	case notSure:
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
+	case missing:
+		summary = ":grey_question: *" + bot.MissingTitleQuoting(ans, echo) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
 	}
 	if ans.Question != "" && ans.Question != asked {
 		how := "(terms from this thread added)"
@@ -121,6 +127,9 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		summary += " · searched: _" + echo(cutBytes(ans.Question, 500)) + "_ " + how
 	}
 	blocks := []slackgo.Block{mrkdwnContext(summary)}
+	if ans.DidYouMean != "" {
+		blocks = append(blocks, mrkdwnContext(":pencil2: "+bot.DidYouMeanQuoting(ans, echo)))
+	}
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}
@@ -139,8 +148,11 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	if more != "" {
 		blocks = append(blocks, slackgo.NewDividerBlock(), mrkdwnSection(more))
 	}
-	if notSure {
+	switch {
+	case notSure:
 		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(bot.NotSureHint(ans))))
+	case missing:
+		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(missingHint)))
 	}
 	if b.cfg.Feedback != nil {
 		blocks = append(blocks, voteButtons(ans.Question, snips))
@@ -150,11 +162,21 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		fallback[i] = echo(s.Label())
 	}
 	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
-	if notSure {
+	switch {
+	case notSure:
 		text = fmt.Sprintf("Not sure, closest matches for “%s”: %s", echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	case missing:
+		text = fmt.Sprintf("No coverage for “%s”: %s %s", echo(cutBytes(asked, 300)), bot.MissingTitleQuoting(ans, echo), strings.Join(fallback, ", "))
+	}
+	if ans.DidYouMean != "" {
+		text = bot.DidYouMeanQuoting(ans, echo) + " " + text
 	}
 	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
+
+// missingHint is the advice under the closest matches of a "no coverage"
+// answer for a missing name.
+const missingHint = "The sources this channel can see never mention it: check the spelling, or that the source holding it is indexed and visible here."
 
 // moreSection lists the snippets shown without code under their title in
 // bold (bot.MoreTitle), one

@@ -159,6 +159,23 @@ func TestGoldens(t *testing.T) {
 			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: retrieval.Answer{
 				Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure, Snippets: retrySnippets(retrieval.NotSureListed)}})
 		}},
+		{"missing_closest", func() ([]slackgo.Block, string) {
+			// A name the sources lack: said first, then the closest matches
+			// for the rest of the question, like a "not sure" answer's.
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where do we send alerts to rabbitmq?", Answer: retrieval.Answer{
+				Question: "where do we send alerts to rabbitmq?", Coverage: retrieval.NoCoverage, Missing: "rabbitmq",
+				ClosestFor: "send alerts", Snippets: retrySnippets(retrieval.NotSureListed)}})
+		}},
+		{"missing", func() ([]slackgo.Block, string) {
+			// A question about the missing name alone.
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "what is rabbitmq?", Answer: retrieval.Answer{
+				Question: "what is rabbitmq?", Coverage: retrieval.NoCoverage, Missing: "rabbitmq"}})
+		}},
+		{"did_you_mean", func() ([]slackgo.Block, string) {
+			return b.render(bot.Reply{Kind: bot.Answered, Asked: "where is the retyr logic", Answer: retrieval.Answer{
+				Question: "where is the retyr logic", Coverage: retrieval.NotSure, DidYouMean: "retry",
+				Snippets: []retrieval.Snippet{retrySnippet(), docSnippet()}}})
+		}},
 		{"redacted", func() ([]slackgo.Block, string) {
 			// A chunk as ingest's redaction stores it: each secret replaced
 			// by its marker within its line, a key block one marker a line.

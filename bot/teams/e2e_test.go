@@ -681,3 +681,25 @@ func TestHugeCardRefusedFitsAsText(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingNameSaid: a name nothing indexed mentions, typed in lower
+// case, makes the card say so and list the closest matches for the rest of
+// the question (found missing from the search's document frequencies: the
+// harness's Asker has no vocabularies).
+func TestMissingNameSaid(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	body, m := h.fake.Activity(teamsfake.Msg{Kind: teamsfake.Channel, Chat: chanPay, Mention: true,
+		Text: "where do we retry 503 errors from rabbitmq?"})
+	if code, _ := h.post(t, h.fake.Token(h.fake.ValidClaims(m.ServiceURL)), body); code != http.StatusOK {
+		t.Fatalf("activity: HTTP %d", code)
+	}
+	h.wait(t)
+	card := cardOf(t, theAnswer(t, h, m))
+	rich, md := texts(card, "RichTextBlock"), texts(card, "TextBlock")
+	if want := "❔ Nothing indexed mentions “rabbitmq”. The closest matches for “retry 503 errors”:"; !strings.Contains(rich, want) {
+		t.Errorf("card lacks %q:\n%s", want, rich)
+	}
+	if !strings.Contains(md, "httpx/retry.go:10-14") {
+		t.Errorf("card lacks the closest match httpx/retry.go:\n%s", md)
+	}
+}

@@ -53,7 +53,7 @@ func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
 	case bot.Help:
 		return plainActivity(helpText)
 	}
-	if r.Answer.Coverage == retrieval.NoCoverage || len(r.Answer.Snippets) == 0 {
+	if len(r.Answer.Snippets) == 0 || r.Answer.Coverage == retrieval.NoCoverage && r.Answer.ClosestFor == "" {
 		return noCoverageActivity(r.Asked, r.Answer)
 	}
 	return b.answerActivity(r.Asked, r.Answer)
@@ -119,16 +119,25 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	snips := all[:shown]
 	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), plural(len(all), "result"), cut(asked, 300))
 	notSure := ans.Coverage == retrieval.NotSure
-	if notSure {
+	missing := ans.Coverage == retrieval.NoCoverage // with the closest matches for the rest of the question
+	switch {
+	case notSure:
 		summary = "❔ " + bot.NotSureTitle + " (“" + cut(asked, 300) + "”)"
+	case missing:
+		summary = "❔ " + bot.MissingTitle(ans) + " (“" + cut(asked, 300) + "”)"
 	}
 	head := []textRun{{Type: "TextRun", Text: summary, Weight: "Bolder"}}
 	if ans.Question != "" && ans.Question != asked {
 		head = append(head, textRun{Type: "TextRun", Text: " · searched: " + cut(ans.Question, 500), Italic: true, IsSubtle: true})
 	}
-	c := &card{Body: append([]element{richText(head...)}, warnings(ans.Warnings)...)}
-	now := b.cfg.Now()
+	c := &card{Body: []element{richText(head...)}}
 	fallback := []string{strings.TrimPrefix(summary, "🔍 ") + ":"}
+	if ans.DidYouMean != "" {
+		c.Body = append(c.Body, richText(textRun{Type: "TextRun", Text: "✏️ " + bot.DidYouMeanText(ans)}))
+		fallback = append([]string{bot.DidYouMeanText(ans)}, fallback...)
+	}
+	c.Body = append(c.Body, warnings(ans.Warnings)...)
+	now := b.cfg.Now()
 	for i, s := range snips {
 		code, more := trimCode(s.Text, s.MoreLines, per)
 		items := []element{
@@ -147,8 +156,14 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	if rest := all[shown:]; len(rest) > 0 {
 		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest, bot.MoreTitle(ans.Coverage, len(rest))), Separator: true, Spacing: "Medium"})
 	}
-	if notSure {
-		hint := bot.NotSureHint(ans)
+	hint := ""
+	switch {
+	case notSure:
+		hint = bot.NotSureHint(ans)
+	case missing:
+		hint = missingHint
+	}
+	if hint != "" {
 		c.Body = append(c.Body, richText(textRun{Type: "TextRun", Text: "💡 " + hint, IsSubtle: true}))
 	}
 	full := slices.Clone(fallback) // the answer as text, with the code, for a refused card
@@ -172,15 +187,24 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 		c.Actions = voteActions(ans.Question, snips)
 	}
 	title := strings.TrimPrefix(summary, "🔍 ")
-	if notSure {
+	switch {
+	case notSure:
 		title = "Not sure, closest matches for “" + cut(asked, 200) + "”"
-		fallback = append(fallback, bot.NotSureHint(ans))
-		full = append(full, bot.NotSureHint(ans))
+	case missing:
+		title = "No coverage for “" + cut(asked, 200) + "”"
+	}
+	if hint != "" {
+		fallback = append(fallback, hint)
+		full = append(full, hint)
 	}
 	a := cardActivity(c, title, cut(strings.Join(fallback, "\n"), 4000))
 	a.fallback = refusedText(strings.Join(full, "\n"))
 	return a
 }
+
+// missingHint is the advice under the closest matches of a "no coverage"
+// answer for a missing name.
+const missingHint = "The sources this conversation can see never mention it: check the spelling, or that the source holding it is indexed and visible here."
 
 // refusedText cuts text to at most maxRefusedText bytes, and further until
 // it fits maxActivity as a plain activity (JSON escapes can double it).

@@ -95,6 +95,15 @@ func TestRenderGolden(t *testing.T) {
 			Question: "where does it give up on a flaky server?", Coverage: retrieval.NotSure, Snippets: answer.Snippets}}},
 		{"not-sure-list", b, bot.Reply{Kind: bot.Answered, Asked: "where does it give up on a flaky server?", Answer: notSureList}},
 		{"no-sources", b, bot.Reply{Kind: bot.NoSources, Asked: "where?"}},
+		// A name the sources lack, then the closest matches for the rest of
+		// the question; and the question about it alone.
+		{"missing-closest", withVotes, bot.Reply{Kind: bot.Answered, Asked: "where do we send alerts to rabbitmq?", Answer: retrieval.Answer{
+			Question: "where do we send alerts to rabbitmq?", Coverage: retrieval.NoCoverage, Missing: "rabbitmq", ClosestFor: "send alerts",
+			Snippets: notSureList.Snippets}}},
+		{"missing", b, bot.Reply{Kind: bot.Answered, Asked: "what is rabbitmq?", Answer: retrieval.Answer{
+			Question: "what is rabbitmq?", Coverage: retrieval.NoCoverage, Missing: "rabbitmq"}}},
+		{"did-you-mean", b, bot.Reply{Kind: bot.Answered, Asked: "where is the retyr logic", Answer: retrieval.Answer{
+			Question: "where is the retyr logic", Coverage: retrieval.NotSure, DidYouMean: "retry", Snippets: answer.Snippets}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

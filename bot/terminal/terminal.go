@@ -25,6 +25,14 @@ func WhyRefused(cov retrieval.Coverage, ev retrieval.Evidence, th retrieval.Thre
 	if ev.Missing != "" {
 		fmt.Fprintf(&b, "; missing name %q (no indexed chunk contains it)", ev.Missing)
 	}
+	for _, ty := range ev.Typos {
+		fmt.Fprintf(&b, "; %q read as a typo of %q (searched corrected, not sure at best)", ty.Word, ty.Term)
+	}
+	if ev.Vocabulary {
+		b.WriteString("; words checked against the sources' vocabularies")
+	} else {
+		b.WriteString("; words checked by document frequency (no vocabulary stored for a source in scope: run ragbot index; no typo correction)")
+	}
 	fmt.Fprintf(&b, "; similarity %.3f (answer %.3f, floor %.3f); term coverage %.2f (answer %.2f, floor %.2f)",
 		ev.Similarity, th.MinSimilarity, th.FloorSimilarity, ev.TermCoverage, th.MinTermCoverage, th.FloorTermCoverage)
 	if ev.Semantic != 0 {
@@ -55,7 +63,11 @@ func ExplainRewrite(w io.Writer, rw retrieval.Rewritten) {
 	}
 }
 
-// Render prints an answer for a terminal: one header line per snippet,
+// Render prints an answer for a terminal: a "no coverage" answer says
+// so and names what is missing, then lists the closest matches for the
+// rest of the question when it has them (retrieval.Answer.ClosestFor), as
+// a "not sure" answer does; words read as typos are named first
+// (bot.DidYouMeanText). Then one header line per snippet,
 // `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)` (the
 // head is retrieval's Snippet.Label: "handbook: docs/README.md:10-24" for a
 // doc snippet, "svc/reconcile.go:62-90 of 1-120" for a focused one), then
@@ -70,12 +82,18 @@ func Render(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain 
 	}
 	if ans.Coverage == retrieval.NoCoverage {
 		fmt.Fprintf(w, "No coverage in the indexed sources for %q.\n", ans.Question)
-		if ans.Missing != "" {
-			fmt.Fprintf(w, "Nothing indexed mentions %q: check the spelling, or that the source holding it is indexed (ragbot index).\n", ans.Missing)
+		if ans.Missing == "" {
+			fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
 			return
 		}
-		fmt.Fprintln(w, "Try naming the function, type or file, rephrasing, or check that the source is indexed (ragbot index).")
-		return
+		fmt.Fprintf(w, "Nothing indexed mentions %q: check the spelling, or that the source holding it is indexed (ragbot index).\n", ans.Missing)
+		if ans.ClosestFor == "" || len(ans.Snippets) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "The closest matches for %q:\n\n", ans.ClosestFor)
+	}
+	if ans.DidYouMean != "" {
+		fmt.Fprintf(w, "%s\n\n", bot.DidYouMeanText(ans))
 	}
 	if ans.Coverage == retrieval.NotSure {
 		fmt.Fprintf(w, "%s\n\n", bot.NotSureTitle)

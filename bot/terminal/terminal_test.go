@@ -74,6 +74,17 @@ func TestRenderGolden(t *testing.T) {
 		topK int
 		ans  retrieval.Answer
 	}{"not-sure-list", 5, list})
+	// A name the sources lack, and the closest matches for the rest of the
+	// question; a typo read as the term the sources hold.
+	missing := retrieval.Answer{Question: "where do we send alerts to rabbitmq?", Coverage: retrieval.NoCoverage,
+		Missing: "rabbitmq", ClosestFor: "send alerts", Snippets: list.Snippets}
+	typo := retrieval.Answer{Question: "where is the retyr logic", Coverage: retrieval.NotSure, DidYouMean: "retry",
+		Snippets: []retrieval.Snippet{handbook, plain}}
+	tests = append(tests, []struct {
+		name string
+		topK int
+		ans  retrieval.Answer
+	}{{"missing-closest", 5, missing}, {"did-you-mean", 5, typo}}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got bytes.Buffer

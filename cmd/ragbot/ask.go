@@ -21,9 +21,14 @@ the snippet. An answer is one of three outcomes (--json: coverage):
   covered      the top snippets (up to retrieval.top_k);
   not sure     nothing clearly answers: the 10 closest matches, labelled as
                such, the first 3 with their code, with a hint to ask by name;
-  no coverage  the question names something no indexed chunk contains, or is
-               far from everything indexed.
---explain says why. Git snippets are
+  no coverage  the question names something no indexed chunk contains (a
+               word that is no everyday English, an identifier, file,
+               message or endpoint; --json: missing), with the closest
+               matches for the rest of the question when it asks about
+               more (closest_for), or is far from everything indexed.
+A word one letter from a frequent term of the sources is read as a typo:
+"did you mean retry?" (did_you_mean), answered not sure for the question
+with it. --explain says why. Git snippets are
 checked against the branch head: one whose file changed since it was indexed
 carries a warning, and shows the symbol's current lines when it still exists.
 

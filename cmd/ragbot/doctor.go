@@ -20,7 +20,8 @@ of the collections writable (not READONLY); the collection's embedder equal
 to the configured one; coverage thresholds for the embedder in use; each git
 source readable and its index at the branch head; each indexed source made
 with the config's settings (redaction, chunking, embedder, filters, links:
-what the next index run compares before re-reading); Confluence credentials
+what the next index run compares before re-reading); each indexed source's
+vocabulary current (absent names and typos); Confluence credentials
 (one authenticated call); Slack's auth.test and the Teams token when their
 credentials are in the environment; the webhook secrets. It starts no
 Weaviate and changes nothing.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/embedders"
+	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -99,7 +101,8 @@ func TestDoctor(t *testing.T) {
 		wantLines(t, out, "ok   config: ", "ok   weaviate: "+base+" reachable, version 1.", "ok   collection "+class+": ",
 			"ok   collection "+class+"SourceState: ", "ok   embedder: collection "+class+" matches the configured embedder",
 			"ok   git httpx: index at the branch head "+head[:7], "ok   thresholds: retrieval.thresholds has an entry for "+name,
-			"ok   webhook httpx: secret set (RAGBOT_TEST_DOCTOR_HOOK)", "skip slack: RAGBOT_TEST_DOCTOR_NO_SUCH_TOKEN not set here")
+			"ok   webhook httpx: secret set (RAGBOT_TEST_DOCTOR_HOOK)", "skip slack: RAGBOT_TEST_DOCTOR_NO_SUCH_TOKEN not set here",
+			"ok   vocabulary: every indexed source and branch (1) has the vocabulary of its last run")
 		// The test's Weaviate answers without a key (the shared anonymous
 		// server, or weaviatetest's proxy that adds it), which doctor warns
 		// about; internal/doctor tests that check.
@@ -107,6 +110,28 @@ func TestDoctor(t *testing.T) {
 		if strings.Contains(rest, "FAIL") || strings.Contains(rest, "warn") {
 			t.Errorf("a healthy setup has failures or warnings:\n%s", out)
 		}
+	})
+	t.Run("no vocabulary", func(t *testing.T) {
+		// An index made before vocabularies: a warning, then `ragbot index`
+		// counts one although the branch is up to date.
+		id := (&retrieval.SourceVocabulary{Source: "repo:httpx", Branch: "main"}).ID()
+		req, _ := http.NewRequest(http.MethodDelete, base+"/v1/objects/"+class+"SourceVocabulary/"+id, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != http.StatusNoContent {
+			t.Fatalf("delete the vocabulary: %v %v", resp, err)
+		}
+		resp.Body.Close()
+		code, out, _ := ragbot(t, "doctor", "--config", healthy)
+		if code != 0 {
+			t.Errorf("exit %d, want 0: a missing vocabulary only warns\n%s", code, out)
+		}
+		wantLines(t, out, "warn vocabulary repo:httpx@main: no vocabulary counted for its last index run (an index made before vocabularies, or by an older ragbot); "+
+			"answers check its absent names by document frequency during the search, and correct no typos; fix: run `ragbot index --source httpx`")
+		if code, _, errOut := ragbot(t, "index", "--config", healthy); code != 0 {
+			t.Fatalf("index: exit %d\n%s", code, errOut)
+		}
+		_, out, _ = ragbot(t, "doctor", "--config", healthy)
+		wantLines(t, out, "ok   vocabulary: every indexed source and branch (1)")
 	})
 	t.Run("unreadable git source", func(t *testing.T) {
 		notRepo := t.TempDir()

@@ -37,7 +37,9 @@ under retrieval.thresholds when it finds better values:
 
 With --bench it then times Asker.Ask (retrieval, rerank and the coverage
 decision, in this process, excluding start-up) for every question and
-prints p50/p95/max in milliseconds.
+prints p50/p95/max in milliseconds, and the same for the absence check
+alone (the words no indexed chunk holds, and typos, checked against the
+sources' vocabularies), with its first call of the process apart.
 
 With --depth N it also ranks every answerable question in a candidate list
 of N results (the hybrid query fetches N instead of retrieval.candidates,
@@ -116,6 +118,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asker.Mode = *mode
 	asker.Without = commaList(*without)
 	r := eval.Runner{Asker: asker, Sources: a.cfg.SourceIDsByName(), Family: embedders.Family(asker.Embedder)}
+	var firstAbsence float64
+	if *bench { // before anything else loads the word lists and vocabularies
+		if firstAbsence, err = r.FirstAbsence(ctx, qs); err != nil {
+			return err
+		}
+	}
 	out, err := r.Run(ctx, qs)
 	if err != nil {
 		return err
@@ -126,7 +134,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *bench {
-		if out.Latency, err = r.Bench(ctx, qs, *benchRuns, requests); err != nil {
+		if out.Latency, err = r.Bench(ctx, qs, *benchRuns, requests, firstAbsence); err != nil {
 			return err
 		}
 	}

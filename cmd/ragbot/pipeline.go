@@ -21,7 +21,9 @@ import (
 // (ingest.StaleDocs), the index against the branch heads
 // (ingest.BranchFreshness), and the chunk collection's shards: part of the
 // index unavailable or read-only (weaviate.HealthGuard). It searches the
-// configured sources only (retrieval.OnlySources).
+// configured sources only (retrieval.OnlySources), and checks the
+// question's words against their vocabularies stored in Weaviate (absent
+// names, typos; retrieval.OnlySourcesVocabulary).
 func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches) {
 	r := a.cfg.Retrieval
 	sum, err := newSummarizer(a.cfg)
@@ -42,7 +44,7 @@ func (a *app) pipeline(ctx context.Context) (*retrieval.Asker, *ingest.Branches)
 	return &retrieval.Asker{
 		Store: retrieval.OnlySources(a.store, a.cfg.SourceIDs()), Embedder: a.embedder, Alpha: *r.Alpha, TopK: r.TopK, Candidates: r.Candidates,
 		Thresholds: embedders.Thresholds(a.cfg.Retrieval, embedders.Lexical(a.embedder)), Summarizer: sum, Branches: branches, Log: a.log,
-		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout,
+		Rewriter: rw, RewriteTimeout: r.Rewrite.Timeout, Vocabularies: retrieval.OnlySourcesVocabulary(a.store, a.cfg.SourceIDs()),
 		Guards: []retrieval.Guard{
 			ingest.StaleCode{Repos: stale},
 			ingest.StaleDocs{States: a.store, TTLs: a.cfg.DocTTLs()},

@@ -151,6 +151,7 @@ func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 		}
 		d.checkGit(ctx, cfg, dep.Sources, state, dep.Settings)
 		d.checkSettings(ctx, cfg, dep.Sources, state, dep.Settings)
+		d.checkVocabularies(ctx, cfg, state, weaviate.VocabularyClassName(cfg.Weaviate.Collection))
 	} else {
 		d.line(checkSkip, "index", "shards, embedder and git index state need Weaviate", "")
 	}

@@ -150,6 +150,13 @@ func Print(w io.Writer, out Output) {
 			total += n
 		}
 		fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, weaviate.FormatRequests(l.RequestsByKind, total))
+		if ab := l.Absence; ab != nil {
+			fmt.Fprintf(w, "absence check (%d calls): p50 %.3f ms  p95 %.3f ms  max %.3f ms; first call %.1f ms (word lists parsed, vocabularies loaded)\n",
+				ab.Calls, ab.P50, ab.P95, ab.Max, ab.First)
+			if ab.Fallback > 0 {
+				fmt.Fprintf(w, "  %d of them without a vocabulary for a source in scope: checked by the search's document frequencies instead, no typo correction (run ragbot index)\n", ab.Fallback)
+			}
+		}
 	}
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (not in the first 5; rank 0: not in the first 10):\n")

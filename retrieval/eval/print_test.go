@@ -27,7 +27,8 @@ func TestPrint(t *testing.T) {
 				Suggested: eval.BandCounts{MinSimilarity: 0.6, MinTermCoverage: 0.4, Right: 1}}},
 		NotSure: &eval.NotSureFound{Answerable: 1},
 		Latency: &eval.Latency{Calls: 3, P50: 12.5, P95: 20, Max: 21, RequestsP50: 3, RequestsMax: 4,
-			RequestsByKind: map[string]int{"search": 5, "aggregate": 2}},
+			RequestsByKind: map[string]int{"search": 5, "aggregate": 2},
+			Absence:        &eval.AbsenceCost{Calls: 3, P50: 0.08, P95: 0.3, Max: 6.5, First: 44.2, Fallback: 1}},
 	}
 	var buf bytes.Buffer
 	eval.Print(&buf, out)
@@ -41,6 +42,8 @@ func TestPrint(t *testing.T) {
 		"not sure: 1 answerable question answered \"not sure\"",
 		"ask latency (mode hybrid+rerank, 3 calls): p50 12.5 ms  p95 20.0 ms  max 21.0 ms\n",
 		"Weaviate requests per call: median 3  max 4; all calls 7 (aggregate 2, search 5)\n",
+		"absence check (3 calls): p50 0.080 ms  p95 0.300 ms  max 6.500 ms; first call 44.2 ms (word lists parsed, vocabularies loaded)\n",
+		"  1 of them without a vocabulary for a source in scope: checked by the search's document frequencies instead, no typo correction (run ragbot index)\n",
 		"  Q2 [identifier] rank 0: where is Q2?\n",
 	} {
 		if !strings.Contains(got, want) {

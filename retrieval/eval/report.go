@@ -115,6 +115,26 @@ type Latency struct {
 	RequestsP50    int            `json:"weaviate_requests_p50"`
 	RequestsMax    int            `json:"weaviate_requests_max"`
 	RequestsByKind map[string]int `json:"weaviate_requests_by_kind"`
+	// Absence is the cost of the absence check alone (Asker.Absence, the
+	// first step of every Ask), timed after each timed call; nil when no
+	// question was asked.
+	Absence *AbsenceCost `json:"absence_check,omitempty"`
+}
+
+// AbsenceCost is the absence check's cost in milliseconds: per call after
+// the warm-up pass (nearest-rank percentiles), and the first call of the
+// process, which parses the word lists and loads the sources'
+// vocabularies.
+type AbsenceCost struct {
+	Calls int     `json:"calls"`
+	P50   float64 `json:"p50"`
+	P95   float64 `json:"p95"`
+	Max   float64 `json:"max"`
+	First float64 `json:"first"`
+	// Fallback counts the timed calls whose scope had a source without a
+	// vocabulary: their check is left to the search's document
+	// frequencies, at no cost of its own and without typo correction.
+	Fallback int `json:"fallback"`
 }
 
 // ratesOf is r as Rates.

@@ -73,10 +73,14 @@ func (s *Store) DocFreq(ctx context.Context, q retrieval.Query, terms [][]string
 	return df, total, nil
 }
 
-// InvalidateCounts forgets every count DocFreq cached, so that the next
-// question counts the chunks as they are now; call it when an index run
-// changed chunks (ingest.Indexer.OnRun in `ragbot serve`).
-func (s *Store) InvalidateCounts() { s.counts.invalidate() }
+// InvalidateCounts forgets every count DocFreq cached, and which
+// vocabularies Vocabulary holds current, so that the next question counts
+// the chunks as they are now; call it when an index run changed chunks
+// (ingest.Indexer.OnRun in `ragbot serve`).
+func (s *Store) InvalidateCounts() {
+	s.counts.invalidate()
+	s.vocabs.invalidate()
+}
 
 // countTTL is how long DocFreq reuses a count.
 const countTTL = time.Minute

@@ -79,7 +79,7 @@ func deleteIDs(ctx context.Context, client *weaviate.Client, class, level string
 }
 
 // ForgetSource deletes every chunk of the source id ("repo:payments") on
-// every branch, and every SourceState of it, and returns how many chunks
+// every branch, and every SourceState and vocabulary of it, and returns how many chunks
 // it deleted (0 for a source with none: forgetting twice is not an error).
 func (s *Store) ForgetSource(ctx context.Context, source string) (int, error) {
 	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
@@ -89,6 +89,9 @@ func (s *Store) ForgetSource(ctx context.Context, source string) (int, error) {
 	}
 	if _, err := deleteAll(ctx, s.client, s.state, s.cl, where); err != nil {
 		return n, fmt.Errorf("weaviate: delete states of %s: %w", source, err)
+	}
+	if err := s.deleteVocabularies(ctx, where); err != nil {
+		return n, fmt.Errorf("weaviate: delete vocabularies of %s: %w", source, err)
 	}
 	return n, nil
 }

@@ -13,3 +13,9 @@ func DescribedEmbedders(description string) (lexical, semantic string) {
 	lexical, semantic, _ = parseEmbedders(description)
 	return lexical, semantic
 }
+
+// VocabularyClassName returns the collection of source vocabularies that a
+// Store opened with StoreConfig{ChunkClass: chunkClass} uses.
+func VocabularyClassName(chunkClass string) string {
+	return vocabClassName(StoreConfig{ChunkClass: chunkClass})
+}

@@ -160,7 +160,7 @@ var chunkFields = []string{
 	"modified_at", "indexed_at", "content_hash", "acl",
 }
 
-// ensureSchema creates the chunk and state collections when missing and
+// ensureSchema creates the chunk, state and vocabulary collections when missing and
 // checks an existing chunk collection (named vectors, embedder). Several
 // ragbot processes may start at once on a fresh Weaviate: a create that
 // loses the race is answered "already exists", and the collection the
@@ -175,7 +175,7 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 		if s.sem != "" {
 			s.slot = VectorSemantic
 		}
-		return s.ensureClass(ctx, stateClass(s.state))
+		return s.ensureCompanions(ctx)
 	}
 	if _, ok := got.VectorConfig[VectorLexical]; !ok {
 		return fmt.Errorf("weaviate collection %s has one unnamed vector, not the named vectors %q and %q of this version; re-index with `ragbot index --recreate`: %w",
@@ -187,7 +187,17 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 			s.chunk, have, s.emb, ErrEmbedderMismatch)
 	}
 	s.semStore, s.slot = sem, slot
-	return s.ensureClass(ctx, stateClass(s.state))
+	return s.ensureCompanions(ctx)
+}
+
+// ensureCompanions creates the state and vocabulary collections when
+// missing: an index made before vocabularies were stored gets an empty
+// one, and its sources have none until `ragbot index` counts them.
+func (s *Store) ensureCompanions(ctx context.Context) error {
+	if err := s.ensureClass(ctx, stateClass(s.state)); err != nil {
+		return err
+	}
+	return s.ensureClass(ctx, vocabClass(s.vocab))
 }
 
 // ensureClass creates class unless a collection of its name exists, and

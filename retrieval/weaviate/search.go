@@ -244,6 +244,7 @@ type row struct {
 	Language    string   `json:"language"`
 	Signature   string   `json:"signature"`
 	Content     string   `json:"content"`
+	SearchText  string   `json:"search_text"` // read by ListStoredPaths only
 	StartLine   int      `json:"start_line"`
 	EndLine     int      `json:"end_line"`
 	Ordinal     int      `json:"ordinal"`

@@ -64,6 +64,7 @@ type Stored struct {
 	StartLine, EndLine int       // 1-based, inclusive
 	Version            string    // spec or page version, "" for code
 	Vector             []float32 // only filled by Vectors
+	SearchText         string    // only filled by ListStoredPaths
 }
 
 // ListStored returns every stored chunk of source and branch, keyed by object

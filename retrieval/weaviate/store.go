@@ -74,6 +74,7 @@ type Store struct {
 	health *Health // the chunk collection's shards, see Health
 	chunk  string
 	state  string
+	vocab  string // collection of source vocabularies (vocab.go)
 	emb    string // embedder name recorded in the chunk collection
 	log    *slog.Logger
 
@@ -87,6 +88,7 @@ type Store struct {
 	cl   string // StoreConfig.ConsistencyLevel
 
 	counts countCache // DocFreq's counts by filter and term (docfreq.go)
+	vocabs vocabCache // Vocabulary's stamps and terms (vocabcache.go)
 }
 
 // ErrEmbedderMismatch is wrapped by OpenStore when the collection holds
@@ -137,7 +139,7 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{client: client, http: hc, base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, chunk: cfg.ChunkClass, state: cfg.StateClass, emb: embedder, log: cfg.Logger,
+	s := &Store{client: client, http: hc, base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, chunk: cfg.ChunkClass, state: cfg.StateClass, vocab: vocabClassName(cfg), emb: embedder, log: cfg.Logger,
 		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight, repl: repl, cl: cl}
 	s.health = newHealth(s)
 	if err := s.ensureSchema(ctx); err != nil {
@@ -171,8 +173,9 @@ func (s *Store) RecordedSemantic() string { return s.semStore }
 // ChunkClass is the name of the chunk collection.
 func (s *Store) ChunkClass() string { return s.chunk }
 
-// Recreate drops both collections and creates them empty: every source must
-// then be indexed again. Used after an embedder change and by tests.
+// Recreate drops the chunk, state and vocabulary collections and creates
+// them empty: every source must then be indexed again. Used after an
+// embedder change and by tests.
 func (s *Store) Recreate(ctx context.Context) error {
 	if err := s.Drop(ctx); err != nil {
 		return err
@@ -180,9 +183,11 @@ func (s *Store) Recreate(ctx context.Context) error {
 	return s.ensureSchema(ctx)
 }
 
-// Drop deletes both collections (tests use it to clean up).
+// Drop deletes the chunk, state and vocabulary collections (tests use it
+// to clean up).
 func (s *Store) Drop(ctx context.Context) error {
-	return dropClasses(ctx, s.client, s.chunk, s.state)
+	s.vocabs.invalidate()
+	return dropClasses(ctx, s.client, s.chunk, s.state, s.vocab)
 }
 
 // dropClasses deletes the collections named, in order; a missing one is no

@@ -41,16 +41,16 @@ func OpenStoreReembed(ctx context.Context, cfg StoreConfig, embedder string) (*S
 	return s, prev, err
 }
 
-// DropCollections deletes cfg's chunk and state collections, whatever their
-// schema, without opening them (`ragbot index --recreate`); missing ones
-// are no error.
+// DropCollections deletes cfg's chunk, state and vocabulary collections,
+// whatever their schema, without opening them (`ragbot index --recreate`);
+// missing ones are no error.
 func DropCollections(ctx context.Context, cfg StoreConfig) error {
 	client, err := newClient(cfg)
 	if err != nil {
 		return err
 	}
 	chunk, state := classNames(cfg)
-	return dropClasses(ctx, client, chunk, state)
+	return dropClasses(ctx, client, chunk, state, vocabClassName(cfg))
 }
 
 // classNames are cfg's chunk and state collections with their defaults.
@@ -63,6 +63,13 @@ func classNames(cfg StoreConfig) (chunk, state string) {
 		state = companion(chunk, "SourceState")
 	}
 	return chunk, state
+}
+
+// vocabClassName is cfg's collection of source vocabularies: beside the
+// chunk collection, "SourceVocabulary" for "Chunk".
+func vocabClassName(cfg StoreConfig) string {
+	chunk, _ := classNames(cfg)
+	return companion(chunk, "SourceVocabulary")
 }
 
 // companion is the name of the collection that goes with the chunk

@@ -3,6 +3,7 @@ package weaviate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ragbot/ragbot/retrieval"
@@ -16,12 +17,13 @@ import (
 const maxFiltered = 10000
 
 // ListStoredPaths returns the stored chunks of source and branch whose path is
-// one of paths, keyed by object id: what an incremental index run needs
-// about the files it changed, without walking the whole collection as
-// ListStored does. Paths are asked 100 at a time.
+// one of paths, keyed by object id, with their search text: what an
+// incremental index run needs about the files it changed (the search text
+// to take their terms out of the source's vocabulary), without walking the
+// whole collection as ListStored does. Paths are asked 100 at a time.
 func (s *Store) ListStoredPaths(ctx context.Context, source, branch string, paths []string) (map[string]Stored, error) {
 	out := map[string]Stored{}
-	fields := storedFields
+	fields := append(slices.Clip(storedFields), graphql.Field{Name: "search_text"})
 	for start := 0; start < len(paths); start += 100 {
 		group := paths[start:min(start+100, len(paths))]
 		rows, err := s.filtered(ctx, group, fields, func(vals []string) *filters.WhereBuilder {
@@ -116,7 +118,8 @@ func (s *Store) filtered(ctx context.Context, vals []string, fields []graphql.Fi
 }
 
 // DeleteBranch deletes every chunk of source's branch (deleteAll: repeated
-// past the server's per-request limit) and the branch's SourceState. It
+// past the server's per-request limit), the branch's SourceState and its
+// vocabulary. It
 // returns how many chunks it deleted. The other branches are untouched.
 func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, error) {
 	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
@@ -132,7 +135,7 @@ func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, e
 	if err != nil && !isNotFound(err) {
 		return total, fmt.Errorf("weaviate: delete state of %s@%s: %w", source, branch, describe(err))
 	}
-	return total, nil
+	return total, s.DeleteVocabulary(ctx, source, branch)
 }
 
 // StateBranches returns the branches of source that have a SourceState:
@@ -167,5 +170,5 @@ var storedFields = []graphql.Field{{Name: "path"}, {Name: "content_hash"}, {Name
 // stored is the Stored of a row read with storedFields.
 func (r row) stored() Stored {
 	return Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA,
-		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version}
+		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version, SearchText: r.SearchText}
 }

@@ -1,0 +1,335 @@
+package retrieval
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ragbot/ragbot/retrieval/english"
+)
+
+// The absence check: a plain word of the question (Analysis.Plain) that is
+// no everyday English and that no chunk in the asker's scope holds names
+// something the sources lack, whatever its case ("rabbitmq", "RabbitMQ's",
+// "LDAP"), and the question is not covered (Evidence.Missing). Everyday
+// words never refuse a question: questions in other words than the
+// sources' are made of them. A missing word one edit from a term many
+// chunks hold is a typo instead: the question is searched as corrected and
+// answered "not sure" at best (Evidence.DidYouMean).
+//
+// The words a chunk holds come from the sources' vocabularies
+// (VocabularySource, counted at index time), read before the search so
+// that a typo can be corrected in it; without a vocabulary for every
+// source in scope, from the document frequencies the coverage weighting
+// looks up during the search (termWeights.absent), with no typo
+// correction.
+
+// Typo correction limits.
+const (
+	// typoMinLen is the shortest word (in letters) read as a typo:
+	// acronyms and short product names lie one edit from common words
+	// ("saml" from "same", "ldap" from "leap", "helm" from "help") and are
+	// meant as written. Lucene's DirectSpellChecker does not correct words
+	// under 4 letters (minQueryLength); 5 leaves the 4-letter acronyms alone.
+	typoMinLen = 5
+	// typoMinDF is how many chunks must hold a correction: a term in
+	// fewer is as likely the sources' own rare word or misspelling as what
+	// the asker meant.
+	typoMinDF = 3
+)
+
+// chatWords are words of chat and of asking about any codebase that the
+// word list lacks (abbreviations, generic jargon): like fillerWords, being
+// absent from the sources says nothing.
+var chatWords = map[string]bool{
+	"pls": true, "plz": true, "thx": true, "btw": true, "fyi": true, "ok": true, "lol": true, "tbh": true,
+	"imo": true, "ie": true, "eg": true, "etc": true, "aka": true, "asap": true, "ragbot": true,
+	"codebase": true, "repo": true, "repos": true, "impl": true, "func": true, "funcs": true, "src": true,
+	"lib": true, "libs": true, "util": true, "utils": true, "dir": true, "dirs": true, "config": true,
+	"configs": true, "param": true, "params": true, "arg": true, "args": true, "env": true, "dev": true,
+	"api": true, "apis": true, "endpoint": true, "endpoints": true, "struct": true, "structs": true,
+	"enum": true, "enums": true, "async": true, "regex": true, "init": true,
+}
+
+// everydayTerm reports whether a lower-case term is everyday English:
+// a stopword, a word of asking (questionWords, fillerWords, chatWords), an
+// everyday word of the word lists (english.Everyday), an inflection the
+// lists lack of one they have ("sharded": shard; "snoozing": snooze), or
+// one of those with an English prefix ("unsqueezed", "debounce").
+func everydayTerm(t string) bool {
+	if EnglishStopwords[t] || questionWords[t] || fillerWords[t] || chatWords[t] || listed(t) {
+		return true
+	}
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(t, p); ok && len(rest) >= 4 && listed(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixes are English prefixes that make words the lists lack out of
+// words they have.
+var prefixes = []string{"un", "non", "re", "pre", "de", "dis", "mis", "over", "under", "sub"}
+
+// listed reports whether t or a stem of it is an everyday word of the word
+// lists: t without -s, -es, -ed, -d (after e), -ing or -ies (as y), also
+// with a final e restored or a doubled consonant undone ("shipped"), the
+// stem at least 3 letters long.
+func listed(t string) bool {
+	if english.Everyday(t) {
+		return true
+	}
+	for _, suf := range []string{"s", "es", "ed", "d", "ing", "ies"} {
+		b, ok := strings.CutSuffix(t, suf)
+		if !ok || len(b) < 3 || suf == "d" && !strings.HasSuffix(b, "e") {
+			continue
+		}
+		cands := []string{b}
+		switch suf {
+		case "ies":
+			cands = []string{b + "y"}
+		case "ed", "ing":
+			cands = append(cands, b+"e")
+			if n := len(b); b[n-1] == b[n-2] {
+				cands = append(cands, b[:n-1])
+			}
+		}
+		for _, c := range cands {
+			if english.Everyday(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// A nameWord is a plain word of a question that may name something.
+type nameWord struct {
+	word string // as the answer names it: as written, without a possessive
+	term string // lower case, as the vocabulary holds it
+}
+
+// nameWords returns the words of plain that may name something: each
+// word's pieces (SplitIdentifier of the word lower-cased: "rate-limit" has
+// two) that are no everyday English, no number and at least 2 letters long,
+// or 4 in a word of several pieces, where short ones are affixes and
+// particles ("add-ons", "e-mail", "non-English"). A word of one piece is
+// named as written ("LDAP", "RabbitMQ's" as "RabbitMQ"); a piece of a
+// longer word by itself.
+func nameWords(plain []string) []nameWord {
+	var out []nameWord
+	seen := map[string]bool{}
+	for _, w := range plain {
+		if everydayTerm(strings.ToLower(strings.ReplaceAll(w, "’", "'"))) { // "isn't", "server's"
+			continue
+		}
+		for _, suf := range []string{"'s", "’s", "'", "’"} {
+			w = strings.TrimSuffix(w, suf)
+		}
+		pieces := SplitIdentifier(strings.ToLower(w))
+		for _, p := range pieces {
+			if seen[p] || len(p) < 2 || len(pieces) > 1 && len(p) < 4 || NumericLiteral(p) || strings.IndexFunc(p, unicode.IsLetter) < 0 || everydayTerm(p) {
+				continue
+			}
+			seen[p] = true
+			shown := p
+			if len(pieces) == 1 {
+				shown = w
+			}
+			out = append(out, nameWord{word: shown, term: p})
+		}
+	}
+	return out
+}
+
+// A Typo is a word of the question read as a misspelling of a term the
+// sources hold.
+type Typo struct {
+	Word string `json:"word"` // as written
+	Term string `json:"term"` // the correction
+}
+
+// absence is the absence check of a question's plain words against v, the
+// vocabulary of its scope: the words no chunk holds in any inflection
+// (missing, as the answer names them) and, among those, the typos, which
+// are not missing.
+func absence(plain []string, v Vocabulary) (missing []string, typos []Typo) {
+	for _, n := range nameWords(plain) {
+		if v.Has(n.term) {
+			continue
+		}
+		if c := correction(n.term, v); c != "" {
+			typos = append(typos, Typo{Word: n.word, Term: c})
+			continue
+		}
+		missing = append(missing, n.word)
+	}
+	return missing, typos
+}
+
+// absentNames returns the words of plain that may name something and
+// whose term is among absent, the terms no chunk holds (termWeights.absent):
+// the absence check without a vocabulary.
+func absentNames(plain []string, absent []string) []string {
+	var out []string
+	for _, n := range nameWords(plain) {
+		for _, a := range absent {
+			if a == n.term {
+				out = append(out, n.word)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// correction returns the term of v that term is a typo of, or "": among
+// the terms at Damerau-Levenshtein distance 1 from term (one letter
+// inserted, deleted or substituted, or two adjacent letters transposed:
+// the single errors of Damerau, "A technique for computer detection and
+// correction of spelling errors", CACM 7(3), 1964, which account for most
+// misspellings) that start with the same letter (as Lucene's
+// DirectSpellChecker requires by default, minPrefix 1), are held by at
+// least typoMinDF chunks and are no filler, the one most chunks hold
+// (ties: the first in byte order). term must be at least typoMinLen
+// ASCII letters, no proper noun of the word list (english.Proper: "kafka"
+// is a name, not a typo) and no compound of two everyday words ("openid",
+// one edit from "opened", is open + id: a name made on purpose).
+func correction(term string, v Vocabulary) string {
+	if len(term) < typoMinLen || english.Proper(term) || compound(term) {
+		return ""
+	}
+	for i := 0; i < len(term); i++ {
+		if term[i] < 'a' || term[i] > 'z' {
+			return ""
+		}
+	}
+	best, bestDF := "", 0
+	consider := func(c string) {
+		if c[0] != term[0] || EnglishStopwords[c] || questionWords[c] || fillerWords[c] {
+			return
+		}
+		if df := v.DF(c); df >= typoMinDF && (df > bestDF || df == bestDF && c < best) {
+			best, bestDF = c, df
+		}
+	}
+	edits1(term, consider)
+	return best
+}
+
+// compound reports whether term is two everyday words of at least 2
+// letters each run together ("openid", "webhook", "github").
+func compound(term string) bool {
+	for i := 2; i <= len(term)-2; i++ {
+		if english.Everyday(term[:i]) && english.Everyday(term[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// edits1 calls f with every string at Damerau-Levenshtein distance 1 from
+// the lower-case ASCII word w (over the letters a-z and digits), some more
+// than once.
+func edits1(w string, f func(string)) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	for i := 0; i <= len(w); i++ {
+		head, tail := w[:i], w[i:]
+		if tail != "" {
+			f(head + tail[1:]) // deletion
+			if len(tail) > 1 {
+				f(head + tail[1:2] + tail[:1] + tail[2:]) // transposition
+			}
+		}
+		for j := 0; j < len(alphabet); j++ {
+			c := alphabet[j : j+1]
+			if tail != "" && c != tail[:1] {
+				f(head + c + tail[1:]) // substitution
+			}
+			f(head + c + tail) // insertion
+		}
+	}
+}
+
+// corrected returns q with each typo's word replaced by its term (whole
+// words, any case).
+func corrected(q string, typos []Typo) string {
+	for _, t := range typos {
+		re := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(t.Word) + `($|[^\pL\pN_])`)
+		q = re.ReplaceAllString(q, "${1}"+strings.ReplaceAll(t.Term, "$", "$$")+"${2}")
+	}
+	return q
+}
+
+// closestFor is what a question without coverage for a missing name asks
+// about besides it, when the name is a word or an identifier of the
+// question (restOf); "" for a missing literal, path or endpoint, which
+// names the one thing asked about.
+func closestFor(q *question, ev Evidence) string {
+	missing := ev.AbsentNames
+	if len(missing) == 0 {
+		if !slices.Contains(q.Identifiers, ev.Missing) {
+			return ""
+		}
+		missing = []string{ev.Missing}
+	}
+	return restOf(q.raw, missing)
+}
+
+// restOf is what a question asks about besides the missing words: its
+// words as written (punctuation trimmed), without those that are or hold
+// a missing one ("rabbitmq", "RabbitMQ's", "rabbitmq-based") and the words
+// of asking ("where do we send alerts to rabbitmq?" -> "send alerts"); ""
+// when nothing is left.
+func restOf(q string, missing []string) string {
+	isMissing := func(s string) bool {
+		return slices.ContainsFunc(missing, func(m string) bool { return strings.EqualFold(m, s) })
+	}
+	var out []string
+	for _, f := range strings.Fields(q) {
+		tok := strings.TrimRight(strings.TrimLeft(f, "([{\"'`"), ")]}.,;:?!\"'`")
+		word := strings.ToLower(tok)
+		for _, suf := range []string{"'s", "’s", "'", "’"} {
+			word = strings.TrimSuffix(word, suf)
+		}
+		if word == "" || EnglishStopwords[word] || questionWords[word] || fillerWords[word] || chatWords[word] ||
+			strings.IndexFunc(word, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) < 0 ||
+			isMissing(tok) || isMissing(word) || slices.ContainsFunc(SplitIdentifier(word), isMissing) {
+			continue
+		}
+		out = append(out, tok)
+	}
+	return strings.Join(out, " ")
+}
+
+// Absence is the outcome of the absence check of one question (Asker.Absence).
+type Absence struct {
+	// Missing are the plain words no chunk in scope holds that are no
+	// everyday English, in the order asked, as the answer names them.
+	Missing []string
+	// Typos are the words read as misspellings, with their corrections.
+	Typos []Typo
+	// Vocabulary is true when the check read the sources' vocabularies;
+	// false when some source in scope has none, and the check is left to
+	// the document frequencies looked up during the search (no typos).
+	Vocabulary bool
+}
+
+// Absence runs the absence check of r against the vocabularies of its
+// scope (Asker.Vocabularies), before any search; without them it returns
+// an Absence with Vocabulary false and nothing found. It is what Ask runs
+// first; `ragbot eval --bench` times it alone. Errors are the store's.
+func (a *Asker) Absence(ctx context.Context, r Request) (Absence, error) {
+	if a.Vocabularies == nil {
+		return Absence{}, nil
+	}
+	v, ok, err := a.Vocabularies.Vocabulary(ctx, Query{Sources: r.Sources, Groups: r.Groups, Branch: r.Branch})
+	if err != nil || !ok {
+		return Absence{}, err
+	}
+	missing, typos := absence(Analyze(r.Question).Plain, v)
+	return Absence{Missing: missing, Typos: typos, Vocabulary: true}, nil
+}

@@ -1,0 +1,208 @@
+package retrieval
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestEverydayTerm is the word-list decision as the absence check makes
+// it: the lists' everyday words, their inflections and prefixed forms, and
+// the words of asking are everyday; names and jargon the lists lack are not.
+func TestEverydayTerm(t *testing.T) {
+	for term, want := range map[string]bool{
+		"retry": true, "alerts": true, "receiver": true, "slack": true, "oracle": true,
+		"the": true, "where": true, "implemented": true, "codebase": true, "config": true, "pls": true,
+		"sharded": true, "snoozing": true, "shipped": true, "unsqueezed": true, "neighbours": true, "english": true,
+		"rabbitmq": false, "mongodb": false, "ldap": false, "elasticsearch": false, "terraform": false,
+		"kafka": false, "redis": false, "unicode": false, "retyr": false, "webhook": false,
+	} {
+		if got := everydayTerm(term); got != want {
+			t.Errorf("everydayTerm(%q) = %v, want %v", term, got, want)
+		}
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []nameWord
+	}{
+		{"where do we send alerts to rabbitmq?", []nameWord{{"rabbitmq", "rabbitmq"}}},
+		{"where do we send alerts to RabbitMQ?", nil}, // an identifier: missingName's
+		{"how do I restrict the web UI to members of an LDAP group?", []nameWord{{"UI", "ui"}, {"LDAP", "ldap"}}},
+		{"does the LDAP's bind retry?", []nameWord{{"LDAP", "ldap"}}},
+		{"isn't the server's certificate checked?", nil},
+		{"where are non-English names turned into ASCII?", []nameWord{{"ASCII", "ascii"}}},
+		{"where are the add-ons of the mongodb-backed store", []nameWord{{"mongodb", "mongodb"}}},
+		{"what does 503 mean in 2 GB", []nameWord{{"GB", "gb"}}},
+	}
+	for _, tt := range tests {
+		got := nameWords(Analyze(tt.q).Plain)
+		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(nameWord{})); diff != "" {
+			t.Errorf("nameWords(%q) (-want +got):\n%s", tt.q, diff)
+		}
+	}
+}
+
+// testVocabulary is a vocabulary of one source with these document
+// frequencies.
+func testVocabulary(df map[string]int) Vocabulary {
+	v := NewSourceVocabulary("repo:am", "main", nil)
+	v.Terms = df
+	return Vocabulary{v}
+}
+
+func TestAbsence(t *testing.T) {
+	v := testVocabulary(map[string]int{"retry": 12, "alert": 40, "alerts": 30, "receiver": 9, "same": 50,
+		"webhook": 7, "retrying": 2, "notify": 20, "notifier": 1, "silence": 15})
+	tests := []struct {
+		q           string
+		wantMissing []string
+		wantTypos   []Typo
+	}{
+		{"where do we send alerts to rabbitmq?", []string{"rabbitmq"}, nil},
+		{"where do we send alerts to Elasticsearch", []string{"Elasticsearch"}, nil},
+		{"how do I configure a terraform receiver", []string{"terraform"}, nil},
+		{"where is the retyr logic", nil, []Typo{{"retyr", "retry"}}},
+		{"which webhok do alerts go to", nil, []Typo{{"webhok", "webhook"}}}, // webhook: not everyday, present
+		{"where do the webhooks retry", nil, nil},                            // an inflection of a present term
+		// "saml" is one edit from "same", but short words are meant as written.
+		{"how do I set up saml for the web ui", []string{"saml", "ui"}, nil},
+		// A proper noun of the word list is a name, not a typo.
+		{"where do alerts go to kafka", []string{"kafka"}, nil},
+		// The correction must be frequent: "notifier" is held by 1 chunk.
+		{"where is the notifyer", []string{"notifyer"}, nil},
+		// Everyday words never refuse, present or not.
+		{"how does it come back after losing the boss?", nil, nil},
+		{"where do we snooze an alert?", nil, nil},
+	}
+	for _, tt := range tests {
+		missing, typos := absence(Analyze(tt.q).Plain, v)
+		if diff := cmp.Diff(tt.wantMissing, missing); diff != "" {
+			t.Errorf("%q: missing (-want +got):\n%s", tt.q, diff)
+		}
+		if diff := cmp.Diff(tt.wantTypos, typos); diff != "" {
+			t.Errorf("%q: typos (-want +got):\n%s", tt.q, diff)
+		}
+	}
+}
+
+// TestCorrection checks each single edit of Damerau's (transposition,
+// deletion, insertion, substitution) and the limits.
+func TestCorrection(t *testing.T) {
+	v := testVocabulary(map[string]int{"retry": 12, "silence": 15, "silences": 4, "inhibit": 6, "dispatch": 9, "cluster": 5,
+		"clusters": 5, "grouping": 2, "routes": 8, "router": 8, "opened": 30})
+	for term, want := range map[string]string{
+		"retyr":    "retry",    // transposition
+		"silnce":   "silence",  // deletion
+		"inhibbit": "inhibit",  // insertion
+		"dispetch": "dispatch", // substitution
+		"clustr":   "cluster",  // cluster and clusters: only cluster is one edit away
+		"routez":   "router",   // routes and router tie at 8: the first in byte order is "router"
+		"groupimg": "",         // grouping: held by 2 chunks, fewer than typoMinDF
+		"etry":     "",         // shorter than typoMinLen
+		"zetry":    "",         // the first letter must match
+		"retr7":    "",         // not all letters
+		"openid":   "",         // open + id: a compound name, not a typo of "opened"
+	} {
+		if got := correction(term, v); got != want {
+			t.Errorf("correction(%q) = %q, want %q", term, got, want)
+		}
+	}
+	var n int
+	edits1("ab", func(string) { n++ })
+	// 2 deletions, 1 transposition, 2 x 35 substitutions, 3 x 36 insertions.
+	if n != 2+1+70+108 {
+		t.Errorf("edits1(ab) made %d strings, want %d", n, 2+1+70+108)
+	}
+}
+
+func TestCorrected(t *testing.T) {
+	got := corrected("Where is the Retyr logic? retyr-ing, retyred", []Typo{{"Retyr", "retry"}})
+	if want := "Where is the retry logic? retry-ing, retyred"; got != want {
+		t.Errorf("corrected = %q, want %q", got, want)
+	}
+}
+
+func TestRestOf(t *testing.T) {
+	for q, want := range map[string]string{
+		"where do we send alerts to rabbitmq?":      "send alerts",
+		"how do I configure a RabbitMQ's receiver?": "configure receiver",
+		"rabbitmq?":                          "",
+		"where is rabbitmq used?":            "",
+		"where is the rabbitmq-based queue?": "queue",
+		"NotificationBatcher.Drain - where's that implemented": "",
+	} {
+		missing := []string{"rabbitmq"}
+		if strings.Contains(q, "Batcher") {
+			missing = []string{"NotificationBatcher.Drain"}
+		}
+		if got := restOf(q, missing); got != want {
+			t.Errorf("restOf(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// TestDecideAbsence: a missing name refuses even beside an exact match of
+// another name; a question searched with corrections is "not sure" at best.
+func TestDecideAbsence(t *testing.T) {
+	th := DefaultThresholds()
+	tests := []struct {
+		name string
+		ev   Evidence
+		want Coverage
+	}{
+		{"missing beats lexical", Evidence{Lexical: true, Missing: "mongodb", AbsentNames: []string{"mongodb"}}, NoCoverage},
+		{"typo, in band", Evidence{DidYouMean: "retry", Similarity: 0.9, TermCoverage: 0.9}, NotSure},
+		{"typo, lexical", Evidence{DidYouMean: "retry", Lexical: true}, NotSure},
+		{"typo, far from everything", Evidence{DidYouMean: "retry", Similarity: 0.01, TermCoverage: 0.01}, NoCoverage},
+		{"no typo, in band", Evidence{Similarity: 0.9, TermCoverage: 0.9}, Covered},
+	}
+	for _, tt := range tests {
+		if got := tt.ev.Decide(th); got != tt.want {
+			t.Errorf("%s: Decide = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSourceVocabulary(t *testing.T) {
+	v := NewSourceVocabulary("repo:am", "main", []string{"ops"})
+	v.Count("retry retry alert 12345678\nretry", 1)
+	v.Count("alert silence", 1)
+	if diff := cmp.Diff(map[string]int{"retry": 1, "alert": 2, "silence": 1}, v.Terms); diff != "" {
+		t.Errorf("terms after two chunks (-want +got):\n%s", diff)
+	}
+	v.Count("alert silence", -1)
+	if diff := cmp.Diff(map[string]int{"retry": 1, "alert": 1}, v.Terms); diff != "" {
+		t.Errorf("terms after taking one away (-want +got):\n%s", diff)
+	}
+	if v.Chunks != 1 {
+		t.Errorf("Chunks = %d, want 1", v.Chunks)
+	}
+	if !(Vocabulary{v}).Has("retries") || (Vocabulary{v}).Has("silence") {
+		t.Error("Has: want retries (an inflection of retry) and not silence")
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	v.CommitSHA, v.IndexedAt = "abc", at
+	if !v.Current(SourceState{Source: "repo:am", Branch: "main", CommitSHA: "abc", IndexedAt: at}) ||
+		v.Current(SourceState{Source: "repo:am", Branch: "main", CommitSHA: "abd", IndexedAt: at}) {
+		t.Error("Current: want the state of its commit and time only")
+	}
+	for _, tt := range []struct {
+		q    Query
+		want bool
+	}{
+		{Query{Groups: []string{"ops"}}, true},
+		{Query{}, false}, // the ACL
+		{Query{Groups: []string{"ops"}, Sources: []string{"repo:other"}}, false},
+		{Query{Groups: []string{"ops"}, Branch: "release"}, false},
+		{Query{Groups: []string{"ops"}, Branch: "main", Sources: []string{"repo:am"}}, true},
+	} {
+		if got := v.InScope(tt.q); got != tt.want {
+			t.Errorf("InScope(%+v) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package retrieval
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// A SourceVocabulary is every term of one source's chunks on one branch
+// (the words of their search_text, see SearchText), with the number of
+// chunks holding each. ingest counts it at index time and stores it beside
+// the source's SourceState; the absence check reads it (absence.go).
+type SourceVocabulary struct {
+	Source string // source id, "repo:payments"
+	Branch string // "" for sources without branches
+	// CommitSHA and IndexedAt are those of the SourceState the vocabulary
+	// was counted for: it describes the chunks while the state still has
+	// them (Current).
+	CommitSHA string
+	IndexedAt time.Time
+	ACL       []string       // the source's ACL groups; empty means everyone
+	Chunks    int            // chunks counted
+	Terms     map[string]int // term -> chunks holding it; never 0
+}
+
+// NewSourceVocabulary returns an empty vocabulary of source and branch.
+func NewSourceVocabulary(source, branch string, acl []string) *SourceVocabulary {
+	return &SourceVocabulary{Source: source, Branch: branch, ACL: acl, Terms: map[string]int{}}
+}
+
+// Count adds the chunk whose search text is searchText (n = 1) or takes it
+// away (n = -1): each of its distinct terms, but for numeric literals
+// (NumericLiteral), which no question is checked for, changes by n. A term
+// whose count reaches 0 is dropped.
+func (v *SourceVocabulary) Count(searchText string, n int) {
+	v.Chunks += n
+	seen := map[string]bool{}
+	for _, t := range strings.Fields(searchText) {
+		if seen[t] || NumericLiteral(t) {
+			continue
+		}
+		seen[t] = true
+		if c := v.Terms[t] + n; c > 0 {
+			v.Terms[t] = c
+		} else {
+			delete(v.Terms, t)
+		}
+	}
+}
+
+// Current reports whether v describes the chunks of st: counted for its
+// commit and index run.
+func (v *SourceVocabulary) Current(st SourceState) bool {
+	return v.Source == st.Source && v.Branch == st.Branch && v.CommitSHA == st.CommitSHA && v.IndexedAt.Equal(st.IndexedAt)
+}
+
+// visible reports whether an asker in groups sees the source's chunks: its
+// ACL is empty or shares a group with them, as the search filter has it.
+func (v *SourceVocabulary) visible(groups []string) bool {
+	return len(v.ACL) == 0 || slices.ContainsFunc(v.ACL, func(g string) bool { return slices.Contains(groups, g) })
+}
+
+// InScope reports whether a query with q's Sources, Branch and Groups
+// searches the chunks v describes.
+func (v *SourceVocabulary) InScope(q Query) bool {
+	return (len(q.Sources) == 0 || slices.Contains(q.Sources, v.Source)) &&
+		(q.Branch == "" || v.Branch == "" || v.Branch == q.Branch) && v.visible(q.Groups)
+}
+
+// A Vocabulary is the vocabularies of every source and branch one question
+// searches. It is read-only.
+type Vocabulary []*SourceVocabulary
+
+// DF is how many chunks in the vocabulary hold term.
+func (v Vocabulary) DF(term string) int {
+	n := 0
+	for _, s := range v {
+		n += s.Terms[term]
+	}
+	return n
+}
+
+// Has reports whether any chunk holds term in one of its inflections
+// (inflections), as DocFreq counts a question's terms.
+func (v Vocabulary) Has(term string) bool {
+	for _, f := range inflections(term) {
+		if v.DF(f) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// A VocabularySource gives the vocabulary of the chunks a query searches;
+// the Weaviate store implements it, with a cache, so that the absence
+// check reads memory. It must be safe for concurrent use.
+type VocabularySource interface {
+	// Vocabulary returns the vocabularies of the sources and branches
+	// within q's Sources, Branch and Groups (q's text and vectors are
+	// ignored). ok is false when one of them has none that is Current (an
+	// index built before vocabularies were stored, or by an older ragbot)
+	// or none is in scope: the caller then finds absent terms another way.
+	// Errors are the store's.
+	Vocabulary(ctx context.Context, q Query) (v Vocabulary, ok bool, err error)
+}
+
+// ID is the vocabulary's object id: the UUIDv5 of "vocab|<source>|<branch>"
+// in the namespace of chunk ids, one per source and branch as for states.
+func (v *SourceVocabulary) ID() string {
+	return uuid.NewSHA1(idNamespace, []byte("vocab|"+v.Source+"|"+v.Branch)).String()
+}
