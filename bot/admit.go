@@ -12,19 +12,32 @@ import (
 )
 
 // Admission bounds the searches that run at once. Beyond Max, a question
-// waits in a first-in first-out queue of at most Queue entries for at most
-// Wait; one that finds the queue full, or whose wait ends before a search
-// slot frees, is refused with a *BusyError at once instead of joining a
-// pile of searches that all run out of their answer timeout together. It
-// is safe for concurrent use; Wrap shares one pool between several
+// waits its turn in a first-in first-out queue of at most Queue entries.
+//
+// Admission is by deadline: once a search's service time is known (an
+// exponentially weighted average of the searches so far), a question whose
+// context has a deadline (the answer timeout) is admitted while its
+// expected wait (the questions ahead of it, Max at a time, times the
+// service time) plus one search fits before that deadline, and waits until
+// no search could finish in time any more; only then is it refused with a
+// *BusyError (RejectDeadline), instead of joining a pile of searches that
+// all run out of their answer timeout together. Before the first search
+// has finished, or for a context without a deadline, the fixed bound
+// applies: at most Wait in the queue. A full queue refuses at once either
+// way. It is safe for concurrent use; Wrap shares one pool between several
 // Answerers (mentions, /where-is, Teams).
 type Admission struct {
 	cfg AdmissionConfig
 
 	mu      sync.Mutex
-	running int       // searches holding a slot
-	queue   []*waiter // waiting, oldest first
+	running int           // searches holding a slot
+	queue   []*waiter     // waiting, oldest first
+	service time.Duration // EWMA of a search's duration; 0 before the first
 }
+
+// serviceWeight is the weight of the newest search in the service time
+// average: about the last ten searches count.
+const serviceWeight = 0.2
 
 // AdmissionConfig sizes an Admission.
 type AdmissionConfig struct {
@@ -40,8 +53,11 @@ type AdmissionConfig struct {
 	// first ends the wait with the context's error instead.
 	Wait time.Duration
 	// OnReject, when set, is called for each refused question with the
-	// reason (RejectQueueFull or RejectQueueWait). It must not block.
+	// reason (RejectQueueFull, RejectQueueWait or RejectDeadline). It must
+	// not block.
 	OnReject func(reason string)
+	// Now is the clock of the service times and deadlines [time.Now].
+	Now func() time.Time
 
 	// after starts the wait timer; tests replace it to end waits on cue.
 	after func(time.Duration) (<-chan time.Time, func() bool)
@@ -51,6 +67,7 @@ type AdmissionConfig struct {
 const (
 	RejectQueueFull = "queue_full" // Queue questions were already waiting
 	RejectQueueWait = "queue_wait" // Wait passed before a slot freed
+	RejectDeadline  = "deadline"   // the expected wait and a search would not fit before the answer deadline
 )
 
 // BusyError is the error of a question that Admission refused.
@@ -84,6 +101,9 @@ func NewAdmission(cfg AdmissionConfig) *Admission {
 	if cfg.Max < 1 || cfg.Queue < 0 || cfg.Wait <= 0 {
 		panic(fmt.Sprintf("bot.NewAdmission: Max %d, Queue %d, Wait %s out of range", cfg.Max, cfg.Queue, cfg.Wait))
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	if cfg.after == nil {
 		cfg.after = func(d time.Duration) (<-chan time.Time, func() bool) {
 			t := time.NewTimer(d)
@@ -106,8 +126,17 @@ func (w admitted) Ask(ctx context.Context, r retrieval.Request) (retrieval.Answe
 	if err := w.pool.acquire(ctx); err != nil {
 		return retrieval.Answer{}, err
 	}
-	defer w.pool.release()
+	start := w.pool.cfg.Now()
+	defer func() { w.pool.release(w.pool.cfg.Now().Sub(start)) }()
 	return w.next.Ask(ctx, r)
+}
+
+// Service is the average duration of a search so far (0 before the
+// first has finished).
+func (a *Admission) Service() time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.service
 }
 
 // Load returns the searches running and the questions queued now.
@@ -132,11 +161,21 @@ func (a *Admission) acquire(ctx context.Context) error {
 		a.mu.Unlock()
 		return a.refuse(ahead, RejectQueueFull)
 	}
+	wait, reason := a.cfg.Wait, RejectQueueWait
+	if deadline, ok := ctx.Deadline(); ok && a.service > 0 {
+		// Deadline mode: wait while a search started then still ends in time.
+		wait, reason = deadline.Sub(a.cfg.Now())-a.service, RejectDeadline
+		if rounds := (len(a.queue) + a.cfg.Max) / a.cfg.Max; time.Duration(rounds)*a.service > wait {
+			ahead := a.running + len(a.queue)
+			a.mu.Unlock()
+			return a.refuse(ahead, RejectDeadline)
+		}
+	}
 	w := &waiter{ready: make(chan struct{})}
 	a.queue = append(a.queue, w)
 	a.mu.Unlock()
 
-	timeout, stop := a.cfg.after(a.cfg.Wait)
+	timeout, stop := a.cfg.after(wait)
 	defer stop()
 	select {
 	case <-w.ready:
@@ -149,7 +188,7 @@ func (a *Admission) acquire(ctx context.Context) error {
 	if i < 0 { // handed a slot while the wait ended: give it on
 		a.mu.Unlock()
 		if ctx.Err() != nil {
-			a.release()
+			a.release(0)
 			return context.Cause(ctx)
 		}
 		return nil
@@ -160,7 +199,7 @@ func (a *Admission) acquire(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	return a.refuse(ahead, RejectQueueWait)
+	return a.refuse(ahead, reason)
 }
 
 func (a *Admission) refuse(ahead int, reason string) error {
@@ -170,10 +209,18 @@ func (a *Admission) refuse(ahead int, reason string) error {
 	return &BusyError{Ahead: ahead, Reason: reason}
 }
 
-// release hands the slot to the oldest waiter, or frees it.
-func (a *Admission) release() {
+// release hands the slot to the oldest waiter, or frees it; took, when
+// positive, is the search's duration, averaged into the service time.
+func (a *Admission) release(took time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if took > 0 {
+		if a.service == 0 {
+			a.service = took
+		} else {
+			a.service = time.Duration(serviceWeight*float64(took) + (1-serviceWeight)*float64(a.service))
+		}
+	}
 	if len(a.queue) > 0 {
 		w := a.queue[0]
 		a.queue = slices.Delete(a.queue, 0, 1)

@@ -123,6 +123,13 @@ type Embedder struct {
 	// openai's settings) except semantic. Changing it re-embeds
 	// only the semantic vectors at the next `ragbot index`.
 	Semantic *Embedder `yaml:"semantic"`
+	// QueryTimeout, under embedder.semantic only, is the budget of
+	// embedding one question with it (ask and serve): past it, or while
+	// its circuit breaker is open after repeated failures, the question
+	// is answered from BM25 and the lexical vector, with the warning
+	// "semantic search unavailable: answered from keywords". 0 (unset)
+	// means DefaultSemanticQueryTimeout; at most MaxSemanticQueryTimeout.
+	QueryTimeout time.Duration `yaml:"query_timeout"`
 }
 
 // Retrieval holds query-time settings.
@@ -240,6 +247,12 @@ const (
 	DefaultCollection = "Chunk"
 	DefaultTimeout    = 60 * time.Second
 	DefaultAlpha      = 0.5
+	// DefaultSemanticQueryTimeout is embedder.semantic.query_timeout: a
+	// hosted embeddings API answers one short text in well under a second.
+	DefaultSemanticQueryTimeout = 2 * time.Second
+	// MaxSemanticQueryTimeout bounds it: the budget must leave the answer
+	// time (serve.answer_timeout, 30 s by default) for the search itself.
+	MaxSemanticQueryTimeout = 10 * time.Second
 	// DefaultSemanticWeight is retrieval.semantic_weight; docs/evaluation.md,
 	// "Semantic weight", gives the leave-one-corpus-out measurement behind it.
 	DefaultSemanticWeight = 0.5

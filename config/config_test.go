@@ -121,6 +121,11 @@ func TestLoadErrors(t *testing.T) {
 			want: "config ../testdata/config/bad-alpha.yaml: retrieval.alpha: must be between 0 (BM25 only) and 1 (vectors only), got 1.5",
 		},
 		{
+			name: "semantic query budget too long",
+			path: dir + "/bad-semantic-query-timeout.yaml",
+			want: "config ../testdata/config/bad-semantic-query-timeout.yaml: embedder.semantic.query_timeout: must be at most 10s, or 0 for 2s, got 1m0s",
+		},
+		{
 			name: "missing file",
 			path: dir + "/no-such.yaml",
 			want: "config: open ../testdata/config/no-such.yaml: no such file or directory",

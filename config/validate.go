@@ -102,8 +102,14 @@ func (v *validator) weaviate() {
 		v.bad("weaviate.collection", "must be a Weaviate class name (an upper-case letter, then letters, digits or _), got %q", col)
 	}
 	v.embedder("embedder", v.c.Embedder)
+	if v.c.Embedder.QueryTimeout != 0 {
+		v.bad("embedder.query_timeout", "is a setting of embedder.semantic (the budget of its question embedding)")
+	}
 	if sem := v.c.Embedder.Semantic; sem != nil {
 		v.embedder("embedder.semantic", *sem)
+		if t := sem.QueryTimeout; t < 0 || t > MaxSemanticQueryTimeout {
+			v.bad("embedder.semantic.query_timeout", "must be at most %s, or 0 for 2s, got %s", MaxSemanticQueryTimeout, t)
+		}
 		if sem.Semantic != nil {
 			v.bad("embedder.semantic.semantic", "there is one semantic embedder")
 		}

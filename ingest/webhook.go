@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"mime"
@@ -35,6 +36,10 @@ const MaxWebhookBody = 25 << 20
 // A delivery without a signature or token header gets 401 before its body is
 // read; one announcing more than MaxWebhookBody bytes gets 413 unread; large
 // ones are read MaxLargeBodies at a time (503 with Retry-After past that).
+// To a hook URL naming its source, a GitLab token that does not match, or a
+// GitHub signature that is not "sha256=" and 64 hex digits, gets 401
+// unread too, and a GitHub body is hashed as it is read (through
+// http.MaxBytesReader, which stops at MaxWebhookBody).
 // A delivery whose signature or token does not verify with its source's
 // WebhookSecret gets 401 and triggers nothing; the body is checked byte for
 // byte as received, before it is parsed for anything but the source, and
@@ -60,6 +65,9 @@ type WebhookHandler struct {
 	// redeliver. It bounds the memory that large bodies can hold to
 	// MaxLargeBodies x MaxWebhookBody [DefaultMaxLargeWebhookBodies].
 	MaxLargeBodies int
+	// OnReject, when set, is told why each delivery was refused (4xx or
+	// 503): one of the Reject* reasons.
+	OnReject func(reason string)
 
 	largeOnce sync.Once
 	large     chan struct{} // semaphore of large body reads
@@ -180,7 +188,21 @@ type webhookReply struct {
 	Source string `json:"source,omitempty"`
 	Branch string `json:"branch,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	reject string // a refusal's Reject* reason, for WebhookHandler.OnReject
 }
+
+// Reasons a delivery is refused (WebhookHandler.OnReject).
+const (
+	RejectMethod           = "method"            // not a POST
+	RejectNotAHook         = "not_a_hook"        // neither GitHub's nor GitLab's event header
+	RejectMissingSignature = "missing_signature" // no X-Hub-Signature-256 or X-Gitlab-Token
+	RejectTooLarge         = "too_large"         // over MaxWebhookBody, announced or read
+	RejectBusy             = "busy"              // too many large deliveries being read
+	RejectUnreadable       = "unreadable"        // the body could not be read
+	RejectUnknownSource    = "unknown_source"    // no configured source for the hook
+	RejectBadSignature     = "bad_signature"     // the HMAC or token does not match
+	RejectBadPayload       = "bad_payload"       // a verified push that is not JSON
+)
 
 func (h *WebhookHandler) log() *slog.Logger {
 	if h.Log != nil {
@@ -200,57 +222,84 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		lvl := slog.LevelInfo
 		if code >= 400 {
 			lvl = slog.LevelWarn
+			if h.OnReject != nil && rep.reject != "" {
+				h.OnReject(rep.reject)
+			}
 		}
 		log.Log(r.Context(), lvl, "webhook", "status", code, "outcome", rep.Status, "source", rep.Source,
 			"branch", rep.Branch, "reason", rep.Reason)
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		reply(http.StatusMethodNotAllowed, webhookReply{Status: "error", Reason: "POST only"})
+		reply(http.StatusMethodNotAllowed, webhookReply{Status: "error", Reason: "POST only", reject: RejectMethod})
 		return
 	}
 	if provider == "" {
-		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery"})
+		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery", reject: RejectNotAHook})
 		return
 	}
 	// Nothing is read before the delivery could verify: a delivery without
 	// its provider's signature or token header cannot, and one announcing
 	// more than MaxWebhookBody bytes is refused from its Content-Length.
 	if signatureHeader(provider, r.Header) == "" {
-		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "no signature (X-Hub-Signature-256) or token (X-Gitlab-Token) header"})
+		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "no signature (X-Hub-Signature-256) or token (X-Gitlab-Token) header", reject: RejectMissingSignature})
 		return
 	}
 	if r.ContentLength > MaxWebhookBody {
-		reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody)})
+		reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody), reject: RejectTooLarge})
 		return
 	}
 	if r.ContentLength < 0 || r.ContentLength > largeWebhookBody {
 		if !h.acquireLarge() {
 			w.Header().Set("Retry-After", webhookRetryAfter)
-			reply(http.StatusServiceUnavailable, webhookReply{Status: "error", Reason: fmt.Sprintf("%d large deliveries are being read; retry later", h.maxLarge())})
+			reply(http.StatusServiceUnavailable, webhookReply{Status: "error", Reason: fmt.Sprintf("%d large deliveries are being read; retry later", h.maxLarge()), reject: RejectBusy})
 			return
 		}
 		defer h.releaseLarge()
+	}
+	// A hook URL that names its source is judged before its body is read
+	// where the headers suffice (GitLab's token, a malformed GitHub
+	// signature), and a GitHub body is hashed while it is read.
+	named, isNamed := h.named(r.URL.Path)
+	var mac hash.Hash
+	if isNamed {
+		if reason := judgeNamed(provider, r.Header, named); reason != "" {
+			reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: reason, reject: RejectBadSignature})
+			return
+		}
+		if provider == providerGitHub {
+			mac = hmac.New(sha256.New, []byte(named.WebhookSecret.Reveal()))
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.TeeReader(r.Body, mac), r.Body}
+		}
 	}
 	body, err := readBody(w, r)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody)})
+			reply(http.StatusRequestEntityTooLarge, webhookReply{Status: "error", Reason: fmt.Sprintf("body over %d bytes", MaxWebhookBody), reject: RejectTooLarge})
 			return
 		}
-		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "could not read the body"})
+		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "could not read the body", reject: RejectUnreadable})
 		return
 	}
 	payload := jsonPayload(r.Header.Get("Content-Type"), body)
 	candidates := h.candidates(r.URL.Path, payload)
 	if len(candidates) == 0 {
-		reply(http.StatusNotFound, webhookReply{Status: "error", Reason: "no configured source for this hook URL or repository"})
+		reply(http.StatusNotFound, webhookReply{Status: "error", Reason: "no configured source for this hook URL or repository", reject: RejectUnknownSource})
 		return
 	}
-	repo, ok := verified(provider, r.Header, body, candidates)
+	var repo Repo
+	var ok bool
+	if mac != nil { // hashed as it was read
+		repo, ok = named, macMatches(r.Header.Get("X-Hub-Signature-256"), mac)
+	} else {
+		repo, ok = verified(provider, r.Header, body, candidates)
+	}
 	if !ok {
-		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "signature or token does not match the source's webhook secret"})
+		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "signature or token does not match the source's webhook secret", reject: RejectBadSignature})
 		return
 	}
 	rep := webhookReply{Source: repo.Name}
@@ -266,7 +315,7 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var push pushEvent
 	if err := json.Unmarshal(payload, &push); err != nil {
-		rep.Status, rep.Reason = "error", "push payload is not JSON: "+err.Error()
+		rep.Status, rep.Reason, rep.reject = "error", "push payload is not JSON: "+err.Error(), RejectBadPayload
 		reply(http.StatusBadRequest, rep)
 		return
 	}
@@ -365,6 +414,43 @@ func verified(provider string, hdr http.Header, body []byte, candidates []Repo) 
 		}
 	}
 	return Repo{}, false
+}
+
+// named is the repo whose name is the last segment of the hook URL path.
+func (h *WebhookHandler) named(urlPath string) (Repo, bool) {
+	name := path.Base(path.Clean("/" + urlPath))
+	for _, r := range h.Repos {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return Repo{}, false
+}
+
+// judgeNamed checks what the headers alone can tell of a delivery to a
+// hook URL naming repo: the repo has a secret, GitLab's token matches it
+// (constant time), GitHub's signature is "sha256=" and 64 hex digits. It
+// returns why the delivery fails, "" when it may be read.
+func judgeNamed(provider string, hdr http.Header, repo Repo) string {
+	switch {
+	case repo.WebhookSecret == "":
+		return "signature or token does not match the source's webhook secret"
+	case provider == providerGitLab && !validGitLabToken(hdr.Get("X-Gitlab-Token"), repo.WebhookSecret):
+		return "signature or token does not match the source's webhook secret"
+	case provider == providerGitHub:
+		hexSig, ok := strings.CutPrefix(hdr.Get("X-Hub-Signature-256"), "sha256=")
+		if _, err := hex.DecodeString(hexSig); !ok || err != nil || len(hexSig) != 2*sha256.Size {
+			return "X-Hub-Signature-256 is not sha256= and 64 hex digits"
+		}
+	}
+	return ""
+}
+
+// macMatches compares X-Hub-Signature-256 with the HMAC of the body read
+// through mac, in constant time.
+func macMatches(header string, mac hash.Hash) bool {
+	got, err := hex.DecodeString(strings.TrimPrefix(header, "sha256="))
+	return err == nil && hmac.Equal(got, mac.Sum(nil))
 }
 
 // validGitHubSignature checks X-Hub-Signature-256: "sha256=" and the hex

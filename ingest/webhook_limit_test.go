@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -142,7 +143,7 @@ func TestWebhookLargeBodiesCapped(t *testing.T) {
 	}
 	held.ContentLength = 2 << 20
 	held.Header.Set("X-GitHub-Event", "push")
-	held.Header.Set("X-Hub-Signature-256", "sha256=00")
+	held.Header.Set("X-Hub-Signature-256", "sha256="+strings.Repeat("0", 64) /* well-formed, so the body is read */)
 	heldDone := make(chan int, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(held)
@@ -206,4 +207,52 @@ func toServer(t *testing.T, r *http.Request, base string) *http.Request {
 	}
 	out.Header = r.Header.Clone()
 	return out
+}
+
+// TestWebhookJudgedBeforeReading: to a hook URL naming its source, a GitLab
+// token that does not match, or a GitHub signature that is not sha256= and
+// 64 hex digits, gets 401 before a byte of the body is read.
+func TestWebhookJudgedBeforeReading(t *testing.T) {
+	var log triggerLog
+	var rejects []string
+	h := &ingest.WebhookHandler{Repos: webhookRepos(), Trigger: log.trigger, Log: quietLog(t),
+		OnReject: func(reason string) { rejects = append(rejects, reason) }}
+	for _, tc := range []struct {
+		name, event, header, value string
+	}{
+		{"gitlab wrong token", "Push Hook", "X-Gitlab-Token", "not-the-secret"},
+		{"github malformed signature", "push", "X-Hub-Signature-256", "sha256=00"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rejects = nil
+			body := &countingReader{r: strings.NewReader(`{"ref":"refs/heads/main"}`)}
+			req := httptest.NewRequest(http.MethodPost, "/webhooks/payments", body)
+			if tc.event == "push" {
+				req.Header.Set("X-GitHub-Event", tc.event)
+			} else {
+				req.Header.Set("X-Gitlab-Event", tc.event)
+			}
+			req.Header.Set(tc.header, tc.value)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusUnauthorized || body.n != 0 || len(rejects) != 1 || rejects[0] != ingest.RejectBadSignature {
+				t.Errorf("HTTP %d after reading %d bytes, rejects %v; want 401 unread, [bad_signature]", rec.Code, body.n, rejects)
+			}
+		})
+	}
+	if calls := log.take(); len(calls) != 0 {
+		t.Errorf("triggered %v", calls)
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }

@@ -129,6 +129,12 @@ const MaxSnippetLines = 30
 type Asker struct {
 	Store    Searcher
 	Embedder Embedder
+	// SemanticFallback, with a Pair as Embedder, answers a question whose
+	// semantic embedding fails (its error, its budget, an open Breaker)
+	// from BM25 and the lexical vector, with SemanticUnavailableWarning,
+	// instead of failing it. ask and serve set it; eval does not, so that
+	// its numbers never mix in keyword-only answers.
+	SemanticFallback bool
 	// Alpha weights vectors against BM25 (0..1); see Query.Alpha.
 	Alpha float64
 	// TopK is how many snippets an answer holds at most; a NotSure answer
@@ -218,9 +224,13 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 	if r.Branch == "" && a.Branches != nil {
 		r.Branch = a.Branches.MainBranch(r.Sources)
 	}
+	ctx, degraded := withDegraded(ctx)
 	ans, err := a.answerRewritten(ctx, r)
 	if err != nil {
 		return Answer{}, err
+	}
+	if degraded.Load() {
+		ans.Warnings = append(ans.Warnings, SemanticUnavailableWarning)
 	}
 	for _, g := range a.Guards {
 		if err := g.Guard(ctx, r, &ans); err != nil {

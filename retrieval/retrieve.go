@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 )
 
 // Retrieval modes, for ablation (`ragbot eval --mode`).
@@ -129,12 +130,50 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	return res, nil
 }
 
+// embedQuestion embeds the question. With a Pair and SemanticFallback, a
+// failure of the semantic embedder (its error, its query budget, or its open breaker:
+// see Breaker) does not fail the question: the vector is the lexical part
+// alone, which the store searches without the semantic vector, and the
+// answer says so (semanticDegraded).
 func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) {
-	vs, err := a.Embedder.Embed(ctx, []string{q})
+	p, ok := a.Embedder.(Pair)
+	if !ok || !a.SemanticFallback {
+		vs, err := a.Embedder.Embed(ctx, []string{q})
+		if err != nil {
+			return nil, fmt.Errorf("embed question: %w", err)
+		}
+		return vs[0], nil
+	}
+	lex, err := p.Lexical.Embed(ctx, []string{q})
 	if err != nil {
 		return nil, fmt.Errorf("embed question: %w", err)
 	}
-	return vs[0], nil
+	sem, err := p.EmbedSemantic(ctx, []string{q})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("embed question: %w", err)
+		}
+		a.logger().Debug("semantic embedder failed; searching without it", "err", err)
+		markDegraded(ctx)
+		return lex[0], nil
+	}
+	return append(append(make([]float32, 0, len(lex[0])+len(sem[0])), lex[0]...), sem[0]...), nil
+}
+
+// degradedKey carries, in an Ask's context, the flag that a search of the
+// question went without its semantic vector.
+type degradedKey struct{}
+
+// withDegraded returns ctx carrying a fresh flag, and the flag.
+func withDegraded(ctx context.Context) (context.Context, *atomic.Bool) {
+	f := new(atomic.Bool)
+	return context.WithValue(ctx, degradedKey{}, f), f
+}
+
+func markDegraded(ctx context.Context) {
+	if f, ok := ctx.Value(degradedKey{}).(*atomic.Bool); ok {
+		f.Store(true)
+	}
 }
 
 // splitVector returns the lexical and semantic parts of a question vector

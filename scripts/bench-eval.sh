@@ -48,7 +48,8 @@ for i in $(seq 1 120); do
   sleep 1
 done
 grep -q "weaviate ready" "$WORK/weaviate.out" || { cat "$WORK/weaviate.out"; exit 1; }
-curl -s http://127.0.0.1:$PORT/v1/meta | grep -o '"version":"[^"]*"' | sed 's/"version":"\(.*\)"/weaviate-server \1/'
+AUTH="Authorization: Bearer $(cat "$WORK/weaviate/ragbot-api-key")"  # the local server is locked
+curl -s -H "$AUTH" http://127.0.0.1:$PORT/v1/meta | grep -o '"version":"[^"]*"' | sed 's/"version":"\(.*\)"/weaviate-server \1/'
 
 measure() { # name, args...
   local name="$1"; shift
@@ -66,7 +67,7 @@ measure "re-index, unchanged" index --config "$WORK/eval.yaml"
 measure "re-chunk, unchanged (--full)" index --config "$WORK/eval.yaml" --full
 if [ -n "${RAGBOT_EVAL_JSON_DIR:-}" ]; then # scripts/eval-tables.sh: the reports as JSON, then stop
   J="$RAGBOT_EVAL_JSON_DIR"
-  curl -s http://127.0.0.1:$PORT/v1/meta > "$J/meta.json"
+  curl -s -H "$AUTH" http://127.0.0.1:$PORT/v1/meta > "$J/meta.json"
   for mode in bm25 vector hybrid hybrid+rerank; do
     bin/ragbot eval --config "$WORK/eval.yaml" --json --mode "$mode" "$EVAL/questions.jsonl" ${RAGBOT_EVAL_FLAGS:-} > "$J/mode-$mode.json"
   done

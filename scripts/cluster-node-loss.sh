@@ -35,6 +35,7 @@ EOF
 cat > "$dir/repl3.yaml" <<EOF
 weaviate:
   urls: [$urls]
+  api_key_env: RAGBOT_WEAVIATE_API_KEY
   collection: Repl3
   replication_factor: 3
   timeout: 5s
@@ -49,9 +50,12 @@ for _ in $(seq 1 120); do
 done
 cat "$dir/weaviate.out"
 grep -q ready "$dir/weaviate.out"
+# The local cluster is locked: its key is in the data dir (ragbot weaviate prints where).
+export RAGBOT_WEAVIATE_API_KEY="$(cat "$dir/weaviate/ragbot-api-key")"
+auth="Authorization: Bearer $RAGBOT_WEAVIATE_API_KEY"
 bin/ragbot index --config "$dir/repl3.yaml" | tail -1
 
-leader="$(curl -s "http://127.0.0.1:$port/v1/cluster/statistics" | python3 -c 'import json,sys; print(json.load(sys.stdin)["statistics"][0]["leaderId"])')"
+leader="$(curl -s -H "$auth" "http://127.0.0.1:$port/v1/cluster/statistics" | python3 -c 'import json,sys; print(json.load(sys.stdin)["statistics"][0]["leaderId"])')"
 n="${leader#node}"
 if [ "$victim" = follower ]; then n=$(( n % 3 + 1 )); fi
 kill_port=$(( port + 10 * (n - 1) ))
@@ -62,11 +66,11 @@ killed="$(date +%s.%N)"
 search='{"query":"{Get{Repl3(limit:2, consistencyLevel: QUORUM, bm25:{query:\"weaviate\"}){path}}}"}'
 for _ in $(seq 1 15); do
   t="$(python3 -c "import time; print(f'{time.time() - $killed:5.1f}')")"
-  nodes="$(curl -s -m 2 "http://127.0.0.1:$ask_port/v1/nodes" | python3 -c 'import json,sys; print(" ".join(n["name"] + ":" + n["status"] for n in json.load(sys.stdin)["nodes"]))' 2>/dev/null || echo "-")"
-  schema="$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$ask_port/v1/schema/Repl3" || true)"
+  nodes="$(curl -s -m 2 -H "$auth" "http://127.0.0.1:$ask_port/v1/nodes" | python3 -c 'import json,sys; print(" ".join(n["name"] + ":" + n["status"] for n in json.load(sys.stdin)["nodes"]))' 2>/dev/null || echo "-")"
+  schema="$(curl -s -m 2 -H "$auth" -o /dev/null -w '%{http_code}' "http://127.0.0.1:$ask_port/v1/schema/Repl3" || true)"
   # GraphQL answers 200 with "errors" in the body: look for hits instead.
-  graphql="$(curl -s -m 2 -XPOST "http://127.0.0.1:$ask_port/v1/graphql" -H 'Content-Type: application/json' -d "$search" | grep -q '"path"' && echo ok || echo failed)"
-  leaders="$(curl -s -m 2 "http://127.0.0.1:$ask_port/v1/cluster/statistics" | python3 -c 'import json,sys; print(",".join(s.get("leaderId") or "-" for s in json.load(sys.stdin)["statistics"]))' 2>/dev/null || echo "-")"
+  graphql="$(curl -s -m 2 -H "$auth" -XPOST "http://127.0.0.1:$ask_port/v1/graphql" -H 'Content-Type: application/json' -d "$search" | grep -q '"path"' && echo ok || echo failed)"
+  leaders="$(curl -s -m 2 -H "$auth" "http://127.0.0.1:$ask_port/v1/cluster/statistics" | python3 -c 'import json,sys; print(",".join(s.get("leaderId") or "-" for s in json.load(sys.stdin)["statistics"]))' 2>/dev/null || echo "-")"
   echo "+${t}s nodes [$nodes] schema $schema search $graphql leaders $leaders"
   sleep 0.5
 done

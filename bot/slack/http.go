@@ -3,9 +3,13 @@ package slack
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
+	"time"
 
 	slackgo "github.com/slack-go/slack"
 	"github.com/slack-go/slack/slackevents"
@@ -24,34 +28,81 @@ const (
 // payloads carry the message's blocks (at most 50).
 const maxBody = 1 << 20
 
+// maxSkew is how far a request's X-Slack-Request-Timestamp may be from
+// now, either way (api.slack.com/authentication/verifying-requests-from-slack;
+// slack-go's verifier uses the same window).
+const maxSkew = 5 * time.Minute
+
+// Reasons a request is refused (Config.OnReject).
+const (
+	RejectMissingSignature = "missing_signature" // no X-Slack-Signature or X-Slack-Request-Timestamp
+	RejectStaleTimestamp   = "stale_timestamp"   // the timestamp unparsable or more than 5 minutes off
+	RejectBadSignature     = "bad_signature"     // the HMAC over the body does not match
+	RejectTooLarge         = "too_large"         // the body is over 1 MiB
+)
+
 // Routes mounts the Events API, slash command and interactivity endpoints on
 // mux. Every request is verified against the signing secret over its raw
 // body (api.slack.com/authentication/verifying-requests-from-slack): a bad or
 // missing signature, or a timestamp more than 5 minutes off, gets 401 and
-// nothing is done. Valid requests are acknowledged at once; the answers run
-// in the background.
+// nothing is done; the headers are judged before any of the body is read.
+// Valid requests are acknowledged at once; the answers run in the
+// background.
 func (b *Bot) Routes(mux *http.ServeMux) {
-	mux.Handle("POST "+EventsPath, b.verified(b.serveEvents))
-	mux.Handle("POST "+CommandsPath, b.verified(b.serveCommand))
-	mux.Handle("POST "+InteractivityPath, b.verified(b.serveInteraction))
+	mux.Handle("POST "+EventsPath, b.verified(EventsPath, b.serveEvents))
+	mux.Handle("POST "+CommandsPath, b.verified(CommandsPath, b.serveCommand))
+	mux.Handle("POST "+InteractivityPath, b.verified(InteractivityPath, b.serveInteraction))
 }
 
-// verified reads the body, checks its signature and calls next with the
-// verified bytes.
-func (b *Bot) verified(next func(http.ResponseWriter, *http.Request, []byte)) http.Handler {
+// verified judges the signature headers, then reads at most maxBody bytes
+// of the body, checks its signature and calls next with the verified
+// bytes.
+func (b *Bot) verified(route string, next func(http.ResponseWriter, *http.Request, []byte)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reject := func(code int, reason, msg string, err error) {
+			b.log.Warn("rejected Slack request", "path", route, "remote", r.RemoteAddr, "status", code, "reason", reason, "err", err)
+			if b.cfg.OnReject != nil {
+				b.cfg.OnReject(route, reason)
+			}
+			http.Error(w, msg, code)
+		}
+		if reason, err := b.judgeHeaders(r.Header); err != nil {
+			reject(http.StatusUnauthorized, reason, "invalid request signature", err)
+			return
+		}
+		if r.ContentLength > maxBody {
+			reject(http.StatusRequestEntityTooLarge, RejectTooLarge, "request body too large", fmt.Errorf("Content-Length %d over %d bytes", r.ContentLength, maxBody))
+			return
+		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		if err != nil {
-			http.Error(w, "request body too large or unreadable", http.StatusRequestEntityTooLarge)
+			reject(http.StatusRequestEntityTooLarge, RejectTooLarge, "request body too large or unreadable", err)
 			return
 		}
 		if err := b.verify(r.Header, body); err != nil {
-			b.log.Warn("rejected unsigned Slack request", "path", r.URL.Path, "remote", r.RemoteAddr, "reason", err)
-			http.Error(w, "invalid request signature", http.StatusUnauthorized)
+			reject(http.StatusUnauthorized, RejectBadSignature, "invalid request signature", err)
 			return
 		}
 		next(w, r, body)
 	})
+}
+
+// judgeHeaders checks, before the body is read, that a request carries
+// both signature headers and a timestamp within maxSkew of now; it returns
+// the Reject reason with the error.
+func (b *Bot) judgeHeaders(h http.Header) (string, error) {
+	ts, sig := h.Get("X-Slack-Request-Timestamp"), h.Get("X-Slack-Signature")
+	if ts == "" || sig == "" {
+		return RejectMissingSignature, errors.New("missing X-Slack-Signature or X-Slack-Request-Timestamp")
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return RejectStaleTimestamp, fmt.Errorf("X-Slack-Request-Timestamp %q is not Unix seconds", ts)
+	}
+	if skew := b.cfg.Now().Sub(time.Unix(sec, 0)); skew > maxSkew || skew < -maxSkew {
+		return RejectStaleTimestamp, fmt.Errorf("X-Slack-Request-Timestamp is %s off, more than %s", skew.Round(time.Second), maxSkew)
+	}
+	return "", nil
 }
 
 // verify checks X-Slack-Signature over the raw body; slack-go's verifier

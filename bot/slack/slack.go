@@ -46,6 +46,9 @@ type Config struct {
 	Hooks      bot.Hooks        // metrics callbacks (bot.Config.Hooks)
 	// Claims dedupes deliveries across serve replicas (bot.Config.Claims).
 	Claims bot.ClaimStore
+	// OnReject, when set, is told about each HTTP request refused before
+	// it reached the bot: its route (EventsPath, ...) and why (Reject*).
+	OnReject func(route, reason string)
 }
 
 // Bot is the Slack surface. Make it with New; it is safe for concurrent use.

@@ -14,6 +14,7 @@ import (
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/connect"
 	"github.com/ragbot/ragbot/internal/embedders"
+	"github.com/ragbot/ragbot/internal/lograte"
 	"github.com/ragbot/ragbot/internal/sources"
 	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
@@ -32,6 +33,11 @@ type app struct {
 	stderr   io.Writer              // progress and notices
 	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
 	redactor *ingest.Redactor       // indexing.redact (redact.go); nil when off
+	// semanticDown is why the semantic embedder failed at start
+	// (semantic.go), nil when it did not; lexicalOnly says that
+	// reopenSemantic could not make it at all.
+	semanticDown error
+	lexicalOnly  bool
 }
 
 // commonFlags are the flags every subcommand has.
@@ -45,6 +51,12 @@ type commonFlags struct {
 	recreate bool // index --recreate: open a collection of another embedder to drop it
 	// observe, set by serve, times the store's Weaviate requests (metrics).
 	observe weaviate.RequestObserver
+	// rateLimitLog, set by serve, writes a Warn or Error line of one cause
+	// at most every 10 s (internal/lograte).
+	rateLimitLog bool
+	// answering, set by ask and serve, starts without a semantic embedder
+	// whose endpoint is down (semantic.go) instead of failing.
+	answering bool
 }
 
 func (c *commonFlags) register(fs interface {
@@ -90,7 +102,11 @@ func newLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
 	if cf.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}))
+	h := cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level})
+	if cf.rateLimitLog {
+		h = lograte.New(h, 0, nil)
+	}
+	return slog.New(h)
 }
 
 // loadConfig loads the config, pointing a user who has none at the example.
@@ -113,20 +129,32 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 
 // openAppConfig is openApp with the config loaded.
 func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, stderr io.Writer) (*app, error) {
-	emb, err := embedders.New(ctx, cfg.Embedder, cfg.Resolve)
+	a := &app{cfg: cfg, log: newLogger(stderr, flags), stderr: stderr}
+	var down error
+	var err error
+	if !flags.answering || flags.indexing { // index and eval need the semantic embedder: fail without it
+		a.embedder, err = embedders.New(ctx, cfg.Embedder, cfg.Resolve)
+	} else { // a question does not wait for a semantic endpoint that is down (semantic.go)
+		a.embedder, down, err = embedders.NewForQuestions(ctx, cfg.Embedder, cfg.Resolve, a.queryBudget())
+	}
 	if err != nil {
 		return nil, err
 	}
-	a := &app{cfg: cfg, log: newLogger(stderr, flags), embedder: emb, stderr: stderr}
+	if down != nil {
+		a.log.Warn("semantic embedder unavailable at start; answering from keywords", "err", down)
+	}
 	if a.redactor, err = newRedactor(cfg); err != nil {
 		return nil, err
 	}
-	conn, err := connect.Open(ctx, cfg, emb, connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe,
-		Indexing: flags.indexing, Recreate: flags.recreate})
+	opt := connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe, Indexing: flags.indexing, Recreate: flags.recreate}
+	conn, err := connect.Open(ctx, cfg, a.embedder, opt)
 	if err != nil {
 		return nil, err
 	}
 	a.conn, a.store = conn, conn.Store
+	if down != nil {
+		a.reopenSemantic(ctx, opt, down)
+	}
 	return a, nil
 }
 

@@ -72,6 +72,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	requests := weaviate.NewRequestCounter()
 	cf.observe = requests.Observe
+	// Answer from keywords while a semantic endpoint is down, unless this
+	// ask indexes first: that needs the semantic embedder.
+	cf.answering = !*index
 	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
 		return err
@@ -83,6 +86,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	asker, branches := a.pipeline(ctx)
+	a.guardSemantic(asker)
 	if *branch != "" {
 		if err := branches.Check(*branch, ids); err != nil {
 			return fmt.Errorf("%w: --%v", errUsage, err)

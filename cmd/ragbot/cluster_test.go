@@ -67,11 +67,13 @@ func TestClusterNodeLoss(t *testing.T) {
 		t.Fatalf("start a 3-node cluster: %v", err)
 	}
 	t.Cleanup(func() { _ = cl.Stop(context.Background()) })
+	t.Setenv("RAGBOT_TEST_CLUSTER_WEAVIATE_KEY", cl.Nodes[0].APIKey)
 
 	repo, _ := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "httpx/limits.go": limitsGo, "README.md": readme})
 	config := func(collection string, factor int) string {
 		body := fmt.Sprintf(`weaviate:
   urls: [%s]
+  api_key_env: RAGBOT_TEST_CLUSTER_WEAVIATE_KEY
   collection: %s
   replication_factor: %d
 sources:
@@ -141,11 +143,11 @@ sources:
 		t.Fatal(err)
 	}
 	t.Logf("the cluster settled %s after node1's SIGKILL", time.Since(killed).Round(100*time.Millisecond))
-	h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, "", "Repl1")
+	h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, cl.Nodes[1].APIKey, "Repl1")
 	if h.Err != nil || !slices.Equal(h.Down, []string{"node1"}) || h.Unavailable != 1 || h.Shards != 3 || h.Problem() == nil {
 		t.Errorf("factor 1 with node1 down: %+v, want node1 down and 1 of 3 shards unavailable (not ready)", h)
 	}
-	if h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, "", "Repl3"); h.Err != nil || h.Unavailable != 0 || h.Problem() != nil {
+	if h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, cl.Nodes[1].APIKey, "Repl3"); h.Err != nil || h.Unavailable != 0 || h.Problem() != nil {
 		t.Errorf("factor 3 with node1 down: %+v, want every shard available (ready)", h)
 	}
 	// doctor (on the first node that answers of weaviate.urls) fails the

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -102,7 +103,11 @@ func TestDoctor(t *testing.T) {
 			"ok   git httpx: index at the branch head "+head[:7], "ok   thresholds: retrieval.thresholds has an entry for "+name,
 			"ok   webhook httpx: secret set (RAGBOT_TEST_DOCTOR_HOOK)", "skip slack: RAGBOT_TEST_DOCTOR_NO_SUCH_TOKEN not set here",
 			"ok   vocabulary: every indexed source and branch (1) has the vocabulary of its last run")
-		if strings.Contains(out, "FAIL") || strings.Contains(out, "warn") {
+		// The test's Weaviate answers without a key (the shared anonymous
+		// server, or weaviatetest's proxy that adds it), which doctor warns
+		// about; internal/doctor tests that check.
+		rest := regexp.MustCompile(`(?m)^warn weaviate auth: .*\n`).ReplaceAllString(out, "")
+		if strings.Contains(rest, "FAIL") || strings.Contains(rest, "warn") {
 			t.Errorf("a healthy setup has failures or warnings:\n%s", out)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/lograte"
 	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/internal/serve"
 )
@@ -93,6 +94,8 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	}
 	m := metrics.New(cfg.Sources)
 	cf.observe = m.WeaviateRequest
+	cf.rateLimitLog = true // the store's lines too: one per cause every 10 s
+	cf.answering = true    // answer from keywords while a semantic endpoint is down
 	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
 		return nil, err
@@ -106,6 +109,9 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	// One answer pipeline (retrieval.Asker with the stale, TTL and branch
 	// guards), as in ask.
 	asker, branches := a.pipeline(ctx)
+	if b := a.guardSemantic(asker); b != nil {
+		m.SemanticBreaker(b)
+	}
 	s, err := serve.New(ctx, serve.Parts{Config: cfg, Store: a.store, Asker: asker, Branches: branches,
 		NewIndexer: func() *ingest.Indexer { return newIndexer(a) }, Metrics: m, Log: serveLogger(stderr, cf),
 		Secrets: secrets, Listen: listen})
@@ -120,11 +126,13 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 func (s *server) Close() { s.app.Close() }
 
 // serveLogger logs lifecycle lines (Info) to stderr, debug lines with -v,
-// in the --log-format.
+// in the --log-format. A Warn or Error line of one cause is written at
+// most every 10 s (internal/lograte), so that a failure every question
+// meets (Weaviate down, the bot busy) does not write lines per question.
 func serveLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
 	level := slog.LevelInfo
 	if cf.verbose {
 		level = slog.LevelDebug
 	}
-	return slog.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(lograte.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}), 0, nil))
 }

@@ -20,6 +20,11 @@ weaviate.port+10*(i-1) (HTTP) and the next five ports (gRPC, gossip, data,
 Raft, Raft RPC). Other commands use the first node; list every node's URL in
 weaviate.urls to fail over when one is down (docs/deploy.md, "Scaling out").
 
+The server is locked: every request needs the API key that the first start
+writes to weaviate.data_dir/ragbot-api-key (mode 0600; other ragbot commands
+read it there). Send it as "Authorization: Bearer KEY", e.g.
+  curl -H "Authorization: Bearer $(cat .ragbot/weaviate/ragbot-api-key)" http://127.0.0.1:8079/v1/schema
+
 Examples:
   ragbot weaviate --config ragbot.yaml
   ragbot weaviate --nodes 3 --config ragbot.yaml`
@@ -51,6 +56,7 @@ func runWeaviate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		fmt.Fprintf(stdout, "weaviate ready at %s (Ctrl-C to stop)\n", srv.URL)
+		fmt.Fprintf(stdout, "API key in %s (send it as \"Authorization: Bearer KEY\")\n", srv.KeyFile)
 		select {
 		case <-ctx.Done():
 		case <-srv.Done():
@@ -67,6 +73,7 @@ func runWeaviate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	for _, n := range cl.Nodes {
 		fmt.Fprintf(stdout, "  %s %s\n", n.Name, n.URL)
 	}
+	fmt.Fprintf(stdout, "API key in %s (send it as \"Authorization: Bearer KEY\")\n", cl.Nodes[0].KeyFile)
 	fmt.Fprintf(stdout, "other commands use %s; to fail over between the nodes, set weaviate.urls: [%s]\n", cl.Nodes[0].URL, strings.Join(cl.URLs(), ", "))
 	// A node that exits (killed to try failover, say) leaves the others
 	// running; Ctrl-C stops them, or the last one exiting ends the command.

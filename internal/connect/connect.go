@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -41,6 +42,7 @@ type Options struct {
 type Conn struct {
 	Store  *weaviate.Store
 	server *weaviatelocal.Server // nil unless this process started it
+	sc     weaviate.StoreConfig  // how Store was opened (Reopen)
 }
 
 // Open connects to the Weaviate of cfg and opens its store for emb (its
@@ -64,18 +66,20 @@ func Open(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, opt O
 		url, failover = eps[0], eps[1:]
 	}
 	c := &Conn{}
+	key := os.Getenv(cfg.Weaviate.APIKeyEnv)
 	if url == "" {
 		var err error
-		if url, c.server, err = local(ctx, cfg, opt); err != nil {
+		if url, key, c.server, err = local(ctx, cfg, opt); err != nil {
 			return nil, err
 		}
 	}
-	var err error
-	c.Store, err = open(ctx, cfg, emb, weaviate.StoreConfig{
-		URL: url, Failover: failover, APIKey: os.Getenv(cfg.Weaviate.APIKeyEnv), ChunkClass: cfg.Weaviate.Collection,
+	c.sc = weaviate.StoreConfig{
+		URL: url, Failover: failover, APIKey: key, ChunkClass: cfg.Weaviate.Collection,
 		Timeout: cfg.Weaviate.Timeout, Logger: opt.Log, Observe: opt.Observe,
 		ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
-	}, opt)
+	}
+	var err error
+	c.Store, err = open(ctx, cfg, emb, c.sc, opt)
 	if err != nil {
 		c.Close()
 		nodes := append([]string{url}, failover...)
@@ -90,23 +94,63 @@ func Open(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, opt O
 	return c, nil
 }
 
-// local returns the URL of the embedded server: one already answering on
-// the configured port (e.g. `ragbot weaviate` in another terminal), or a
-// child process started now, returned too.
-func local(ctx context.Context, cfg *config.Config, opt Options) (string, *weaviatelocal.Server, error) {
+// local returns the URL and API key of the embedded server: one already
+// answering on the configured port (e.g. `ragbot weaviate` in another
+// terminal), with the key in its data dir, or a child process started
+// now, returned too.
+func local(ctx context.Context, cfg *config.Config, opt Options) (string, string, *weaviatelocal.Server, error) {
 	url := fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
+	dataDir := cfg.Resolve(cfg.Weaviate.DataDir)
 	if weaviatelocal.Ready(ctx, url) {
 		opt.Log.Debug("using running weaviate", "url", url)
-		return url, nil, nil
+		key, err := runningKey(ctx, url, dataDir)
+		return url, key, nil, err
 	}
 	fmt.Fprintf(opt.Notices, "starting local Weaviate on %s (about 10 s)...\n", url)
 	srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{
-		Binary: cfg.Weaviate.Binary, DataDir: cfg.Resolve(cfg.Weaviate.DataDir), Port: cfg.Weaviate.Port, Logger: opt.Log,
+		Binary: cfg.Weaviate.Binary, DataDir: dataDir, Port: cfg.Weaviate.Port, Logger: opt.Log,
 	})
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
-	return srv.URL, srv, nil
+	return srv.URL, srv.APIKey, srv, nil
+}
+
+// runningKey is the API key of the local Weaviate already answering at url:
+// the one in dataDir, checked against the server so that a server of
+// another data dir on the port is named instead of failing later. A
+// server that needs no key (started by an earlier ragbot) gets none.
+func runningKey(ctx context.Context, url, dataDir string) (string, error) {
+	if weaviatelocal.KeyAccepted(ctx, url, "") {
+		return "", nil
+	}
+	key, err := weaviatelocal.ReadAPIKey(dataDir)
+	if err != nil {
+		return "", fmt.Errorf("a Weaviate answers on %s but wants an API key: %w (is it the server of another weaviate.data_dir?)", url, err)
+	}
+	if !weaviatelocal.KeyAccepted(ctx, url, key) {
+		return "", fmt.Errorf("the Weaviate on %s refuses the API key in %s: it is the server of another weaviate.data_dir, or was started with another key",
+			url, filepath.Join(dataDir, weaviatelocal.APIKeyFile))
+	}
+	return key, nil
+}
+
+// Reopen opens the store again, on the same Weaviate, for another
+// embedder emb (a query command whose semantic embedder came back: see
+// cmd/ragbot's semantic.go); on success Store is the new store.
+func (c *Conn) Reopen(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, opt Options) error {
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	if opt.Notices == nil {
+		opt.Notices = io.Discard
+	}
+	s, err := open(ctx, cfg, emb, c.sc, opt)
+	if err != nil {
+		return err
+	}
+	c.Store = s
+	return nil
 }
 
 // open opens the store of sc for emb as Options say (see Indexing and

@@ -133,11 +133,16 @@ func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 		}
 	}
 	d.apiKey = os.Getenv(cfg.Weaviate.APIKeyEnv)
+	if len(cfg.Weaviate.Endpoints()) == 0 {
+		// The local server's key; none when it never ran (checkWeaviate says so).
+		d.apiKey, _ = weaviatelocal.ReadAPIKey(cfg.Resolve(cfg.Weaviate.DataDir))
+	}
 	emb := dep.Embedder
 	if dep.EmbedderErr != nil {
 		d.line(checkFail, "embedder", dep.EmbedderErr.Error(), "fix the embedder section of the config")
 	}
 	if d.checkWeaviate(ctx) {
+		d.checkAnonymous(ctx, len(cfg.Weaviate.Endpoints()) == 0)
 		chunk, state := weaviate.ClassNames(cfg.Weaviate.Collection)
 		d.checkNodes(ctx, chunk)
 		d.checkShards(ctx, chunk, state)

@@ -6,6 +6,9 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/models"
@@ -108,4 +111,69 @@ func Lexical(emb retrieval.Embedder) retrieval.Embedder {
 		return p.Lexical
 	}
 	return emb
+}
+
+// SemanticStartError is NewForQuestions' note that the semantic embedder
+// of kind openai could not be made: its endpoint did not answer the
+// request that learns the vector length.
+type SemanticStartError struct{ Err error }
+
+func (e *SemanticStartError) Error() string {
+	return "semantic embedder unavailable at start: " + e.Err.Error()
+}
+func (e *SemanticStartError) Unwrap() error { return e.Err }
+
+// NewForQuestions is New for a command that answers questions (ask,
+// serve): with embedder.semantic of kind openai, its request that learns
+// the vector length (none when dimensions is set) gets budget instead of
+// the client's retries (about 15 s against a 503), and when it fails the
+// lexical embedder is returned alone, with down the *SemanticStartError,
+// so that the command answers from keywords instead of failing.
+func NewForQuestions(ctx context.Context, e config.Embedder, resolve func(path string) string, budget time.Duration) (emb retrieval.Embedder, down error, err error) {
+	s := e.Semantic
+	if s == nil || s.Kind != "openai" {
+		emb, err = New(ctx, e, resolve)
+		return emb, nil, err
+	}
+	if resolve == nil {
+		resolve = func(p string) string { return p }
+	}
+	lex, err := of(ctx, e, "embedder", resolve)
+	if err != nil {
+		return nil, nil, err
+	}
+	pctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	sem, err := of(pctx, *s, "embedder.semantic", resolve)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, err
+		}
+		return lex, &SemanticStartError{Err: err}, nil
+	}
+	return retrieval.Pair{Lexical: lex, Semantic: sem, SemanticMaxInputTokens: s.MaxInputTokens}, nil, nil
+}
+
+// SemanticKnown makes the openai semantic embedder of s with its vector
+// length known (recorded by the collection, RecordedDim), making no
+// request, so that it can be made while its endpoint is down.
+func SemanticKnown(ctx context.Context, s config.Embedder, dim int) (retrieval.Embedder, error) {
+	return openai.NewEmbedder(ctx, openai.EmbedderConfig{
+		BaseURL: s.BaseURL, Model: s.Model, APIKey: os.Getenv(s.APIKeyEnv),
+		Dimensions: s.Dimensions, KnownDim: dim, BatchSize: s.BatchSize, Timeout: s.Timeout,
+	})
+}
+
+// RecordedDim is the vector length in a recorded embedder name
+// "openai:<model>:<dim>" when its model is model, else 0.
+func RecordedDim(recorded, model string) int {
+	rest, ok := strings.CutPrefix(recorded, "openai:"+model+":")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
 }

@@ -42,6 +42,39 @@ type Metrics struct {
 	webhooks   *prometheus.CounterVec   // result
 	skipped    *prometheus.CounterVec   // source
 	refusals   *prometheus.CounterVec   // reason
+	http       httpCounters             // route, status; route, reason (http.go)
+}
+
+// SemanticBreaker registers ragbot_semantic_breaker_state{state} (1 for
+// the breaker's state now, 0 for the others, read at each scrape) and
+// ragbot_semantic_breaker_changes_total{state}, the changes into each
+// state, counted through b.OnChange (which keeps calling the one set
+// before). Call it before b's first use.
+func (m *Metrics) SemanticBreaker(b *retrieval.Breaker) {
+	states := []retrieval.BreakerState{retrieval.BreakerClosed, retrieval.BreakerOpen, retrieval.BreakerHalfOpen}
+	for _, st := range states {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "ragbot_semantic_breaker_state",
+			Help:        "State of the semantic embedder's circuit breaker: 1 for the current state (closed: searching with it; open: answering from keywords; half_open: probing).",
+			ConstLabels: prometheus.Labels{"state": string(st)}}, func() float64 {
+			if b.State() == st {
+				return 1
+			}
+			return 0
+		}))
+	}
+	changes := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_semantic_breaker_changes_total",
+		Help: "Changes of the semantic embedder's circuit breaker into each state."}, []string{"state"})
+	for _, st := range states {
+		changes.WithLabelValues(string(st))
+	}
+	m.reg.MustRegister(changes)
+	next := b.OnChange
+	b.OnChange = func(from, to retrieval.BreakerState, err error) {
+		changes.WithLabelValues(string(to)).Inc()
+		if next != nil {
+			next(from, to, err)
+		}
+	}
 }
 
 // Outcomes of a question (label outcome of ragbot_questions_total).
@@ -129,7 +162,7 @@ func New(sources []config.Source) *Metrics {
 		Help: "Scheduled syncs or polls skipped because the previous run of the source was still going, by source."},
 		[]string{"source"})
 	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_answers_refused_total",
-		Help: "Questions refused by admission control with the busy reply, by reason (queue_full, queue_wait)."}, []string{"reason"})
+		Help: "Questions refused by admission control with the busy reply, by reason (queue_full, queue_wait, deadline)."}, []string{"reason"})
 	for _, c := range []prometheus.Collector{m.questions, m.answerSecs, m.duplicates, m.weaviateRq, m.weaviateEr, m.indexRuns,
 		m.embedded, m.deleted, m.confluence, m.webhooks, m.skipped, m.refusals} {
 		f(c)
@@ -148,7 +181,7 @@ func New(sources []config.Source) *Metrics {
 		weaviate.RequestObjects, weaviate.RequestSchema, weaviate.RequestOther} {
 		m.weaviateEr.WithLabelValues(k)
 	}
-	for _, r := range []string{bot.RejectQueueFull, bot.RejectQueueWait} {
+	for _, r := range []string{bot.RejectQueueFull, bot.RejectQueueWait, bot.RejectDeadline} {
 		m.refusals.WithLabelValues(r)
 	}
 	for _, r := range []string{"accepted", "ignored", "bad_signature", "unknown_source", "bad_request"} {

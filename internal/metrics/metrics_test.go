@@ -50,6 +50,8 @@ func series(fams map[string]*dto.MetricFamily, name string) map[string]float64 {
 			out[key] = m.Counter.GetValue()
 		case m.Histogram != nil:
 			out[key] = float64(m.Histogram.GetSampleCount())
+		case m.Gauge != nil:
+			out[key] = m.Gauge.GetValue()
 		}
 	}
 	return out
@@ -130,5 +132,42 @@ func TestMetrics(t *testing.T) {
 	}
 	if got := series(fams, "ragbot_answer_duration_seconds")["surface=slack,"]; got != 4 {
 		t.Errorf("ragbot_answer_duration_seconds{surface=slack} counts %g answers, want 4", got)
+	}
+}
+
+// semEmbedder is a one-dimension embedder that fails while fail is set.
+type semEmbedder struct{ fail bool }
+
+func (e *semEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	if e.fail {
+		return nil, errors.New("503")
+	}
+	return make([][]float32, len(texts)), nil
+}
+func (e *semEmbedder) Name() string { return "sem" }
+func (e *semEmbedder) Dim() int     { return 1 }
+
+// TestSemanticBreakerMetrics: the breaker's state is a gauge per state and
+// each change counts once, while the OnChange set before still runs.
+func TestSemanticBreakerMetrics(t *testing.T) {
+	m := metrics.New(nil)
+	emb := &semEmbedder{fail: true}
+	logged := 0
+	b := &retrieval.Breaker{Embedder: emb, Failures: 2, OnChange: func(_, _ retrieval.BreakerState, _ error) { logged++ }}
+	m.SemanticBreaker(b)
+	for range 3 { // two failures open it; the third call is refused
+		_, _ = b.Embed(context.Background(), []string{"q"})
+	}
+	fams := scrape(t, m)
+	if diff := cmp.Diff(map[string]float64{"state=closed,": 0, "state=open,": 1, "state=half_open,": 0},
+		series(fams, "ragbot_semantic_breaker_state")); diff != "" {
+		t.Errorf("state (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]float64{"state=closed,": 0, "state=open,": 1, "state=half_open,": 0},
+		series(fams, "ragbot_semantic_breaker_changes_total")); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	if logged != 1 {
+		t.Errorf("the earlier OnChange ran %d times, want 1", logged)
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// TestHandler: 200 "ready" while the check passes, 503 with its error
-// while it fails, and the verdict reused within TTL: the check runs again
-// only once TTL has passed on the handler's clock.
+// TestHandler: 200 "ready" while the check passes, 200 "ready, degraded"
+// while it says so, 503 with its error while it fails; a ready verdict is
+// reused within TTL, a failed one within FailTTL, on the handler's clock.
 func TestHandler(t *testing.T) {
 	var checkErr error
 	calls := 0
@@ -40,8 +40,10 @@ func TestHandler(t *testing.T) {
 		{"first probe checks", 0, nil, 200, "ready\n", 1},
 		{"within the TTL the verdict is reused", time.Second, errors.New("weaviate down"), 200, "ready\n", 1},
 		{"after the TTL it checks again", 3 * time.Second, errors.New("weaviate down"), 503, "not ready: weaviate down\n", 2},
-		{"a failure is cached too", time.Second, nil, 503, "not ready: weaviate down\n", 2},
-		{"and expires", 3 * time.Second, nil, 200, "ready\n", 3},
+		{"a failure is cached briefly", 400 * time.Millisecond, nil, 503, "not ready: weaviate down\n", 2},
+		{"and expires after FailTTL", 200 * time.Millisecond, nil, 200, "ready\n", 3},
+		{"degraded is ready", 3 * time.Second, degradedErr("partial index (1 of 3 Weaviate nodes down)"), 200, "ready, degraded: partial index (1 of 3 Weaviate nodes down)\n", 4},
+		{"and cached for the TTL", 2 * time.Second, errors.New("weaviate down"), 200, "ready, degraded: partial index (1 of 3 Weaviate nodes down)\n", 4},
 	} {
 		now = now.Add(step.advance)
 		checkErr = step.err
@@ -51,3 +53,9 @@ func TestHandler(t *testing.T) {
 		}
 	}
 }
+
+// degradedErr is a check's "ready, degraded" verdict.
+type degradedErr string
+
+func (e degradedErr) Error() string  { return "degraded: " + string(e) }
+func (e degradedErr) Degraded() bool { return true }

@@ -54,6 +54,7 @@ func (s *Server) chat(ctx context.Context, cfg *config.Config, sec Secrets, answ
 			API: api, SigningSecret: sec.Slack.SigningSecret.Reveal(), Answerer: answerer, Lister: lister,
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
 			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.BotHooks(metrics.SurfaceSlack), Claims: s.claims,
+			OnReject: s.metrics.Rejected,
 		})
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
 
 // Run serves until ctx ends (SIGINT/SIGTERM in main) or a transport fails,
@@ -81,15 +82,18 @@ func (s *Server) Run(ctx context.Context) error {
 	return runErr
 }
 
-// readyCheck is /readyz's check: the store ready (Weaviate answers, every
-// chunk shard READY) and, in Socket Mode, a Slack connection open (events
-// reach this process only through it).
+// readyCheck is /readyz's check: the store able to answer (Weaviate
+// answers and the chunk collection exists; a partial or read-only index
+// is ready but degraded, weaviate.DegradedError) and, in Socket Mode, a
+// Slack connection open (events reach this process only through it).
 func (s *Server) readyCheck(ctx context.Context) error {
-	if err := s.store.Ready(ctx); err != nil {
+	err := s.store.Ready(ctx)
+	var degraded *weaviate.DegradedError
+	if err != nil && !errors.As(err, &degraded) {
 		return err
 	}
 	if s.Slack != nil && s.mode == config.SlackSocket && !s.Slack.SocketConnected() {
 		return errors.New("slack socket mode not connected")
 	}
-	return nil
+	return err // nil, or ready but degraded
 }

@@ -106,7 +106,7 @@ func New(ctx context.Context, p Parts) (*Server, error) {
 		return nil, fmt.Errorf("serve.listen %s: %w", listen, err)
 	}
 	// Slack's payloads are small; these bound slow or stuck clients, not Slack.
-	s.http = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	s.http = &http.Server{Handler: s.metrics.CountRequests(s.mux), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	return s, nil
 }
@@ -153,7 +153,11 @@ func (s *Server) routes() {
 		s.Teams.Routes(s.mux) // POST /api/messages
 	}
 	// Push webhooks: POST /webhooks/<source name>, or /webhooks/ for an org-wide hook.
-	s.mux.Handle("/webhooks/", s.metrics.CountWebhooks(s.git.Webhooks()))
+	hooks := s.git.Webhooks()
+	if wh, ok := hooks.(*ingest.WebhookHandler); ok {
+		wh.OnReject = func(reason string) { s.metrics.Rejected("/webhooks/", reason) }
+	}
+	s.mux.Handle("/webhooks/", s.metrics.CountWebhooks(hooks))
 }
 
 // Addr returns the address the HTTP server listens on.

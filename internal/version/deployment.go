@@ -15,6 +15,7 @@ import (
 	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
+	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
 // PrintDeployment writes the lines of `ragbot version` about cfg to w:
@@ -26,11 +27,12 @@ import (
 // error: what it cannot learn, it says.
 func PrintDeployment(ctx context.Context, w io.Writer, cfg *config.Config) {
 	fmt.Fprintf(w, "embedder %s\n", Embedder(ctx, cfg))
-	nodes := cfg.Weaviate.Endpoints()
+	nodes, key := cfg.Weaviate.Endpoints(), os.Getenv(cfg.Weaviate.APIKeyEnv)
 	if len(nodes) == 0 {
 		nodes = []string{fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)}
+		key, _ = weaviatelocal.ReadAPIKey(cfg.Resolve(cfg.Weaviate.DataDir)) // none yet: the server never ran
 	}
-	v, node, err := Weaviate(ctx, nodes, os.Getenv(cfg.Weaviate.APIKeyEnv))
+	v, node, err := Weaviate(ctx, nodes, key)
 	if err != nil {
 		redacted := make([]string, len(nodes))
 		for i, u := range nodes {

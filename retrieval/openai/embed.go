@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,11 @@ type EmbedderConfig struct {
 	// models shorten their vectors to it) and must be the length returned.
 	// 0 sends nothing and learns the length from a first request.
 	Dimensions int
+	// KnownDim, when > 0 and Dimensions is 0, is the vector length already
+	// known (a collection records it in its embedder's Name): NewEmbedder
+	// then makes no request, so it works while the endpoint is down. It is
+	// not sent; a vector of another length is an error.
+	KnownDim int
 	// BatchSize is how many texts go in one request [DefaultBatch].
 	BatchSize int
 	// Timeout bounds one request [DefaultTimeout].
@@ -88,7 +94,7 @@ func NewEmbedder(ctx context.Context, cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
-	e := &Embedder{cfg: cfg, dim: cfg.Dimensions, api: &apiClient{
+	e := &Embedder{cfg: cfg, dim: cmp.Or(cfg.Dimensions, cfg.KnownDim), api: &apiClient{
 		what: "openai embedder " + cfg.Model, baseURL: cfg.BaseURL, apiKey: cfg.APIKey,
 		client: cfg.Client, maxRetries: cfg.MaxRetries, sleep: httpretry.Sleep,
 	}}

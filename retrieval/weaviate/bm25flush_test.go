@@ -35,11 +35,11 @@ func TestBM25SameBeforeAndAfterFlush(t *testing.T) {
 	}
 	ctx := context.Background()
 	srv := startOwnServer(t)
-	t.Logf("weaviate-server %s", serverVersion(srv.url()))
+	t.Logf("weaviate-server %s", serverVersion(srv.url(), srv.srv.APIKey))
 	chunks, rareIn := flushCorpus()
 	vecs := make([][]float32, len(chunks)) // BM25 only: no vectors needed
 
-	flushed := openStore(t, srv.url(), "Flushed"+weaviatetest.ClassName())
+	flushed := openStore(t, srv.url(), srv.srv.APIKey, "Flushed"+weaviatetest.ClassName())
 	if err := flushed.Upsert(ctx, chunks, vecs); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestBM25SameBeforeAndAfterFlush(t *testing.T) {
 	if segs := searchSegments(srv.dir, flushed.ChunkClass()); len(segs) == 0 {
 		t.Fatalf("no disk segment for %s's search_text after the restart: the flush this test relies on did not happen", flushed.ChunkClass())
 	}
-	fresh := openStore(t, srv.url(), "Fresh"+weaviatetest.ClassName())
+	fresh := openStore(t, srv.url(), srv.srv.APIKey, "Fresh"+weaviatetest.ClassName())
 	if err := fresh.Upsert(ctx, chunks, vecs); err != nil {
 		t.Fatal(err)
 	}
@@ -246,10 +246,10 @@ func searchSegments(dataDir, class string) []string {
 	return segs
 }
 
-func openStore(t *testing.T, url, class string) *weaviate.Store {
+func openStore(t *testing.T, url, apiKey, class string) *weaviate.Store {
 	t.Helper()
 	s, err := weaviate.OpenStore(context.Background(), weaviate.StoreConfig{
-		URL: url, ChunkClass: class, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		URL: url, APIKey: apiKey, ChunkClass: class, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}, "none")
 	if err != nil {
 		t.Fatal(err)
@@ -258,8 +258,10 @@ func openStore(t *testing.T, url, class string) *weaviate.Store {
 }
 
 // serverVersion returns the version GET /v1/meta reports, for the log.
-func serverVersion(url string) string {
-	resp, err := http.Get(url + "/v1/meta")
+func serverVersion(url, apiKey string) string {
+	req, _ := http.NewRequest(http.MethodGet, url+"/v1/meta", nil)
+	req.Header.Set("Authorization", "Bearer "+apiKey)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return err.Error()
 	}

@@ -52,7 +52,10 @@ import (
 // With a replicated collection the claims are written and read at
 // consistency ALL, whatever weaviate.consistency_level says: every reader
 // then reads every replica, and Weaviate's read repair settles a conflict on
-// the newest write everywhere alike; a claim fails while a node is down.
+// the newest write everywhere alike. ALL counts the replicas on the nodes
+// Weaviate sees as live: a claim made right after a node died can fail
+// (until Weaviate drops the node: within 25 s in docs/deploy.md's test);
+// after that claims succeed with the node still down.
 type Claims struct {
 	client *weaviate.Client
 	class  string

@@ -339,8 +339,10 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 			// With RBAC, GET /v1/nodes needs the nodes read permission at
 			// verbose level for the collection (Weaviate docs, "RBAC").
 			h.Err = fmt.Errorf("weaviate refused the health check of %s (grant ragbot's API key read access to nodes and to the collection's schema): %w", class, err)
+		case errors.As(err, &st):
+			h.Err = fmt.Errorf("weaviate refusing the health check of %s: %w", class, err)
 		default:
-			h.Err = fmt.Errorf("weaviate unreachable or refusing the health check of %s: %w", class, err)
+			h.Err = fmt.Errorf("weaviate unreachable: %w: %w", ErrUnreachable, err)
 		}
 		return h
 	}
@@ -391,6 +393,10 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 // ErrNoCollection is wrapped by IndexHealth.Err when the collection does
 // not exist.
 var ErrNoCollection = errors.New("does not exist")
+
+// ErrUnreachable is wrapped by IndexHealth.Err when Weaviate did not
+// answer the health check (connection refused, timeout).
+var ErrUnreachable = errors.New("no answer")
 
 // statusError is a non-200 reply of a health request.
 type statusError struct {

@@ -166,6 +166,10 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 // there is none.
 func (s *Store) Semantic() string { return s.sem }
 
+// RecordedSemantic is the semantic embedder the chunk collection records
+// for its semantic vectors, "" when none (as of OpenStore).
+func (s *Store) RecordedSemantic() string { return s.semStore }
+
 // ChunkClass is the name of the chunk collection.
 func (s *Store) ChunkClass() string { return s.chunk }
 

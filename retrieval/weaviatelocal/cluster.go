@@ -89,6 +89,13 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 		return nil, err
 	}
 	opt.Binary = bin
+	if opt.DataDir == "" {
+		return nil, errors.New("weaviatelocal: DataDir is required")
+	}
+	creds, err := loadCredentials(opt.DataDir)
+	if err != nil {
+		return nil, err
+	}
 	ports := make([][6]int, n)
 	var join, raftJoin []string
 	for i := range ports {
@@ -110,7 +117,7 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 		nopt.DataDir = filepath.Join(opt.DataDir, fmt.Sprintf("node%d", i+1))
 		others := append(append([]string{}, join[:i]...), join[i+1:]...)
 		srv, err := launch(nopt, ports[i], nodeEnv{name: fmt.Sprintf("node%d", i+1), join: others, raftJoin: raftJoin,
-			bootstrap: n, localhost: true})
+			bootstrap: n, localhost: true}, creds, filepath.Join(opt.DataDir, APIKeyFile))
 		if err != nil {
 			_ = c.Stop(context.Background())
 			return nil, err
@@ -137,7 +144,7 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := waitFormed(wctx, c.Nodes[0].URL, n); err != nil {
+	if err := waitFormed(wctx, c.Nodes[0].URL, creds.apiKey, n); err != nil {
 		_ = c.Stop(context.Background())
 		return nil, err
 	}
@@ -154,14 +161,14 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 // running.
 func (c *Cluster) WaitSettled(ctx context.Context) error {
 	running := map[string]bool{}
-	var url string
+	var url, key string
 	for _, n := range c.Nodes {
 		select {
 		case <-n.Done():
 		default:
 			running[n.Name] = true
 			if url == "" {
-				url = n.URL
+				url, key = n.URL, n.APIKey
 			}
 		}
 	}
@@ -172,7 +179,7 @@ func (c *Cluster) WaitSettled(ctx context.Context) error {
 	defer tick.Stop()
 	last := "no answer yet"
 	for {
-		ok, why := settled(ctx, url, running)
+		ok, why := settled(ctx, url, key, running)
 		if ok {
 			return nil
 		}
@@ -185,14 +192,14 @@ func (c *Cluster) WaitSettled(ctx context.Context) error {
 	}
 }
 
-func settled(ctx context.Context, url string, running map[string]bool) (bool, string) {
+func settled(ctx context.Context, url, key string, running map[string]bool) (bool, string) {
 	var nodes struct {
 		Nodes []struct {
 			Name   string `json:"name"`
 			Status string `json:"status"`
 		} `json:"nodes"`
 	}
-	if err := getJSON(ctx, url+"/v1/nodes", &nodes); err != nil {
+	if err := getJSON(ctx, url+"/v1/nodes", key, &nodes); err != nil {
 		return false, err.Error()
 	}
 	listed := map[string]bool{}
@@ -211,7 +218,7 @@ func settled(ctx context.Context, url string, running map[string]bool) (bool, st
 			LeaderID any    `json:"leaderId"`
 		} `json:"statistics"`
 	}
-	if err := getJSON(ctx, url+"/v1/cluster/statistics", &stats); err != nil {
+	if err := getJSON(ctx, url+"/v1/cluster/statistics", key, &stats); err != nil {
 		return false, err.Error()
 	}
 	for _, s := range stats.Statistics {
@@ -234,19 +241,19 @@ func keys(m map[string]bool) []string {
 // waitFormed polls the node at url until its GET /v1/nodes lists n nodes,
 // all HEALTHY, and GET /v1/cluster/statistics says the Raft cluster is
 // synchronized and has a leader.
-func waitFormed(ctx context.Context, url string, n int) error {
+func waitFormed(ctx context.Context, url, key string, n int) error {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	last := "no answer yet"
 	for {
-		healthy, err := healthyNodes(ctx, url)
+		healthy, err := healthyNodes(ctx, url, key)
 		switch {
 		case err != nil:
 			last = err.Error()
 		case healthy < n:
 			last = fmt.Sprintf("%d of %d nodes HEALTHY", healthy, n)
 		default:
-			ok, why := raftFormed(ctx, url)
+			ok, why := raftFormed(ctx, url, key)
 			if ok {
 				return nil
 			}
@@ -261,13 +268,13 @@ func waitFormed(ctx context.Context, url string, n int) error {
 }
 
 // healthyNodes counts the nodes with status HEALTHY in GET /v1/nodes.
-func healthyNodes(ctx context.Context, url string) (int, error) {
+func healthyNodes(ctx context.Context, url, key string) (int, error) {
 	var body struct {
 		Nodes []struct {
 			Status string `json:"status"`
 		} `json:"nodes"`
 	}
-	if err := getJSON(ctx, url+"/v1/nodes", &body); err != nil {
+	if err := getJSON(ctx, url+"/v1/nodes", key, &body); err != nil {
 		return 0, err
 	}
 	healthy := 0
@@ -280,14 +287,14 @@ func healthyNodes(ctx context.Context, url string) (int, error) {
 }
 
 // raftFormed reads GET /v1/cluster/statistics: synchronized, and a leader named.
-func raftFormed(ctx context.Context, url string) (bool, string) {
+func raftFormed(ctx context.Context, url, key string) (bool, string) {
 	var body struct {
 		Synchronized bool `json:"synchronized"`
 		Statistics   []struct {
 			LeaderID any `json:"leaderId"`
 		} `json:"statistics"`
 	}
-	if err := getJSON(ctx, url+"/v1/cluster/statistics", &body); err != nil {
+	if err := getJSON(ctx, url+"/v1/cluster/statistics", key, &body); err != nil {
 		return false, err.Error()
 	}
 	if !body.Synchronized {
@@ -301,12 +308,15 @@ func raftFormed(ctx context.Context, url string) (bool, string) {
 	return true, ""
 }
 
-func getJSON(ctx context.Context, url string, v any) error {
+func getJSON(ctx context.Context, url, key string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -3,7 +3,10 @@
 // The environment that makes it run on one machine without Docker is in
 // serverEnv: the style of weaviate/weaviate's tools/dev/run_dev_server.sh
 // ("local-no-modules"), with every setting named in Weaviate docs,
-// 'Environment variables'.
+// 'Environment variables'. The server is locked: its REST and gRPC APIs
+// want the API key kept in its data dir (auth.go), because its gRPC and
+// cluster ports listen on every interface whatever the host setting
+// (weaviate/weaviate issue 5898).
 package weaviatelocal
 
 import (
@@ -14,7 +17,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,8 +51,13 @@ type Options struct {
 
 // Server is a running weaviate-server child process. Stop it with Stop.
 type Server struct {
-	URL     string // "http://127.0.0.1:PORT"
-	Name    string // the node's CLUSTER_HOSTNAME: "node1", "node2", ...
+	URL    string // "http://127.0.0.1:PORT"
+	Name   string // the node's CLUSTER_HOSTNAME: "node1", "node2", ...
+	GRPC   string // gRPC address, "127.0.0.1:PORT" (it listens on every interface)
+	APIKey string // the key every request must carry as "Authorization: Bearer APIKey"
+	// KeyFile is where APIKey is kept (mode 0600): APIKeyFile in the data
+	// dir of a single server, in the cluster's data dir for a node.
+	KeyFile string
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the process has exited
 	err     error         // exit error, valid after done
@@ -99,19 +106,9 @@ func FindBinary(explicit string) (string, error) {
 
 // Ready reports whether a Weaviate at baseURL answers its readiness probe
 // (GET /v1/.well-known/ready -> 200) within 2 seconds.
+// Weaviate answers it without authentication; ReadyKey sends a key.
 func Ready(ctx context.Context, baseURL string) bool {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL+"/v1/.well-known/ready", nil)
-	if err != nil {
-		return false
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
+	return ReadyKey(ctx, baseURL, "")
 }
 
 // Start launches weaviate-server and waits until it is ready. The child is
@@ -124,11 +121,18 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 		return nil, err
 	}
 	opt.Binary = bin
+	if opt.DataDir == "" {
+		return nil, errors.New("weaviatelocal: DataDir is required")
+	}
+	creds, err := loadCredentials(opt.DataDir)
+	if err != nil {
+		return nil, err
+	}
 	ports, err := pickPorts(opt.Port)
 	if err != nil {
 		return nil, err
 	}
-	s, err := launch(opt, ports, singleNode(ports))
+	s, err := launch(opt, ports, singleNode(ports), creds, filepath.Join(opt.DataDir, APIKeyFile))
 	if err != nil {
 		return nil, err
 	}
@@ -140,10 +144,11 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 }
 
 // launch starts one weaviate-server with its data in opt.DataDir, the six
-// ports and the cluster settings of node, without waiting for it.
+// ports, the cluster settings of node and the secrets creds (kept in
+// keyFile), without waiting for it.
 // opt.Binary is the executable as FindBinary returned it (the callers look
 // for it before they take the ports).
-func launch(opt Options, ports [6]int, node nodeEnv) (*Server, error) {
+func launch(opt Options, ports [6]int, node nodeEnv, creds credentials, keyFile string) (*Server, error) {
 	bin := opt.Binary
 	if opt.DataDir == "" {
 		return nil, errors.New("weaviatelocal: DataDir is required")
@@ -166,7 +171,7 @@ func launch(opt Options, ports [6]int, node nodeEnv) (*Server, error) {
 		out, closer = f, f
 	}
 	cmd := exec.Command(bin, "--host", "127.0.0.1", "--port", strconv.Itoa(ports[0]), "--scheme", "http")
-	cmd.Env = append(os.Environ(), serverEnv(opt.DataDir, ports, node)...)
+	cmd.Env = append(append(os.Environ(), serverEnv(opt.DataDir, ports, node)...), creds.authEnv()...)
 	cmd.Stdout, cmd.Stderr = out, out
 	// Own process group: a Ctrl-C on the terminal reaches ragbot only, which
 	// stops the child in order; Pdeathsig ends the child if ragbot dies.
@@ -177,8 +182,8 @@ func launch(opt Options, ports [6]int, node nodeEnv) (*Server, error) {
 		}
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", ports[0]), Name: node.name, cmd: cmd, done: make(chan struct{}),
-		logger: logger, closer: closer, logPath: logPath}
+	s := &Server{URL: fmt.Sprintf("http://127.0.0.1:%d", ports[0]), Name: node.name, GRPC: fmt.Sprintf("127.0.0.1:%d", ports[1]), APIKey: creds.apiKey, KeyFile: keyFile,
+		cmd: cmd, done: make(chan struct{}), logger: logger, closer: closer, logPath: logPath}
 	go func() { // exits when the child does
 		s.err = cmd.Wait()
 		close(s.done)
@@ -206,7 +211,7 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		case <-tick.C:
-			if Ready(ctx, s.URL) {
+			if ReadyKey(ctx, s.URL, s.APIKey) {
 				s.logger.Info("weaviate-server ready", "url", s.URL, "seconds", time.Since(start).Round(100*time.Millisecond).Seconds())
 				return nil
 			}
@@ -261,8 +266,8 @@ func singleNode(p [6]int) nodeEnv {
 	return nodeEnv{name: "node1", raftJoin: []string{"node1:" + strconv.Itoa(p[4])}, bootstrap: 1}
 }
 
-// serverEnv is the server's environment: no modules, anonymous access, a
-// Raft cluster on loopback (one node, or node's), profiling and telemetry
+// serverEnv is the server's environment, without its secrets
+// (credentials.authEnv): no modules, a Raft cluster on loopback (one node, or node's), profiling and telemetry
 // off. Without CLUSTER_ADVERTISE_ADDR, weaviate-server 1.35.2 dies at start
 // on a host with an IPv6 address (it builds the Raft RPC address as
 // "fd00::2:8301": "too many colons in address"); CLUSTER_IN_LOCALHOST alone
@@ -272,7 +277,6 @@ func serverEnv(dataDir string, p [6]int, node nodeEnv) []string {
 		"PERSISTENCE_DATA_PATH=" + dataDir,
 		"DEFAULT_VECTORIZER_MODULE=none",
 		"ENABLE_MODULES=",
-		"AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true",
 		"QUERY_DEFAULTS_LIMIT=25",
 		"CLUSTER_HOSTNAME=" + node.name,
 		"CLUSTER_ADVERTISE_ADDR=127.0.0.1",

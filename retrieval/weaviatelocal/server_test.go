@@ -45,6 +45,7 @@ func TestStartStopRestartKeepsData(t *testing.T) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/schema",
 		strings.NewReader(`{"class":"Persisted","vectorizer":"none"}`))
 	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+srv.APIKey)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("create class: %v %v", err, resp)
@@ -67,7 +68,12 @@ func TestStartStopRestartKeepsData(t *testing.T) {
 		t.Fatalf("restart on the same data dir: %v", err)
 	}
 	defer srv2.Stop(context.Background())
-	resp, err = http.Get(srv2.URL + "/v1/schema/Persisted")
+	if srv2.APIKey != srv.APIKey {
+		t.Error("restart on the same data dir made a new API key")
+	}
+	req, _ = http.NewRequestWithContext(ctx, http.MethodGet, srv2.URL+"/v1/schema/Persisted", nil)
+	req.Header.Set("Authorization", "Bearer "+srv2.APIKey)
+	resp, err = http.DefaultClient.Do(req)
 	if err != nil || resp.StatusCode != 200 {
 		t.Errorf("class after restart: %v %v", err, resp)
 	}

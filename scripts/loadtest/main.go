@@ -494,10 +494,23 @@ func startWeaviate(ctx context.Context, o options, cfg, work string) (func(), er
 	return stop, nil
 }
 
+// weaviateKeyEnv holds the API key of the Weaviate at --weaviate-url when
+// it is locked (the same variable the tests read).
+const weaviateKeyEnv = "RAGBOT_TEST_WEAVIATE_API_KEY"
+
+// authorize adds the API key in weaviateKeyEnv to req, when there is one.
+func authorize(req *http.Request) {
+	if key := os.Getenv(weaviateKeyEnv); key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+}
+
 // dropCollections deletes the collections named prefix* (the chunk
 // collection and the state and feedback ones named after it).
 func dropCollections(url, prefix string) {
-	resp, err := http.Get(url + "/v1/schema")
+	req, _ := http.NewRequest(http.MethodGet, url+"/v1/schema", nil)
+	authorize(req)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return
 	}
@@ -507,6 +520,7 @@ func dropCollections(url, prefix string) {
 		name, _, _ := strings.Cut(f, `"`)
 		if strings.HasPrefix(name, prefix) {
 			req, _ := http.NewRequest(http.MethodDelete, url+"/v1/schema/"+name, nil)
+			authorize(req)
 			if r, err := http.DefaultClient.Do(req); err == nil {
 				r.Body.Close()
 			}
@@ -520,6 +534,9 @@ func (h *harness) writeConfig(collection string) (string, error) {
 		fmt.Fprintf(&b, "weaviate:\n  port: %d\n  data_dir: %s\n", h.o.wvPort, filepath.Join(h.work, "wdata"))
 	} else {
 		fmt.Fprintf(&b, "weaviate:\n  url: %s\n", h.o.weaviateURL)
+		if os.Getenv(weaviateKeyEnv) != "" { // a locked server, as .ci/run starts
+			fmt.Fprintf(&b, "  api_key_env: %s\n", weaviateKeyEnv)
+		}
 	}
 	if collection != "" {
 		fmt.Fprintf(&b, "  collection: %s\n", collection)
