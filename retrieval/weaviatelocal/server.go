@@ -6,7 +6,7 @@
 // 'Environment variables'. The server is locked: its REST and gRPC APIs
 // want the API key kept in its data dir (auth.go), because its gRPC and
 // cluster ports listen on every interface whatever the host setting
-// (weaviate/weaviate issue 5898).
+// (seen with `ss -ltnp`; docs/deploy.md, "The local server is locked").
 package weaviatelocal
 
 import (
