@@ -34,8 +34,8 @@ type app struct {
 	onRun    func(ingest.RunReport) // newIndexer's Indexer.OnRun (serve's metrics), or nil
 	redactor *ingest.Redactor       // indexing.redact (redact.go); nil when off
 	// semanticDown is why the semantic embedder failed at start
-	// (semantic.go), nil when it did not; lexicalOnly says that
-	// reopenSemantic could not make it at all.
+	// (embedders.Guard), nil when it did not; lexicalOnly says that
+	// connect.Conn.ReopenSemantic could not make it at all.
 	semanticDown error
 	lexicalOnly  bool
 }
@@ -55,7 +55,7 @@ type commonFlags struct {
 	// at most every 10 s (internal/lograte).
 	rateLimitLog bool
 	// answering, set by ask and serve, starts without a semantic embedder
-	// whose endpoint is down (semantic.go) instead of failing.
+	// whose endpoint is down (embedders.Guard) instead of failing.
 	answering bool
 }
 
@@ -134,8 +134,8 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	var err error
 	if !flags.answering || flags.indexing { // index and eval need the semantic embedder: fail without it
 		a.embedder, err = embedders.New(ctx, cfg.Embedder, cfg.Resolve)
-	} else { // a question does not wait for a semantic endpoint that is down (semantic.go)
-		a.embedder, down, err = embedders.NewForQuestions(ctx, cfg.Embedder, cfg.Resolve, a.queryBudget())
+	} else { // a question does not wait for a semantic endpoint that is down (embedders.Guard)
+		a.embedder, down, err = embedders.NewForQuestions(ctx, cfg.Embedder, cfg.Resolve, embedders.QueryBudget(cfg.Embedder))
 	}
 	if err != nil {
 		return nil, err
@@ -153,7 +153,11 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	}
 	a.conn, a.store = conn, conn.Store
 	if down != nil {
-		a.reopenSemantic(ctx, opt, down)
+		emb, ok := conn.ReopenSemantic(ctx, cfg, a.embedder, opt)
+		if ok {
+			a.embedder, a.store = emb, conn.Store
+		}
+		a.semanticDown, a.lexicalOnly = down, !ok
 	}
 	return a, nil
 }

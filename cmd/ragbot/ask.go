@@ -11,6 +11,7 @@ import (
 
 	"github.com/ragbot/ragbot/bot/terminal"
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
@@ -86,7 +87,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	asker, branches := a.pipeline(ctx)
-	a.guardSemantic(asker)
+	embedders.Guard(asker, a.cfg.Embedder, a.log, a.lexicalOnly, a.semanticDown)
 	if *branch != "" {
 		if err := branches.Check(*branch, ids); err != nil {
 			return fmt.Errorf("%w: --%v", errUsage, err)
@@ -148,15 +149,7 @@ func (a *app) chunksInScope(ctx context.Context, ids []string) (int, error) {
 	if len(ids) == 0 {
 		ids = a.cfg.SourceIDs()
 	}
-	total := 0
-	for _, id := range ids {
-		n, err := a.store.Count(ctx, id)
-		if err != nil {
-			return 0, err
-		}
-		total += n
-	}
-	return total, nil
+	return a.store.CountSources(ctx, ids)
 }
 
 // notIndexed says that the sources in scope (the --source names, else all

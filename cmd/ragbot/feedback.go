@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/ragbot/ragbot/retrieval/eval"
 )
@@ -59,11 +58,11 @@ func runFeedback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	ex := eval.FromVotes(all, a.cfg.SourceIDsByName())
-	if err := writeQuestions(*out, stdout, ex.Up); err != nil {
+	if err := eval.WriteFile(*out, stdout, ex.Up); err != nil {
 		return err
 	}
 	if *down != "" {
-		if err := writeQuestions(*down, nil, ex.Down); err != nil {
+		if err := eval.WriteFile(*down, nil, ex.Down); err != nil {
 			return err
 		}
 	}
@@ -73,25 +72,5 @@ func runFeedback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "%d votes on %d answers: %d questions exported, %s, %d skipped (tied or source not configured)\n",
 		len(all), ex.Answers, len(ex.Up), downNote, ex.Skipped)
-	return nil
-}
-
-// writeQuestions writes qs as JSONL to path, or to w when path is "".
-func writeQuestions(path string, w io.Writer, qs []eval.Question) (err error) {
-	if path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		w = f
-	}
-	if err := eval.Write(w, qs); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/internal/lograte"
 	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/internal/serve"
@@ -109,7 +110,7 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	// One answer pipeline (retrieval.Asker with the stale, TTL and branch
 	// guards), as in ask.
 	asker, branches := a.pipeline(ctx)
-	if b := a.guardSemantic(asker); b != nil {
+	if b := embedders.Guard(asker, a.cfg.Embedder, a.log, a.lexicalOnly, a.semanticDown); b != nil {
 		m.SemanticBreaker(b)
 	}
 	s, err := serve.New(ctx, serve.Parts{Config: cfg, Store: a.store, Asker: asker, Branches: branches,

@@ -195,3 +195,34 @@ func (c *Conn) Close() {
 		_ = c.server.Stop(context.Background())
 	}
 }
+
+// ReopenSemantic runs when the semantic embedder of cfg could not be made
+// at start (down: embedders.NewForQuestions), so the store was opened with
+// lexical alone. When the collection records the vector length of the
+// configured model ("openai:<model>:<dim>"), the semantic embedder is made
+// with that length and no request and the store reopened with the Pair,
+// which it returns with true, so that a breaker started open
+// (embedders.Guard) brings the semantic side back once the endpoint
+// answers. Otherwise it returns lexical and false: the command goes on with
+// keywords and the lexical vector. Failures are logged to opt.Log.
+func (c *Conn) ReopenSemantic(ctx context.Context, cfg *config.Config, lexical retrieval.Embedder, opt Options) (retrieval.Embedder, bool) {
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	s := cfg.Embedder.Semantic
+	dim := embedders.RecordedDim(c.Store.RecordedSemantic(), s.Model)
+	if dim == 0 {
+		return lexical, false
+	}
+	sem, err := embedders.SemanticKnown(ctx, *s, dim)
+	if err != nil {
+		opt.Log.Warn("semantic embedder unavailable; answering from keywords", "err", err)
+		return lexical, false
+	}
+	pair := retrieval.Pair{Lexical: lexical, Semantic: sem, SemanticMaxInputTokens: s.MaxInputTokens}
+	if err := c.Reopen(ctx, cfg, pair, opt); err != nil {
+		opt.Log.Warn("semantic vectors unavailable; answering from keywords", "err", err)
+		return lexical, false
+	}
+	return pair, true
+}

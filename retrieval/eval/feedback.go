@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 
 	"github.com/ragbot/ragbot/retrieval"
 )
@@ -118,6 +120,28 @@ func Write(w io.Writer, qs []Question) error {
 		if err := enc.Encode(q); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// WriteFile writes qs as JSONL (Write) to the file path, created or
+// truncated, or to w when path is "". Errors name path; a failed Close is
+// returned too.
+func WriteFile(path string, w io.Writer, qs []Question) (err error) {
+	if path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		w = f
+	}
+	if err := Write(w, qs); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }

@@ -123,3 +123,17 @@ func (s *Store) Count(ctx context.Context, source string) (int, error) {
 	}
 	return countWhere(ctx, s.client, s.chunk, where)
 }
+
+// CountSources returns how many chunks the collection holds for the
+// sources ids together: one Count per source. Errors are Count's.
+func (s *Store) CountSources(ctx context.Context, ids []string) (int, error) {
+	total := 0
+	for _, id := range ids {
+		n, err := s.Count(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
