@@ -117,12 +117,9 @@ func (h IndexHealth) Warnings() []string {
 	return out
 }
 
-// Problem is nil when the collection can serve every question: the check
-// succeeded, every shard has a live replica and all of them are READY.
-// Otherwise it says what is wrong, naming Weaviate, the collection and the
-// shard. A node that is down while its shards have live replicas elsewhere
-// is no problem.
-func (h IndexHealth) Problem() error {
+// unusable is what Problem and Readiness share: the collection was not
+// checked, the check failed, or it has no shards; nil otherwise.
+func (h IndexHealth) unusable() error {
 	switch {
 	case !h.Known():
 		return errors.New("weaviate: not checked yet")
@@ -130,6 +127,20 @@ func (h IndexHealth) Problem() error {
 		return h.Err
 	case h.Shards == 0:
 		return fmt.Errorf("weaviate: collection %s has no shards", h.Class)
+	}
+	return nil
+}
+
+// Problem is nil when the collection can serve every question: the check
+// succeeded, every shard has a live replica and all of them are READY.
+// Otherwise it says what is wrong, naming Weaviate, the collection and the
+// shard. A node that is down while its shards have live replicas elsewhere
+// is no problem.
+func (h IndexHealth) Problem() error {
+	if err := h.unusable(); err != nil {
+		return err
+	}
+	switch {
 	case h.Unavailable > 0:
 		return fmt.Errorf("weaviate: %d of %d shards of %s have no live replica (nodes down: %s)",
 			h.Unavailable, h.Shards, h.Class, strings.Join(h.Down, ", "))

@@ -2,7 +2,6 @@ package weaviate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -49,13 +48,10 @@ func (s *Store) Ready(ctx context.Context) error {
 
 // Readiness is Ready's verdict on h (see Ready).
 func (h IndexHealth) Readiness() error {
+	if err := h.unusable(); err != nil {
+		return err
+	}
 	switch {
-	case !h.Known():
-		return errors.New("weaviate: not checked yet")
-	case h.Err != nil:
-		return h.Err
-	case h.Shards == 0:
-		return fmt.Errorf("weaviate: collection %s has no shards", h.Class)
 	case h.Unavailable >= h.Shards:
 		return fmt.Errorf("weaviate: no shard of %s has a live replica (nodes down: %v)", h.Class, h.Down)
 	case h.Unavailable > 0:
