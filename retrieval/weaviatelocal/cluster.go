@@ -51,16 +51,6 @@ func (c *Cluster) Stop(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// ClusterPorts returns the HTTP port of each of n nodes of a cluster on base:
-// base, base+NodePortStride, ...
-func ClusterPorts(base, n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = base + NodePortStride*i
-	}
-	return out
-}
-
 // StartCluster starts n weaviate-server nodes on loopback and waits until
 // they form one cluster. opt.Port is required (Raft state in a data dir
 // remembers its peers' ports); node i (0-based) is named "node<i+1>", keeps
