@@ -74,15 +74,7 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 	if opt.Port == 0 {
 		return nil, errors.New("weaviate cluster: a fixed Port is required (Raft state remembers the peers' ports)")
 	}
-	bin, err := FindBinary(opt.Binary)
-	if err != nil {
-		return nil, err
-	}
-	opt.Binary = bin
-	if opt.DataDir == "" {
-		return nil, errors.New("weaviatelocal: DataDir is required")
-	}
-	creds, err := loadCredentials(opt.DataDir)
+	creds, err := prepare(&opt)
 	if err != nil {
 		return nil, err
 	}
