@@ -106,15 +106,5 @@ func (w *walker) tasks(n *html.Node) {
 		}
 		lines = append(lines, mark+body)
 	}
-	if len(lines) == 0 {
-		return
-	}
-	if w.inline {
-		w.space()
-		w.text(strings.Join(lines, "; "))
-		w.space()
-		return
-	}
-	w.flush()
-	w.add(block{text: strings.Join(lines, "\n")})
+	w.lines(lines)
 }
