@@ -9,11 +9,10 @@ import (
 
 // list renders ul/ol as "- item" or "1. item" lines, nested lists indented
 // by two spaces, a code block inside an item as its own block.
+// Inside inline content (a table cell) it runs on like a paragraph.
 func (w *walker) list(n *html.Node) {
 	if w.inline {
-		w.space()
-		w.children(n)
-		w.space()
+		w.blockish(n)
 		return
 	}
 	w.flush()
