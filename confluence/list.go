@@ -9,11 +9,10 @@ import (
 
 // list renders ul/ol as "- item" or "1. item" lines, nested lists indented
 // by two spaces, a code block inside an item as its own block.
+// Inside inline content (a table cell) it runs on like a paragraph.
 func (w *walker) list(n *html.Node) {
 	if w.inline {
-		w.space()
-		w.children(n)
-		w.space()
+		w.blockish(n)
 		return
 	}
 	w.flush()
@@ -106,15 +105,5 @@ func (w *walker) tasks(n *html.Node) {
 		}
 		lines = append(lines, mark+body)
 	}
-	if len(lines) == 0 {
-		return
-	}
-	if w.inline {
-		w.space()
-		w.text(strings.Join(lines, "; "))
-		w.space()
-		return
-	}
-	w.flush()
-	w.add(block{text: strings.Join(lines, "\n")})
+	w.lines(lines)
 }

@@ -35,6 +35,12 @@ func (w *walker) table(n *html.Node) {
 	if len(lines) == 0 && len(heads) > 0 {
 		lines = append(lines, strings.Join(heads, " | ")) // a header with no rows is still text
 	}
+	w.lines(lines)
+}
+
+// lines renders the lines of a table or task list: one block of them, or
+// inside inline content (a table cell, a list item's text) joined by "; ".
+func (w *walker) lines(lines []string) {
 	if len(lines) == 0 {
 		return
 	}

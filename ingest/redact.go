@@ -138,21 +138,6 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 	return r, nil
 }
 
-// RedactRuleIDs lists the ids of gitleaks' default rules, sorted: the valid
-// entries of indexing.redact_disable_rules.
-func RedactRuleIDs() ([]string, error) {
-	cfg, err := defaultGitleaksConfig()
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, 0, len(cfg.Rules))
-	for id := range cfg.Rules {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids, nil
-}
-
 // extraAllowlists are the allowlists ragbot adds to gitleaks' default
 // configuration, in gitleaks' TOML format: checksums that are not secrets.
 //

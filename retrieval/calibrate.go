@@ -77,15 +77,6 @@ func (o outcomes) share(c Coverage) float64 {
 	return float64(k) / float64(o.n)
 }
 
-// notAnswered is the share not answered outright ("not sure" or "no
-// coverage"); 0 for an empty set.
-func (o outcomes) notAnswered() float64 {
-	if o.n == 0 {
-		return 0
-	}
-	return float64(o.n-o.covered) / float64(o.n)
-}
-
 // BandRates count what the answer band (MinSimilarity, MinTermCoverage)
 // decides on an eval set: answerable questions answered outright with a
 // wanted chunk among the first 5 (Right), answered outright without one

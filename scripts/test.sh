@@ -11,10 +11,10 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
 fi
 go vet ./...
-# The encoder's trainer and the held-out question generator are modules of
-# their own (tools/codesearch, tools/benchgen), which ./... does not reach;
-# their tests take seconds and need no Weaviate.
-for m in tools/codesearch tools/benchgen; do (cd "$m" && go vet ./...); done
+# The encoder's trainer, the held-out question generator and the load test
+# are modules of their own (tools/codesearch, tools/benchgen, tools/loadtest),
+# which ./... does not reach; their tests take seconds and need no Weaviate.
+for m in tools/codesearch tools/benchgen tools/loadtest; do (cd "$m" && go vet ./...); done
 # go test's -json events go through internal/testsummary, which prints what a
 # plain go test would and ends with "N passed, N failed"; under pipefail the
 # script still fails when a go test does.
@@ -26,5 +26,6 @@ go build -o "$bindir/testsummary" ./internal/testsummary
   go test -count=1 -json ./... || rc=1
   (cd tools/codesearch && go test -count=1 -json ./...) || rc=1
   (cd tools/benchgen && go test -count=1 -json ./...) || rc=1
+  (cd tools/loadtest && go test -count=1 -json ./...) || rc=1
   exit $rc
 ) | "$bindir/testsummary"

@@ -60,28 +60,6 @@ func TestStatusReason(t *testing.T) {
 	}
 }
 
-func TestReasonOf(t *testing.T) {
-	se := &httpretry.StatusError{Status: 429, Reason: httpretry.RateLimited}
-	tests := []struct {
-		name string
-		err  error
-		want httpretry.Reason
-	}{
-		{"nil", nil, ""},
-		{"status error, wrapped", errors.Join(errors.New("confluence: list pages"), se), httpretry.RateLimited},
-		{"deadline", context.DeadlineExceeded, httpretry.Timeout},
-		{"canceled", context.Canceled, httpretry.Canceled},
-		{"anything else", errors.New("dial tcp: connection refused"), httpretry.Network},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := httpretry.ReasonOf(tt.err); got != tt.want {
-				t.Errorf("ReasonOf(%v) = %q, want %q", tt.err, got, tt.want)
-			}
-		})
-	}
-}
-
 func TestStatusErrorMessage(t *testing.T) {
 	tests := []struct {
 		name string

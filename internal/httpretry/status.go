@@ -1,10 +1,8 @@
 package httpretry
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -14,7 +12,7 @@ import (
 // metric label (Prometheus labels must have bounded values).
 type Reason string
 
-// Reasons of a failed call. The status reasons follow RFC 9110 §15.
+// Reasons of a failed answer. They follow RFC 9110 §15.
 const (
 	RateLimited  Reason = "rate_limited" // 429 Too Many Requests
 	ServerError  Reason = "server_error" // 5xx
@@ -24,8 +22,6 @@ const (
 	NotFound     Reason = "not_found"    // 404
 	ClientError  Reason = "client_error" // any other 4xx: the request itself is wrong
 	Unexpected   Reason = "unexpected"   // a 1xx or 3xx that the client does not follow
-	Network      Reason = "network"      // no answer: DNS, connect, TLS, reset
-	Canceled     Reason = "canceled"     // the caller's context was canceled
 )
 
 // StatusReason is the Reason of an answer with HTTP status code status.
@@ -47,25 +43,6 @@ func StatusReason(status int) Reason {
 		return ClientError
 	}
 	return Unexpected
-}
-
-// ReasonOf is the Reason of any error a call returned: the Reason of a
-// *StatusError in its chain, Timeout or Canceled for a context that ended
-// or a network timeout, else Network. It is "" for a nil error.
-func ReasonOf(err error) Reason {
-	var se *StatusError
-	var ne net.Error
-	switch {
-	case err == nil:
-		return ""
-	case errors.As(err, &se):
-		return se.Reason
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		return Timeout
-	case errors.Is(err, context.Canceled):
-		return Canceled
-	}
-	return Network
 }
 
 // StatusOf is the Status of the *StatusError in err's chain, 0 when there

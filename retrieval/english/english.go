@@ -58,17 +58,6 @@ func Everyday(word string) bool { return words()[fold(word)]&everyday != 0 }
 // "kafka", "Redis", "NASA").
 func Proper(word string) bool { return words()[fold(word)] == proper }
 
-// Size is how many everyday words the lists have.
-func Size() int {
-	n := 0
-	for _, k := range words() {
-		if k&everyday != 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // fold is the form words are kept in: lower case, with typographic
 // apostrophes made straight ("isn’t" -> "isn't").
 func fold(word string) string { return strings.ToLower(strings.ReplaceAll(word, "’", "'")) }

@@ -84,3 +84,14 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// Size is how many everyday words the lists have.
+func Size() int {
+	n := 0
+	for _, k := range words() {
+		if k&everyday != 0 {
+			n++
+		}
+	}
+	return n
+}

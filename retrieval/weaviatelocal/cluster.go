@@ -51,16 +51,6 @@ func (c *Cluster) Stop(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// ClusterPorts returns the HTTP port of each of n nodes of a cluster on base:
-// base, base+NodePortStride, ...
-func ClusterPorts(base, n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = base + NodePortStride*i
-	}
-	return out
-}
-
 // StartCluster starts n weaviate-server nodes on loopback and waits until
 // they form one cluster. opt.Port is required (Raft state in a data dir
 // remembers its peers' ports); node i (0-based) is named "node<i+1>", keeps
@@ -84,15 +74,7 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 	if opt.Port == 0 {
 		return nil, errors.New("weaviate cluster: a fixed Port is required (Raft state remembers the peers' ports)")
 	}
-	bin, err := FindBinary(opt.Binary)
-	if err != nil {
-		return nil, err
-	}
-	opt.Binary = bin
-	if opt.DataDir == "" {
-		return nil, errors.New("weaviatelocal: DataDir is required")
-	}
-	creds, err := loadCredentials(opt.DataDir)
+	creds, err := prepare(&opt)
 	if err != nil {
 		return nil, err
 	}

@@ -116,15 +116,7 @@ func Ready(ctx context.Context, baseURL string) bool {
 // a port or data-dir problem, or the server exiting or not becoming ready in
 // time (the error then quotes the end of its log).
 func Start(ctx context.Context, opt Options) (*Server, error) {
-	bin, err := FindBinary(opt.Binary)
-	if err != nil {
-		return nil, err
-	}
-	opt.Binary = bin
-	if opt.DataDir == "" {
-		return nil, errors.New("weaviatelocal: DataDir is required")
-	}
-	creds, err := loadCredentials(opt.DataDir)
+	creds, err := prepare(&opt)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +135,20 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 	return s, nil
 }
 
+// prepare sets opt.Binary to the executable FindBinary finds and loads
+// the secrets kept in opt.DataDir (loadCredentials), which is required.
+func prepare(opt *Options) (credentials, error) {
+	bin, err := FindBinary(opt.Binary)
+	if err != nil {
+		return credentials{}, err
+	}
+	opt.Binary = bin
+	if opt.DataDir == "" {
+		return credentials{}, errors.New("weaviatelocal: DataDir is required")
+	}
+	return loadCredentials(opt.DataDir)
+}
+
 // launch starts one weaviate-server with its data in opt.DataDir, the six
 // ports, the cluster settings of node and the secrets creds (kept in
 // keyFile), without waiting for it.
@@ -150,9 +156,6 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 // for it before they take the ports).
 func launch(opt Options, ports [6]int, node nodeEnv, creds credentials, keyFile string) (*Server, error) {
 	bin := opt.Binary
-	if opt.DataDir == "" {
-		return nil, errors.New("weaviatelocal: DataDir is required")
-	}
 	if err := os.MkdirAll(opt.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("weaviate data dir: %w", err)
 	}

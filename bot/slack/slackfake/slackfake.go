@@ -77,7 +77,7 @@ func New(t testing.TB) *Server {
 }
 
 // Start starts a fake Slack on a loopback port outside a test (the load
-// generator, scripts/loadtest); Close stops it.
+// generator, tools/loadtest); Close stops it.
 func Start() *Server {
 	s := &Server{responses: map[string][]json.RawMessage{}, limits: map[string][]int{}, fails: map[string][]string{}}
 	s.socket.init()
