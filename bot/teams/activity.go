@@ -13,7 +13,8 @@ import (
 // (Bot Framework Activity schema; Teams docs, 'Channel and group chat
 // conversations with a bot').
 type Activity struct {
-	Type         string          `json:"type"` // "message"; others are acknowledged and ignored
+	Type         string          `json:"type"` // "message", or "invoke" (Name says which); others are acknowledged and ignored
+	Name         string          `json:"name"` // of an invoke: "composeExtension/query"
 	ID           string          `json:"id"`
 	ChannelID    string          `json:"channelId"`  // "msteams"; must be endorsed by the signing key
 	ServiceURL   string          `json:"serviceUrl"` // the connector to reply through; must equal the token's serviceurl claim
@@ -23,7 +24,7 @@ type Activity struct {
 	Text         string          `json:"text"`
 	ReplyToID    string          `json:"replyToId"`
 	Entities     []Entity        `json:"entities"`
-	Value        json.RawMessage `json:"value"` // Action.Submit data
+	Value        json.RawMessage `json:"value"` // Action.Submit data, or an invoke's payload
 	ChannelData  ChannelData     `json:"channelData"`
 }
 

@@ -36,6 +36,8 @@ type Config struct {
 	// reply in a thread is a follow-up (bot.FollowUp); nil searches every
 	// question as asked.
 	Turns TurnStore
+	// Lister answers the "where is" message extension. [Answerer]
+	Lister bot.Answerer
 	// AnswerTimeout bounds the search part of one answer.
 	// [config.DefaultAnswerTimeout, 30s]
 	AnswerTimeout time.Duration
@@ -75,6 +77,9 @@ var _ bot.Surface = (*Bot)(nil)
 func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.AppID == "" || cfg.AppPassword == "" || cfg.TokenURL == "" || cfg.Answerer == nil {
 		return nil, errors.New("teams: AppID, AppPassword, TokenURL and Answerer are required")
+	}
+	if cfg.Lister == nil {
+		cfg.Lister = cfg.Answerer
 	}
 	if cfg.OpenIDMetadataURL == "" {
 		cfg.OpenIDMetadataURL = config.DefaultTeamsOpenIDURL

@@ -37,7 +37,9 @@ func TestFollowUpInChannelThread(t *testing.T) {
 			t.Fatalf("follow-up: HTTP %d", code)
 		}
 		h.wait(t)
-		return searched(t, h, m)
+		got := searched(t, h, m)
+		t.Logf("follow-up %q in the thread of %q searched %q", text, root.Text, got)
+		return got
 	}
 
 	if got := followUp(retry, "and for 429?"); !strings.Contains(got, "and for 429?") || !strings.Contains(got, "retry") || !strings.Contains(got, "503") {

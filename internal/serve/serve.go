@@ -88,8 +88,6 @@ func New(ctx context.Context, p Parts) (*Server, error) {
 	admission := bot.NewAdmission(bot.AdmissionConfig{Max: cfg.Serve.MaxConcurrentAnswers,
 		Queue: cfg.Serve.AnswerQueueLength, Wait: cfg.Serve.AnswerQueueWait, OnReject: s.metrics.Refused})
 	s.metrics.Admission(admission)
-	answerer := admission.Wrap(p.Asker)
-	listAnswerer := s.metrics.Answerer(metrics.SurfaceSlackCommand, admission.Wrap(&lister))
 	var turns *weaviate.Turns // Teams channel threads' questions, for follow-ups
 	if cfg.Teams.Enabled() {
 		if turns, err = p.Store.OpenTurns(ctx); err != nil {
@@ -99,7 +97,7 @@ func New(ctx context.Context, p Parts) (*Server, error) {
 	if err := s.index(ctx, p, votes, turns); err != nil {
 		return nil, err
 	}
-	if err := s.chat(ctx, cfg, p.Secrets, answerer, listAnswerer, votes, turns); err != nil {
+	if err := s.chat(ctx, cfg, p.Secrets, admission.Wrap(p.Asker), admission.Wrap(&lister), votes, turns); err != nil {
 		return nil, err
 	}
 	s.routes()
