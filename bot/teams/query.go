@@ -67,8 +67,8 @@ type queryAttachment struct {
 
 // query answers a search command: what the user typed, searched by
 // Config.Lister in the sources of the conversation; each snippet is a
-// result (definitions first, see bot.Definitions), a card with its
-// citation and code. The card is meant to be posted in the conversation,
+// result (definitions first, see bot.Definitions), a card with the
+// answer's warnings, its citation and code. The card is meant to be posted in the conversation,
 // so only the conversation's ACL groups apply, never the user's own.
 // Problems (no text, no sources, nothing found, busy, unavailable) are a
 // "message" result saying so.
@@ -120,7 +120,7 @@ func (b *Bot) query(ctx context.Context, a *Activity) queryResult {
 	res := queryResult{Type: "result", AttachmentLayout: "list"}
 	for _, s := range slices.Concat(defs, rest) {
 		meta := citationMeta(s, now)
-		c := cardActivity(&card{Body: snippetItems(s, now, queryCode)}, "", citationLabel(s)+" · "+meta+"\n"+s.URL)
+		c := cardActivity(&card{Body: append(warnings(ans.Warnings), snippetItems(s, now, queryCode)...)}, "", citationLabel(s)+" · "+meta+"\n"+s.URL)
 		r := queryAttachment{attachment: c.Attachments[0]}
 		r.Preview.ContentType, r.Preview.Content.Title, r.Preview.Content.Subtitle = thumbnail, citationLabel(s), meta
 		if ans.Coverage == retrieval.NotSure {
