@@ -40,6 +40,15 @@ type ShownCitation struct {
 	Symbol    string `json:"symbol,omitempty"`
 }
 
+// Shown returns the citations of snips, in order: what an answer showed.
+func Shown(snips []Snippet) []ShownCitation {
+	out := make([]ShownCitation, len(snips))
+	for i, s := range snips {
+		out[i] = ShownCitation{Source: s.Source, Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, CommitSHA: s.CommitSHA, Symbol: s.Symbol}
+	}
+	return out
+}
+
 // String renders the citation as "path:start-end@commit7".
 func (c ShownCitation) String() string {
 	s := fmt.Sprintf("%s:%d-%d", c.Path, c.StartLine, c.EndLine)

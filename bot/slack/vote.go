@@ -18,11 +18,7 @@ type voteValue struct {
 // of at most maxButtonValue bytes: when they do not fit, symbols are dropped
 // first, then the question is shortened, then the last citations go.
 func encodeVote(question string, snips []retrieval.Snippet) string {
-	v := voteValue{Q: question}
-	for _, s := range snips {
-		v.C = append(v.C, retrieval.ShownCitation{Source: s.Source, Path: s.Path, StartLine: s.StartLine,
-			EndLine: s.EndLine, CommitSHA: s.CommitSHA, Symbol: s.Symbol})
-	}
+	v := voteValue{Q: question, C: retrieval.Shown(snips)}
 	enc := func() string { b, _ := json.Marshal(v); return string(b) }
 	if out := enc(); len(out) <= maxButtonValue {
 		return out

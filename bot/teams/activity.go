@@ -13,7 +13,8 @@ import (
 // (Bot Framework Activity schema; Teams docs, 'Channel and group chat
 // conversations with a bot').
 type Activity struct {
-	Type         string          `json:"type"` // "message"; others are acknowledged and ignored
+	Type         string          `json:"type"` // "message", or "invoke" (Name says which); others are acknowledged and ignored
+	Name         string          `json:"name"` // of an invoke: "composeExtension/query"
 	ID           string          `json:"id"`
 	ChannelID    string          `json:"channelId"`  // "msteams"; must be endorsed by the signing key
 	ServiceURL   string          `json:"serviceUrl"` // the connector to reply through; must equal the token's serviceurl claim
@@ -23,7 +24,7 @@ type Activity struct {
 	Text         string          `json:"text"`
 	ReplyToID    string          `json:"replyToId"`
 	Entities     []Entity        `json:"entities"`
-	Value        json.RawMessage `json:"value"` // Action.Submit data
+	Value        json.RawMessage `json:"value"` // Action.Submit data, or an invoke's payload
 	ChannelData  ChannelData     `json:"channelData"`
 }
 
@@ -67,8 +68,8 @@ type ChannelData struct {
 
 // place returns where a reply to a goes: the access key (the Teams channel
 // id in channels, the conversation id in chats) as Channel, and the id of
-// the message to reply under as TS. Every question is its own "thread":
-// the connector cannot read a Teams thread's earlier messages.
+// the message to reply under as TS. Every question is its own bot.Thread;
+// the channel thread it is in is its conversation id (see inThread).
 func (a *Activity) place() bot.Thread {
 	conv, _, _ := strings.Cut(a.Conversation.ID, ";messageid=")
 	if a.Conversation.ConversationType == convChannel {
@@ -79,6 +80,21 @@ func (a *Activity) place() bot.Thread {
 		}
 	}
 	return bot.Thread{Channel: conv, TS: a.ID}
+}
+
+// inThread reports whether a is a reply in a channel thread: its
+// conversation id names a root message ("…;messageid=<root>") other than a.
+func (a *Activity) inThread() bool {
+	_, root, ok := strings.Cut(a.Conversation.ID, ";messageid=")
+	return ok && root != "" && root != a.ID
+}
+
+// users are the ids of a's sender: from.id, and from.aadObjectId when set.
+func (a *Activity) users() []string {
+	if a.From.AADObjectID == "" {
+		return []string{a.From.ID}
+	}
+	return []string{a.From.ID, a.From.AADObjectID}
 }
 
 // mentionsBot reports whether a mentions the recipient (the bot).

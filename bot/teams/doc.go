@@ -10,5 +10,9 @@
 // replaced by the answer as an Adaptive Card. Replies go through the
 // Connector at the activity's serviceUrl with a client-credentials token that
 // is cached until shortly before it expires. Votes (Action.Submit) come back
-// as message activities and are stored like Slack's.
+// as message activities and are stored like Slack's. A reply in a channel
+// thread is a follow-up, widened with the questions answered earlier in the
+// thread (Config.Turns), since the connector cannot read the thread. The
+// "where is" message extension (a composeExtension/query invoke) is
+// answered in the HTTP response with one result card per snippet.
 package teams

@@ -25,13 +25,14 @@ func (b *Bot) dispatch(a *Activity) bool {
 	if a.Conversation.ConversationType != convPersonal && !a.mentionsBot() {
 		return false
 	}
-	b.refs.put(t, a.ServiceURL, a.Conversation.ID)
+	b.refs.put(t, a.ServiceURL, a.Conversation.ID, a.users())
 	return b.core.Handle(bot.Mention{
 		// Teams redelivers an activity with the same id; ids are unique
 		// within a conversation.
 		DeliveryID: a.ChannelID + "|" + a.Conversation.ID + "|" + a.ID,
 		Thread:     t,
 		TS:         a.ID,
+		InThread:   b.cfg.Turns != nil && a.inThread(),
 		User:       a.From.ID,
 		Private:    a.Conversation.ConversationType == convPersonal,
 		Text:       a.question(),

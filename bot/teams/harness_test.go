@@ -104,6 +104,8 @@ type harness struct {
 	bot   *teams.Bot
 	url   string // our messaging endpoint
 	votes *weaviate.FeedbackLog
+	turns *weaviate.Turns // with harnessOpts.turns
+	cfg   teams.Config
 	proxy *chattest.WeaviateProxy
 	logs  *chattest.SyncBuffer
 	clock *clock
@@ -111,6 +113,7 @@ type harness struct {
 
 type harnessOpts struct {
 	noFeedback bool
+	turns      bool // remember channel threads (teams.Config.Turns) in Weaviate
 	// ledger indexes chattest.Ledger(ledger) too, and topK sets the
 	// answer's retrieval.top_k [5].
 	ledger, topK int
@@ -133,6 +136,12 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		}
 		t.Cleanup(func() { _ = h.votes.Drop(context.Background()) })
 	}
+	if o.turns {
+		if h.turns, err = asker.Store.(*weaviate.Store).OpenTurns(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = h.turns.Drop(context.Background()) })
+	}
 
 	h.fake = teamsfake.New(t, teamsfake.Options{Now: h.clock.Now})
 	cfg := teams.Config{AppID: teamsfake.AppID, AppPassword: teamsfake.AppPassword, TokenURL: h.fake.TokenURL(),
@@ -141,7 +150,20 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	if h.votes != nil {
 		cfg.Feedback = h.votes
 	}
-	h.bot, err = teams.New(ctx, cfg)
+	if h.turns != nil {
+		cfg.Turns = h.turns
+	}
+	h.cfg = cfg
+	h.start(t)
+	return h
+}
+
+// start runs a new bot of h.cfg on a new messaging endpoint: at first, and
+// to restart the bot (nothing kept in its memory).
+func (h *harness) start(t testing.TB) {
+	t.Helper()
+	var err error
+	h.bot, err = teams.New(context.Background(), h.cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,15 +171,15 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	h.bot.Routes(mux)
 	srv := httptest.NewServer(mux)
 	h.url = srv.URL + teams.MessagesPath
+	b := h.bot
 	t.Cleanup(func() {
 		srv.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if err := h.bot.Shutdown(ctx); err != nil {
+		if err := b.Shutdown(ctx); err != nil {
 			t.Errorf("Shutdown: %v", err)
 		}
 	})
-	return h
 }
 
 // post sends body with token to the messaging endpoint and returns the

@@ -18,7 +18,8 @@ const maxBody = 1 << 20
 // valid Bot Framework token for this app and this activity (see
 // authenticate): otherwise it gets 401 and nothing is done (503 when the
 // signing keys cannot be fetched at all). Valid activities are acknowledged
-// with 200 at once; answers run in the background.
+// with 200 at once; answers run in the background. A search command of the
+// message extension is answered in the response (invoke).
 func (b *Bot) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+MessagesPath, b.serveMessages)
 }
@@ -43,6 +44,24 @@ func (b *Bot) serveMessages(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, http.StatusText(ae.Status), ae.Status)
 		return
 	}
+	if a.Type == "invoke" {
+		b.invoke(w, r, a)
+		return
+	}
 	b.dispatch(a)
 	w.WriteHeader(http.StatusOK)
+}
+
+// invoke answers an invoke activity in its HTTP response, which Teams
+// waits for: a search command (composeExtension/query) gets its results;
+// others get 501, as the Bot Framework SDKs answer invokes they do not
+// handle.
+func (b *Bot) invoke(w http.ResponseWriter, r *http.Request, a *Activity) {
+	if a.Name != queryInvoke {
+		b.log.Debug("invoke ignored", "name", a.Name, "activity_id", a.ID)
+		http.Error(w, http.StatusText(http.StatusNotImplemented), http.StatusNotImplemented)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(marshal(queryResponse{ComposeExtension: b.query(r.Context(), a)}))
 }

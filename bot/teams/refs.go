@@ -13,6 +13,7 @@ import (
 type convRef struct {
 	serviceURL   string
 	conversation string
+	users        []string // the asker's ids (from.id, from.aadObjectId), for the thread's turns
 	at           time.Time
 }
 
@@ -38,13 +39,13 @@ type refs struct {
 
 func newRefs(now func() time.Time) *refs { return &refs{now: now, by: map[bot.Thread]*convRef{}} }
 
-// put remembers where replies in t go.
-func (r *refs) put(t bot.Thread, serviceURL, conversation string) {
+// put remembers where replies in t go, and who asked.
+func (r *refs) put(t bot.Thread, serviceURL, conversation string, users []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
 	if e, ok := r.by[t]; ok {
-		e.serviceURL, e.conversation = serviceURL, conversation
+		e.serviceURL, e.conversation, e.users = serviceURL, conversation, users
 		return
 	}
 	drop := 0
@@ -55,7 +56,7 @@ func (r *refs) put(t bot.Thread, serviceURL, conversation string) {
 	if drop > 0 {
 		r.order = append(r.order[:0:0], r.order[drop:]...)
 	}
-	r.by[t] = &convRef{serviceURL: serviceURL, conversation: conversation, at: now}
+	r.by[t] = &convRef{serviceURL: serviceURL, conversation: conversation, users: users, at: now}
 	r.order = append(r.order, t)
 }
 

@@ -48,8 +48,7 @@ func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
 	case bot.Busy:
 		return plainActivity("⏳ " + bot.BusyText(r.Ahead))
 	case bot.NoSources:
-		return plainActivity("This conversation has no sources to search. Ask whoever runs ragbot to add its id, " +
-			to.Channel + ", under access.channels in ragbot.yaml.")
+		return plainActivity(noSourcesText(to.Channel))
 	case bot.Help:
 		return plainActivity(helpText)
 	}
@@ -57,6 +56,12 @@ func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
 		return noCoverageActivity(r.Asked, r.Answer)
 	}
 	return b.answerActivity(r.Asked, r.Answer)
+}
+
+// noSourcesText is the reply in a conversation that may see no source.
+func noSourcesText(channel string) string {
+	return "This conversation has no sources to search. Ask whoever runs ragbot to add its id, " +
+		channel + ", under access.channels in ragbot.yaml."
 }
 
 func plainActivity(text string) outActivity {
@@ -139,19 +144,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	c.Body = append(c.Body, warnings(ans.Warnings)...)
 	now := b.cfg.Now()
 	for i, s := range snips {
-		code, more := trimCode(s.Text, s.MoreLines, per)
-		items := []element{
-			citationLink(s),
-			richText(textRun{Type: "TextRun", Text: citationMeta(s, now), IsSubtle: true, Size: "Small"}),
-			{Type: "Container", Style: "emphasis", Items: []element{richText(textRun{Type: "TextRun", Text: code, FontType: "Monospace", Size: "Small"})}},
-		}
-		if more > 0 {
-			items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
-		}
-		if s.Stale != "" {
-			items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + cut(s.Stale, 500), Color: "Warning"}))
-		}
-		c.Body = append(c.Body, element{Type: "Container", Items: items, Separator: i > 0, Spacing: "Medium"})
+		c.Body = append(c.Body, element{Type: "Container", Items: snippetItems(s, now, per), Separator: i > 0, Spacing: "Medium"})
 	}
 	if rest := all[shown:]; len(rest) > 0 {
 		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest, bot.MoreTitle(ans.Coverage, len(rest))), Separator: true, Spacing: "Medium"})
@@ -200,6 +193,25 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	a := cardActivity(c, title, cut(strings.Join(fallback, "\n"), 4000))
 	a.fallback = refusedText(strings.Join(full, "\n"))
 	return a
+}
+
+// snippetItems is one snippet in a card: its citation (linked
+// path:lines; symbol · source@commit · author · indexed N ago), its code
+// (at most per bytes, "… N more lines") and its staleness.
+func snippetItems(s retrieval.Snippet, now time.Time, per int) []element {
+	code, more := trimCode(s.Text, s.MoreLines, per)
+	items := []element{
+		citationLink(s),
+		richText(textRun{Type: "TextRun", Text: citationMeta(s, now), IsSubtle: true, Size: "Small"}),
+		{Type: "Container", Style: "emphasis", Items: []element{richText(textRun{Type: "TextRun", Text: code, FontType: "Monospace", Size: "Small"})}},
+	}
+	if more > 0 {
+		items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
+	}
+	if s.Stale != "" {
+		items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + cut(s.Stale, 500), Color: "Warning"}))
+	}
+	return items
 }
 
 // missingHint is the advice under the closest matches of a "no coverage"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // Config wires the Teams surface.
@@ -31,6 +32,12 @@ type Config struct {
 	Access bot.Access
 	// Feedback stores votes; nil leaves the vote buttons out.
 	Feedback bot.FeedbackSink
+	// Turns keeps the questions answered in channel threads, so that a
+	// reply in a thread is a follow-up (bot.FollowUp); nil searches every
+	// question as asked.
+	Turns TurnStore
+	// Lister answers the "where is" message extension. [Answerer]
+	Lister bot.Answerer
 	// AnswerTimeout bounds the search part of one answer.
 	// [config.DefaultAnswerTimeout, 30s]
 	AnswerTimeout time.Duration
@@ -41,6 +48,14 @@ type Config struct {
 	Hooks      bot.Hooks        // metrics callbacks (bot.Config.Hooks)
 	// Claims dedupes deliveries across serve replicas (bot.Config.Claims).
 	Claims bot.ClaimStore
+}
+
+// TurnStore keeps the turns of channel threads (weaviate.Turns).
+type TurnStore interface {
+	Put(ctx context.Context, t retrieval.Turn) error
+	// Earlier returns the turns of a thread (conversation id with its
+	// ";messageid="), oldest first.
+	Earlier(ctx context.Context, thread string) ([]retrieval.Turn, error)
 }
 
 // Bot is the Teams surface. Make it with New; it is safe for concurrent use.
@@ -62,6 +77,9 @@ var _ bot.Surface = (*Bot)(nil)
 func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.AppID == "" || cfg.AppPassword == "" || cfg.TokenURL == "" || cfg.Answerer == nil {
 		return nil, errors.New("teams: AppID, AppPassword, TokenURL and Answerer are required")
+	}
+	if cfg.Lister == nil {
+		cfg.Lister = cfg.Answerer
 	}
 	if cfg.OpenIDMetadataURL == "" {
 		cfg.OpenIDMetadataURL = config.DefaultTeamsOpenIDURL

@@ -23,11 +23,7 @@ type voteData struct {
 
 // voteActions are 👍/👎 under an answer.
 func voteActions(question string, snips []retrieval.Snippet) []action {
-	d := voteData{Action: voteAction, Q: cut(question, 1000)}
-	for _, s := range snips {
-		d.C = append(d.C, retrieval.ShownCitation{Source: s.Source, Path: s.Path, StartLine: s.StartLine,
-			EndLine: s.EndLine, CommitSHA: s.CommitSHA, Symbol: s.Symbol})
-	}
+	d := voteData{Action: voteAction, Q: cut(question, 1000), C: retrieval.Shown(snips)}
 	up, down := d, d
 	up.Vote, down.Vote = retrieval.VoteUp, retrieval.VoteDown
 	return []action{
@@ -44,7 +40,7 @@ func (b *Bot) submit(a *Activity, t bot.Thread) bool {
 		b.log.Debug("card submit ignored", "activity_id", a.ID, "channel", t.Channel)
 		return false
 	}
-	b.refs.put(t, a.ServiceURL, a.Conversation.ID)
+	b.refs.put(t, a.ServiceURL, a.Conversation.ID, nil)
 	answerID := a.ReplyToID // the message holding the card
 	if answerID == "" {
 		answerID = a.ID

@@ -242,6 +242,29 @@ func TestForgetSourceUserAndPrune(t *testing.T) {
 			t.Errorf("after forget --user, run %d: %d votes, want 1 (U2's)", i+1, got)
 		}
 	}
+	// --user with a Teams user's from.aadObjectId: their questions
+	// remembered in Teams channel threads go, another user's stay.
+	turns, err := a.store.OpenTurns(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = turns.Drop(context.Background()) })
+	const thread = "19:c@thread.tacv2;messageid=1"
+	for i, users := range [][]string{{"29:ann", "aad-ann"}, {"29:ann", "aad-ann"}, {"29:bob", "aad-bob"}} {
+		turn := retrieval.Turn{Thread: thread, MessageID: fmt.Sprint(i), Users: users, Asked: "where is the retry?", Time: now.Add(time.Duration(i) * time.Second)}
+		if err := turns.Put(t.Context(), turn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, want := range []string{"forgot 2 remembered questions of user aad-ann in Teams threads", "forgot 0 remembered questions of user aad-ann"} {
+		code, out, errOut := ragbot(t, "forget", "--config", cfg, "--user", "aad-ann")
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("forget --user aad-ann, run %d: exit %d, want %q in\n%s%s", i+1, code, want, out, errOut)
+		}
+		if left, err := turns.Earlier(t.Context(), thread); err != nil || len(left) != 1 || left[0].MessageID != "2" {
+			t.Errorf("after forget --user aad-ann, run %d: turns %+v (%v), want bob's alone", i+1, left, err)
+		}
+	}
 
 	// A source taken out of the config: reported, not searched, pruned.
 	write(head)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	teamsbot "github.com/ragbot/ragbot/bot/teams"
 	"github.com/ragbot/ragbot/bot/teams/teamsfake"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -49,8 +51,9 @@ access:
 
 // TestServeTeams runs `ragbot serve` in process with Teams only: no Slack
 // token is set. A signed channel mention is answered in its thread from a
-// real index, an unsigned one is refused, and the vote is stored; the
-// server stops gracefully.
+// real index, an unsigned one is refused, and the vote is stored; a
+// follow-up in the thread is widened with its question, and the message
+// extension answers; the server stops gracefully.
 func TestServeTeams(t *testing.T) {
 	repo, head := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "README.md": readme})
 	fake := teamsfake.New(t, teamsfake.Options{})
@@ -130,6 +133,35 @@ func TestServeTeams(t *testing.T) {
 		t.Fatalf("vote: HTTP %d", code)
 	}
 
+	// A follow-up in the thread is searched with the thread's question,
+	// remembered in Weaviate.
+	t.Cleanup(func() { dropTurns(t, cfgPath) })
+	follow, f := fake.Activity(teamsfake.Msg{Kind: teamsfake.Channel, Chat: "19:pay@thread.tacv2", RootID: m.ID, Mention: true, Text: "and for 429?"})
+	if code := post(fake.Token(fake.ValidClaims(f.ServiceURL)), follow); code != http.StatusOK {
+		t.Fatalf("follow-up: HTTP %d", code)
+	}
+	if err := s.Teams.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fr := fake.Replies(f.ConversationID(), f.ID); len(fr) != 1 {
+		t.Errorf("follow-up replies %+v, want one", fr)
+	} else if _, searched, _ := strings.Cut(string(fr[0].Attachments), "searched: "); !strings.HasPrefix(searched, "and for 429? ") || !strings.Contains(searched, "retry 503") {
+		t.Errorf("follow-up answer searched %.80q, want the question widened with the thread's", searched)
+	}
+
+	// The "where is" message extension answers in the HTTP response.
+	query, q := fake.Activity(teamsfake.Msg{Kind: teamsfake.Channel, Chat: "19:pay@thread.tacv2", Type: "invoke", Name: "composeExtension/query",
+		Value: map[string]any{"commandId": "whereIs", "parameters": []map[string]string{{"name": "q", "value": "RetryOn503"}}}})
+	resp, err := http.DefaultClient.Do(teamsfake.Request(endpoint, fake.Token(fake.ValidClaims(q.ServiceURL)), query))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(res), `"type":"result"`) || !strings.Contains(string(res), `"title":"httpx/retry.go:10-14"`) {
+		t.Errorf("message extension: HTTP %d %.300s, want results with retry.go", resp.StatusCode, res)
+	}
+
 	cancel()
 	select {
 	case err := <-done:
@@ -148,6 +180,20 @@ func TestServeTeams(t *testing.T) {
 	code, out, errOut := ragbot(t, "feedback", "export", "--config", cfgPath)
 	if code != 0 || !strings.Contains(out, `"question":"where is the retry for 503 errors decided?"`) {
 		t.Errorf("feedback export: exit %d, %s\n%s: want the Teams vote exported", code, out, errOut)
+	}
+}
+
+// dropTurns drops the Turn collection of the config at cfgPath.
+func dropTurns(t *testing.T, cfgPath string) {
+	a, err := openApp(context.Background(), commonFlags{config: cfgPath}, io.Discard)
+	if err == nil {
+		var turns *weaviate.Turns
+		if turns, err = a.store.OpenTurns(context.Background()); err == nil {
+			err = turns.Drop(context.Background())
+		}
+	}
+	if err != nil {
+		t.Errorf("cleanup: %v", err)
 	}
 }
 

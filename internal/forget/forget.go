@@ -26,7 +26,7 @@ type Request struct {
 	Branch  string   // --branch: with Source, only this branch
 	Paths   []string // --path globs (doublestar, anchored at the source's root)
 	Pages   []string // --page: Confluence page ids or paths (SPACE/Title)
-	User    string   // --user: a chat user id whose votes go
+	User    string   // --user: a chat user id whose votes and remembered Teams thread questions go
 	DryRun  bool     // print what would go, delete nothing
 	Exclude bool     // print the sources[].exclude line that keeps Paths out
 }
@@ -73,6 +73,14 @@ func (f *Forgetter) Forget(ctx context.Context, req Request, out io.Writer) erro
 			return err
 		}
 		fmt.Fprintf(out, "%s %s of user %s (questions, channels, votes)\n", verb, humanize.Plural(n, "vote"), req.User)
+		turns, err := f.Store.OpenTurns(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err = turns.DeleteUser(ctx, req.User, req.DryRun); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s %s of user %s in Teams threads (questions, citations shown)\n", verb, humanize.Plural(n, "remembered question"), req.User)
 	}
 	if req.DryRun {
 		fmt.Fprintln(out, "dry run: nothing was deleted")

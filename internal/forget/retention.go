@@ -16,23 +16,31 @@ const RetentionTask = "feedback-retention"
 // outlives feedback.retention by at most a day.
 const retentionEvery = 24 * time.Hour
 
-// Retention deletes the votes older than Keep (feedback.retention).
+// Retention deletes the votes and thread turns older than Keep
+// (feedback.retention).
 type Retention struct {
 	Votes *weaviate.FeedbackLog
+	Turns *weaviate.Turns // nil when Teams is off
 	Keep  time.Duration
 	Now   func() time.Time // the scheduler's clock
 	Log   *slog.Logger     // one Info line per run
 }
 
-// Run deletes the votes cast before Now minus Keep. Its errors are the
-// store's.
+// Run deletes the votes and turns made before Now minus Keep. Its errors
+// are the store's.
 func (r Retention) Run(ctx context.Context) error {
 	cutoff := r.Now().Add(-r.Keep)
 	n, err := r.Votes.DeleteBefore(ctx, cutoff, false)
 	if err != nil {
 		return err
 	}
-	r.Log.Info("feedback retention", "deleted", n, "before", cutoff.UTC().Format(time.RFC3339), "retention", r.Keep.String())
+	turns := 0
+	if r.Turns != nil {
+		if turns, err = r.Turns.DeleteBefore(ctx, cutoff, false); err != nil {
+			return err
+		}
+	}
+	r.Log.Info("feedback retention", "deleted", n, "turns_deleted", turns, "before", cutoff.UTC().Format(time.RFC3339), "retention", r.Keep.String())
 	return nil
 }
 

@@ -90,14 +90,21 @@ func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 // TestFeedbackRetentionJob runs the retention job on the scheduler with an
 // injected clock against a real Weaviate: at start it deletes the votes
-// older than feedback.retention and keeps the newer ones, and a day later
-// it runs again and deletes those that have aged past it meanwhile.
+// and thread turns older than feedback.retention and keeps the newer ones,
+// and a day later it runs again and deletes those that have aged past it
+// meanwhile.
 func TestFeedbackRetentionJob(t *testing.T) {
-	votes, err := weaviatetest.NewStore(t, embed.OfflineName).OpenFeedback(t.Context())
+	store := weaviatetest.NewStore(t, embed.OfflineName)
+	votes, err := store.OpenFeedback(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = votes.Drop(context.Background()) })
+	turns, err := store.OpenTurns(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = turns.Drop(context.Background()) })
 	t0 := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
 	for i, age := range []time.Duration{400 * day, 181 * day, 180*day - time.Hour, 30 * day, time.Hour} {
@@ -106,12 +113,20 @@ func TestFeedbackRetentionJob(t *testing.T) {
 		if err := votes.Put(t.Context(), f); err != nil {
 			t.Fatal(err)
 		}
+		turn := retrieval.Turn{Thread: "19:c@thread.tacv2;messageid=1", MessageID: ts, Users: []string{"29:u"}, Asked: f.Question, Time: f.Time}
+		if err := turns.Put(t.Context(), turn); err != nil {
+			t.Fatal(err)
+		}
 	}
+	// voteCount counts the votes, and checks the turns are as many.
 	voteCount := func() int {
 		t.Helper()
 		n, err := votes.Count(t.Context())
 		if err != nil {
 			t.Fatal(err)
+		}
+		if m, err := turns.Count(t.Context()); err != nil || m != n {
+			t.Errorf("%d turns (%v), want as many as votes (%d)", m, err, n)
 		}
 		return n
 	}
@@ -120,7 +135,7 @@ func TestFeedbackRetentionJob(t *testing.T) {
 	}
 	clock := &stepClock{now: t0}
 	sched := ingest.NewScheduler(ingest.SchedulerOptions{Clock: clock, Log: slog.New(slog.DiscardHandler)})
-	job := Retention{Votes: votes, Keep: 180 * day, Now: clock.Now, Log: slog.New(slog.DiscardHandler)}
+	job := Retention{Votes: votes, Turns: turns, Keep: 180 * day, Now: clock.Now, Log: slog.New(slog.DiscardHandler)}
 	if err := job.Schedule(sched); err != nil {
 		t.Fatal(err)
 	}

@@ -99,6 +99,7 @@ const (
 	SurfaceSlack        = "slack"         // mentions and direct messages
 	SurfaceSlackCommand = "slack_command" // the /where-is slash command
 	SurfaceTeams        = "teams"
+	SurfaceTeamsQuery   = "teams_query" // the "where is" message extension
 )
 
 // Answer latency buckets in seconds: from a cached lexical answer (tens of

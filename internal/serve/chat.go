@@ -43,15 +43,16 @@ func ReadSecrets(cfg *config.Config) (Secrets, error) {
 // chat makes the chat surfaces cfg turns on: Slack, whose bot token it
 // checks (auth.test), answering mentions with answerer and /where-is with
 // lister; and Teams, whose app id and password it checks by getting a
-// token, answering with answerer. Both are scoped by the access section
-// (keyed by Slack channel, or Teams channel or chat id) and store votes in
-// votes.
-func (s *Server) chat(ctx context.Context, cfg *config.Config, sec Secrets, answerer, lister bot.Answerer, votes *weaviate.FeedbackLog) error {
+// token, answering with answerer (remembering channel threads in turns)
+// and its "where is" message extension with lister. Both are scoped by the
+// access section (keyed by Slack channel, or Teams channel or chat id) and
+// store votes in votes.
+func (s *Server) chat(ctx context.Context, cfg *config.Config, sec Secrets, answerer, lister bot.Answerer, votes *weaviate.FeedbackLog, turns *weaviate.Turns) error {
 	var err error
 	if cfg.SlackEnabled() {
 		api := slackgo.New(sec.Slack.BotToken.Reveal(), slackgo.OptionAPIURL(cfg.Slack.APIBase()), slackgo.OptionAppLevelToken(sec.Slack.AppToken.Reveal()))
 		s.Slack, err = slackbot.New(ctx, slackbot.Config{
-			API: api, SigningSecret: sec.Slack.SigningSecret.Reveal(), Answerer: answerer, Lister: lister,
+			API: api, SigningSecret: sec.Slack.SigningSecret.Reveal(), Answerer: answerer, Lister: s.metrics.Answerer(metrics.SurfaceSlackCommand, lister),
 			Access: channelAccess(cfg), Feedback: votes, Command: cfg.Slack.Command,
 			AnswerTimeout: cfg.Slack.AnswerTimeout, Logger: s.log, Hooks: s.metrics.BotHooks(metrics.SurfaceSlack), Claims: s.claims,
 			OnReject: s.metrics.Rejected,
@@ -66,7 +67,8 @@ func (s *Server) chat(ctx context.Context, cfg *config.Config, sec Secrets, answ
 	t := cfg.Teams
 	s.Teams, err = teamsbot.New(ctx, teamsbot.Config{
 		AppID: t.AppID, AppPassword: sec.Teams.AppPassword, TokenURL: t.TokenURL,
-		OpenIDMetadataURL: t.OpenIDMetadataURL, Answerer: answerer, Access: channelAccess(cfg), Feedback: votes,
+		OpenIDMetadataURL: t.OpenIDMetadataURL, Answerer: answerer, Access: channelAccess(cfg), Feedback: votes, Turns: turns,
+		Lister:        s.metrics.Answerer(metrics.SurfaceTeamsQuery, lister),
 		AnswerTimeout: t.AnswerTimeout, Logger: s.log, Hooks: s.metrics.BotHooks(metrics.SurfaceTeams), Claims: s.claims,
 	})
 	return err

@@ -88,12 +88,16 @@ func New(ctx context.Context, p Parts) (*Server, error) {
 	admission := bot.NewAdmission(bot.AdmissionConfig{Max: cfg.Serve.MaxConcurrentAnswers,
 		Queue: cfg.Serve.AnswerQueueLength, Wait: cfg.Serve.AnswerQueueWait, OnReject: s.metrics.Refused})
 	s.metrics.Admission(admission)
-	answerer := admission.Wrap(p.Asker)
-	listAnswerer := s.metrics.Answerer(metrics.SurfaceSlackCommand, admission.Wrap(&lister))
-	if err := s.index(ctx, p, votes); err != nil {
+	var turns *weaviate.Turns // Teams channel threads' questions, for follow-ups
+	if cfg.Teams.Enabled() {
+		if turns, err = p.Store.OpenTurns(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.index(ctx, p, votes, turns); err != nil {
 		return nil, err
 	}
-	if err := s.chat(ctx, cfg, p.Secrets, answerer, listAnswerer, votes); err != nil {
+	if err := s.chat(ctx, cfg, p.Secrets, admission.Wrap(p.Asker), admission.Wrap(&lister), votes, turns); err != nil {
 		return nil, err
 	}
 	s.routes()
@@ -115,7 +119,7 @@ func New(ctx context.Context, p Parts) (*Server, error) {
 // Confluence sources' re-syncs by TTL or schedule, the vote retention, the
 // Delivery collection's claims and leases, and the git sources' push
 // webhooks and polls.
-func (s *Server) index(ctx context.Context, p Parts, votes *weaviate.FeedbackLog) error {
+func (s *Server) index(ctx context.Context, p Parts, votes *weaviate.FeedbackLog, turns *weaviate.Turns) error {
 	cfg := p.Config
 	s.sched = ingest.NewScheduler(ingest.SchedulerOptions{Log: s.log, OnSkip: s.metrics.ScheduleSkipped})
 	if err := s.openClaims(ctx); err != nil {
@@ -127,8 +131,8 @@ func (s *Server) index(ctx context.Context, p Parts, votes *weaviate.FeedbackLog
 	if err := ingest.SchedulePageSyncs(ctx, s.sched, pageIndexer, syncs, s.indexLease(), s.metrics.ScheduleSkipped); err != nil {
 		return err
 	}
-	// Votes older than feedback.retention go, at start and daily.
-	if err := (forget.Retention{Votes: votes, Keep: cfg.Feedback.RetentionDuration, Now: time.Now, Log: s.log}).Schedule(s.sched); err != nil {
+	// Votes and thread turns older than feedback.retention go, at start and daily.
+	if err := (forget.Retention{Votes: votes, Turns: turns, Keep: cfg.Feedback.RetentionDuration, Now: time.Now, Log: s.log}).Schedule(s.sched); err != nil {
 		return err
 	}
 	var err error

@@ -19,17 +19,23 @@ import (
 // FeedbackLog is the Weaviate collection of votes ("Feedback", or
 // <chunk collection>Feedback beside a custom chunk collection). It has no
 // vectors. It is safe for concurrent use.
-type FeedbackLog struct {
+type FeedbackLog struct{ userLog }
+
+// userLog is what the collections of chat data (votes, thread turns)
+// share: their objects carry a "user" (text or text[], field tokenization)
+// and a "time", so a person's data is erased, and old data expired, alike.
+type userLog struct {
 	client *weaviate.Client
 	class  string
 	cl     string // consistency level of writes, the store's
+	what   string // the data, for errors: "feedback", "turns"
 }
 
 // OpenFeedback returns the feedback collection that goes with the store's
 // chunk collection, creating it if missing.
 func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
 	name := companion(s.chunk, "Feedback")
-	l := &FeedbackLog{client: s.client, class: name, cl: s.cl}
+	l := &FeedbackLog{userLog{client: s.client, class: name, cl: s.cl, what: "feedback"}}
 	if err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
 		return nil, err
 	}
@@ -37,7 +43,7 @@ func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
 }
 
 // Class is the name of the collection.
-func (l *FeedbackLog) Class() string { return l.class }
+func (l *userLog) Class() string { return l.class }
 
 func feedbackClass(name string) *models.Class {
 	field := func(n string) *models.Property {
@@ -72,18 +78,24 @@ func (l *FeedbackLog) Put(ctx context.Context, f retrieval.Feedback) error {
 	for i, c := range f.Shown {
 		cites[i] = c.String()
 	}
-	obj := &models.Object{Class: l.class, ID: strfmt.UUID(f.ID()), Properties: map[string]any{
+	err = l.put(ctx, f.ID(), map[string]any{
 		"question": f.Question, "citations": cites, "shown_json": string(shown), "vote": string(f.Vote),
 		"user": f.User, "channel": f.Channel, "message_ts": f.MessageTS, "time": f.Time.UTC().Format(time.RFC3339Nano),
-	}}
+	})
+	if err != nil {
+		return fmt.Errorf("weaviate: store feedback on %s/%s: %w", f.Channel, f.MessageTS, err)
+	}
+	return nil
+}
+
+// put writes (or replaces) the object id with props.
+func (l *userLog) put(ctx context.Context, id string, props map[string]any) error {
+	obj := &models.Object{Class: l.class, ID: strfmt.UUID(id), Properties: props}
 	resp, err := l.client.Batch().ObjectsBatcher().WithObjects(obj).WithConsistencyLevel(l.cl).Do(ctx)
 	if err == nil {
 		err = batchErrors(resp)
 	}
-	if err != nil {
-		return fmt.Errorf("weaviate: store feedback on %s/%s: %w", f.Channel, f.MessageTS, describe(err))
-	}
-	return nil
+	return describe(err)
 }
 
 // List returns every stored vote, oldest first. It walks the collection with
@@ -135,31 +147,31 @@ func sortFeedback(fs []retrieval.Feedback) {
 }
 
 // Drop deletes the collection (tests use it to clean up).
-func (l *FeedbackLog) Drop(ctx context.Context) error {
+func (l *userLog) Drop(ctx context.Context) error {
 	return dropClasses(ctx, l.client, l.class)
 }
 
-// DeleteUser deletes every vote cast by the chat user id (Slack "U0123", a
-// Teams user id) and returns how many it deleted; with dryRun it only
-// counts them. Votes hold the question as asked, so this is how a person's
-// stored questions are erased.
-func (l *FeedbackLog) DeleteUser(ctx context.Context, user string, dryRun bool) (int, error) {
-	where := filters.Where().WithPath([]string{"user"}).WithOperator(filters.Equal).WithValueText(user)
+// DeleteUser deletes every object (vote, turn) of the chat user id (Slack
+// "U0123", a Teams user id) and returns how many it deleted; with dryRun it
+// only counts them. Both hold the question as asked, so this is how a
+// person's stored questions are erased.
+func (l *userLog) DeleteUser(ctx context.Context, user string, dryRun bool) (int, error) {
+	where := filters.Where().WithPath([]string{"user"}).WithOperator(filters.ContainsAny).WithValueText(user)
 	n, err := l.deleteWhere(ctx, where, dryRun)
 	if err != nil {
-		return n, fmt.Errorf("feedback of user %s: %w", user, err)
+		return n, fmt.Errorf("%s of user %s: %w", l.what, user, err)
 	}
 	return n, nil
 }
 
-// DeleteBefore deletes the votes cast before cutoff (the retention job:
-// cutoff is now minus feedback.retention) and returns how many; with
-// dryRun it only counts them.
-func (l *FeedbackLog) DeleteBefore(ctx context.Context, cutoff time.Time, dryRun bool) (int, error) {
+// DeleteBefore deletes the objects (votes, turns) made before cutoff (the
+// retention job: cutoff is now minus feedback.retention) and returns how
+// many; with dryRun it only counts them.
+func (l *userLog) DeleteBefore(ctx context.Context, cutoff time.Time, dryRun bool) (int, error) {
 	where := filters.Where().WithPath([]string{"time"}).WithOperator(filters.LessThan).WithValueDate(cutoff.UTC())
 	n, err := l.deleteWhere(ctx, where, dryRun)
 	if err != nil {
-		return n, fmt.Errorf("feedback before %s: %w", cutoff.UTC().Format(time.RFC3339), err)
+		return n, fmt.Errorf("%s before %s: %w", l.what, cutoff.UTC().Format(time.RFC3339), err)
 	}
 	return n, nil
 }
@@ -189,13 +201,13 @@ func (l *FeedbackLog) DeleteCiting(ctx context.Context, cites func(retrieval.Sho
 	return n, nil
 }
 
-// Count returns how many votes are stored.
-func (l *FeedbackLog) Count(ctx context.Context) (int, error) {
+// Count returns how many objects (votes, turns) are stored.
+func (l *userLog) Count(ctx context.Context) (int, error) {
 	return countWhere(ctx, l.client, l.class, nil)
 }
 
-// deleteWhere deletes (or, with dryRun, counts) the votes where matches.
-func (l *FeedbackLog) deleteWhere(ctx context.Context, where *filters.WhereBuilder, dryRun bool) (int, error) {
+// deleteWhere deletes (or, with dryRun, counts) the objects where matches.
+func (l *userLog) deleteWhere(ctx context.Context, where *filters.WhereBuilder, dryRun bool) (int, error) {
 	if dryRun {
 		return countWhere(ctx, l.client, l.class, where)
 	}

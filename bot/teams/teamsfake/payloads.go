@@ -42,9 +42,10 @@ type Msg struct {
 	FromRole   string // "bot" for a message from a bot
 	ServiceURL string // [the fake's ServiceURL]
 	ChannelID  string // [msteams]
-	Type       string // [message]
+	Type       string // [message]; "invoke" with Name
+	Name       string // of an invoke, e.g. "composeExtension/query"
 	ReplyToID  string
-	Value      any // Action.Submit data (a card click)
+	Value      any // Action.Submit data (a card click), or an invoke's payload
 }
 
 // A Person is a mentioned user.
@@ -124,6 +125,9 @@ func (s *Server) Activity(m Msg) ([]byte, Msg) {
 	}
 	if m.Value != nil {
 		a["value"] = m.Value
+	}
+	if m.Name != "" {
+		a["name"] = m.Name
 	}
 	if m.Kind == Channel {
 		a["channelData"] = map[string]any{"teamsChannelId": m.Chat, "teamsTeamId": "19:team@thread.tacv2",
