@@ -114,6 +114,9 @@ type Answer struct {
 	// cited nothing, named what no snippet has, or failed), for the
 	// operator's log and `ragbot ask -explain`; never shown to users.
 	SummaryDropped string `json:"summary_dropped,omitempty"`
+	// Usage, for a question asking where a name is used ("who calls
+	// newStore?"), says how Snippets are laid out (Usage); nil otherwise.
+	Usage *Usage `json:"usage,omitempty"`
 	// Rewrite is what the Asker's QueryRewriter added to the search, for
 	// `ragbot ask --explain`; zero without one. Not part of the JSON form.
 	Rewrite Rewritten `json:"-"`
@@ -225,7 +228,7 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 		r.Branch = a.Branches.MainBranch(r.Sources)
 	}
 	ctx, degraded := withDegraded(ctx)
-	ans, err := a.answerRewritten(ctx, r)
+	ans, err := a.answerUsage(ctx, r)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -245,6 +248,18 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 		}
 	}
 	return ans, nil
+}
+
+// answerUsage answers a usage question (UsageName) with its definitions and
+// every use (usage), and any other question, or a usage question about a
+// name nothing indexed defines or uses, by answerRewritten.
+func (a *Asker) answerUsage(ctx context.Context, r Request) (Answer, error) {
+	if name, ok := UsageName(r.Question); ok {
+		if ans, found, err := a.usage(ctx, r, name); err != nil || found {
+			return ans, err
+		}
+	}
+	return a.answerRewritten(ctx, r)
 }
 
 func (a *Asker) logger() *slog.Logger {

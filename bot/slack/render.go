@@ -118,6 +118,8 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
 	case missing:
 		summary = ":grey_question: *" + bot.MissingTitleQuoting(ans, echo) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
+	case ans.Usage != nil:
+		summary = ":mag: " + escape(ans.Usage.Title())
 	}
 	if ans.Question != "" && ans.Question != asked {
 		how := "(terms from this thread added)"
@@ -133,7 +135,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}
-	more := b.moreSection(all[len(snips):], bot.MoreTitle(ans.Coverage, len(all)-len(snips)))
+	more := b.moreSection(all[len(snips):], bot.MoreTitleOf(ans, len(all)-len(snips)))
 	per := min(maxSectionText, (codeBudget-len(more))/len(snips))
 	now := b.cfg.Now()
 	for i, s := range snips {
