@@ -225,7 +225,8 @@ func siteMatcher(defs []Hit, name string) *regexp.Regexp {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return regexp.MustCompile(flags + `(?:^|[^A-Za-z0-9_$])(?:` + strings.Join(names, "|") + `)(?:$|[^A-Za-z0-9_$])`)
+	// "$" is a boundary: shell reads X as "$X" or "${X}".
+	return regexp.MustCompile(flags + `(?:^|[^A-Za-z0-9_])(?:` + strings.Join(names, "|") + `)(?:$|[^A-Za-z0-9_])`)
 }
 
 // A site is one line that uses the name.

@@ -66,6 +66,9 @@ EXCLUDE = {
     ("UC08", "mux.go", 30): "declaration of the Mux field of the same name",
     ("UB01", "completions_test.go", 2775): "a comment after code",
     ("UB08", "doc/man_docs.go", 130): "error message text",
+    # Found when the first after-run missed it, then read: the line is in a
+    # test commented out with /* */, which the prefix check cannot see.
+    ("UC05", "middleware/throttle_test.go", 211): "inside a /* */ comment",
 }
 # Environment variables have no definition: the expected first answer is
 # the Go or Python line that reads them (os.Getenv, os.environ.get).
