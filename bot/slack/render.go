@@ -36,6 +36,9 @@ const (
 	actionUp      = "feedback_up"
 	actionDown    = "feedback_down"
 	actionShare   = "where_is_share"
+	// actionUsageAll is "Show all N uses" under a usage answer whose
+	// sites do not all fit (showAll).
+	actionUsageAll = "usage_show_all"
 )
 
 // render turns a reply into blocks and the fallback text. Searching, help
@@ -155,6 +158,11 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(bot.NotSureHint(ans))))
 	case missing:
 		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(missingHint)))
+	}
+	if ans.Usage != nil && len(all) > len(snips) {
+		all := slackgo.NewButtonBlockElement(actionUsageAll, cutBytes(ans.Question, maxButtonValue),
+			slackgo.NewTextBlockObject(slackgo.PlainTextType, fmt.Sprintf("Show all %d uses", ans.Usage.Sites), false, false))
+		blocks = append(blocks, slackgo.NewActionBlock("ragbot_usage", all))
 	}
 	if b.cfg.Feedback != nil {
 		blocks = append(blocks, voteButtons(ans.Question, snips))
