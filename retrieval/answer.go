@@ -240,7 +240,7 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 			a.logger().Warn("answer guard", "guard", fmt.Sprintf("%T", g), "err", err)
 		}
 	}
-	if ans.Coverage == Covered && a.Summarizer != nil {
+	if ans.Coverage == Covered && a.Summarizer != nil && ans.Usage == nil { // a list of uses is its own summary
 		if sum, err := a.Summarizer.Summarize(ctx, r.Question, ans.Snippets); err != nil {
 			ans.SummaryDropped = err.Error()
 		} else {
