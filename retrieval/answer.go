@@ -220,8 +220,9 @@ type Request struct {
 // request's branch (Branches) when it names none, retrieves, decides
 // coverage (see Evidence.Covered) and builds the answer (the best-ranked
 // hit and those of the other top TopK hits that are relevant on their own,
-// or NoCoverage with no snippets), runs the Guards in order, then the
-// Summarizer on a covered answer. The error is only for failures (Weaviate
+// or NoCoverage with no snippets; a usage question gets a usage answer,
+// see answerUsage), runs the Guards in order, then the Summarizer on a
+// covered answer other than a usage answer. The error is only for failures (Weaviate
 // down, embedder failing), never for "not found" nor a guard's error.
 func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 	if r.Branch == "" && a.Branches != nil {
