@@ -109,40 +109,31 @@ func plural(n int, one string) string {
 // it. found is false when nothing defines, uses or mentions it: the
 // question is then answered as any other.
 func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, found bool, err error) {
-	base := Query{Text: name, Limit: UsageLimit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
-	dq := base
-	dq.Properties, dq.Limit = []string{"symbol"}, 50
-	defHits, err := a.Store.Search(ctx, dq)
+	// One round trip: the definitions (BM25 on symbol), the chunks whose
+	// refs hold the name or its last part ("Get" of "Store.Get"), and the
+	// chunks that mention it, used when nothing defines it.
+	users := Query{Text: name, Limit: UsageLimit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
+	mentions, defq := users, users
+	users.Refs = []string{name, lastPart(name)}
+	defq.Properties, defq.Limit = []string{"symbol"}, 50
+	res, err := searchAll(ctx, a.Store, []Query{defq, users, mentions})
 	if err != nil {
 		return Answer{}, false, err
 	}
-	defs := definitions(defHits, name)
+	defs := definitions(res[0], name)
 	if len(defs) == 0 && !keyLike(name, r.Question) {
 		return Answer{}, false, nil // "which code calls Flask?": not a name of the code
 	}
-	short := name
 	if len(defs) > 0 {
-		short = lastPart(defs[0].Chunk.Symbol)
+		res[2] = nil
 	}
-	uq := base
-	uq.Refs = []string{short}
-	users, err := a.Store.Search(ctx, uq)
-	if err != nil {
-		return Answer{}, false, err
-	}
-	var mentions []Hit
-	if len(defs) == 0 {
-		if mentions, err = a.Store.Search(ctx, base); err != nil {
-			return Answer{}, false, err
-		}
-	}
-	match := siteMatcher(defs, short)
+	match := siteMatcher(defs, name)
 	skip := map[string]bool{}
 	for _, d := range defs {
 		skip[d.ID] = true
 	}
 	var sites []site
-	for i, group := range [][]Hit{users, mentions} {
+	for i, group := range [][]Hit{res[1], res[2]} {
 		for _, h := range group {
 			if !skip[h.ID] {
 				skip[h.ID] = true
