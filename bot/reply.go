@@ -92,10 +92,14 @@ const NotSureTitle = "Not sure: nothing indexed clearly answers this. The closes
 // first: at most most (the surface's own bound), and at most
 // retrieval.NotSureMatches in a "not sure" answer, or a "no coverage" one
 // listing closest matches (retrieval.Answer.ClosestFor), whose other
-// matches are listed one line each.
+// matches are listed one line each; in a usage answer, its definitions and
+// the first retrieval.UsageWithCode sites.
 func WithCode(ans retrieval.Answer, most int) int {
 	if ans.Coverage == retrieval.NotSure || ans.Coverage == retrieval.NoCoverage {
 		most = min(most, retrieval.NotSureMatches)
+	}
+	if u := ans.Usage; u != nil {
+		most = min(most, u.Definitions+retrieval.UsageWithCode)
 	}
 	return min(len(ans.Snippets), most)
 }
@@ -144,8 +148,23 @@ func cut(s string, n int) string {
 // matches" in a "not sure" answer and a "no coverage" one listing closest
 // matches.
 func MoreTitle(cov retrieval.Coverage, n int) string {
+	return moreTitle(cov == retrieval.NotSure || cov == retrieval.NoCoverage, n)
+}
+
+// MoreTitleOf is MoreTitle for ans: "9 more uses" in a usage answer.
+func MoreTitleOf(ans retrieval.Answer, n int) string {
+	if ans.Usage != nil {
+		if n == 1 {
+			return "1 more use"
+		}
+		return fmt.Sprintf("%d more uses", n)
+	}
+	return MoreTitle(ans.Coverage, n)
+}
+
+func moreTitle(close bool, n int) string {
 	one, many := "result", "results"
-	if cov == retrieval.NotSure || cov == retrieval.NoCoverage {
+	if close {
 		one, many = "close match", "close matches"
 	}
 	if n == 1 {

@@ -29,8 +29,9 @@ import (
 // pipelineVersion changes whenever chunking, search_text or the chunk's
 // metadata change in a way that must rewrite stored chunks; it is part of
 // SourceState.Settings. 3: author and modified_at from blame per symbol.
-// 4: search_text splits the identifiers inside content too.
-const pipelineVersion = "4"
+// 4: search_text splits the identifiers inside content too. 5: code chunks
+// carry the names they use (refs).
+const pipelineVersion = "5"
 
 // Indexer runs index runs: source -> files -> chunks -> embed -> upsert, then
 // deletes the chunks that no longer exist and records the SourceState.

@@ -114,6 +114,9 @@ type Answer struct {
 	// cited nothing, named what no snippet has, or failed), for the
 	// operator's log and `ragbot ask -explain`; never shown to users.
 	SummaryDropped string `json:"summary_dropped,omitempty"`
+	// Usage, for a question asking where a name is used ("who calls
+	// newStore?"), says how Snippets are laid out (Usage); nil otherwise.
+	Usage *Usage `json:"usage,omitempty"`
 	// Rewrite is what the Asker's QueryRewriter added to the search, for
 	// `ragbot ask --explain`; zero without one. Not part of the JSON form.
 	Rewrite Rewritten `json:"-"`
@@ -217,15 +220,16 @@ type Request struct {
 // request's branch (Branches) when it names none, retrieves, decides
 // coverage (see Evidence.Covered) and builds the answer (the best-ranked
 // hit and those of the other top TopK hits that are relevant on their own,
-// or NoCoverage with no snippets), runs the Guards in order, then the
-// Summarizer on a covered answer. The error is only for failures (Weaviate
+// or NoCoverage with no snippets; a usage question gets a usage answer,
+// see answerUsage), runs the Guards in order, then the Summarizer on a
+// covered answer other than a usage answer. The error is only for failures (Weaviate
 // down, embedder failing), never for "not found" nor a guard's error.
 func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 	if r.Branch == "" && a.Branches != nil {
 		r.Branch = a.Branches.MainBranch(r.Sources)
 	}
 	ctx, degraded := withDegraded(ctx)
-	ans, err := a.answerRewritten(ctx, r)
+	ans, err := a.answerUsage(ctx, r)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -237,7 +241,7 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 			a.logger().Warn("answer guard", "guard", fmt.Sprintf("%T", g), "err", err)
 		}
 	}
-	if ans.Coverage == Covered && a.Summarizer != nil {
+	if ans.Coverage == Covered && a.Summarizer != nil && ans.Usage == nil { // a list of uses is its own summary
 		if sum, err := a.Summarizer.Summarize(ctx, r.Question, ans.Snippets); err != nil {
 			ans.SummaryDropped = err.Error()
 		} else {
@@ -245,6 +249,18 @@ func (a *Asker) Ask(ctx context.Context, r Request) (Answer, error) {
 		}
 	}
 	return ans, nil
+}
+
+// answerUsage answers a usage question (UsageName) with its definitions and
+// every use (usage), and any other question, or a usage question about a
+// name nothing indexed defines or uses, by answerRewritten.
+func (a *Asker) answerUsage(ctx context.Context, r Request) (Answer, error) {
+	if name, ok := UsageName(r.Question); ok {
+		if ans, found, err := a.usage(ctx, r, name); err != nil || found {
+			return ans, err
+		}
+	}
+	return a.answerRewritten(ctx, r)
 }
 
 func (a *Asker) logger() *slog.Logger {

@@ -35,6 +35,11 @@ type Chunk struct {
 	StartLine  int    // first line, 1-based
 	EndLine    int    // last line, inclusive
 	Ordinal    int    // 0 for the first chunk with this Path and Symbol, 1 for the next window or duplicate, ...
+	// Refs are the names the chunk's code uses, each once: called functions,
+	// selected fields, identifiers, types, and string literals that look
+	// like keys ("RAGBOT_TOKEN", "server.port"); nil for prose and for files
+	// without a grammar. Usage answers find callers by them (usage.go).
+	Refs []string
 
 	CommitSHA string // full 40-hex SHA the content was read at ("" for non-git sources); render the first 7
 	Branch    string // branch the chunk belongs to ("" for non-git sources)

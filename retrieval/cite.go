@@ -24,11 +24,15 @@ func (s Snippet) Where() string {
 	return s.Path
 }
 
-// Lines is the snippet's line range as a citation gives it: "10-24", or for
+// Lines is the snippet's line range as a citation gives it: "10-24" ("10"
+// for one line, as a usage answer's sites are), or for
 // a focused snippet (ShownStart set) the shown window within the chunk's
 // range, "88-117 of 1-120".
 func (s Snippet) Lines() string {
 	r := strconv.Itoa(s.StartLine) + "-" + strconv.Itoa(s.EndLine)
+	if s.StartLine == s.EndLine && s.ShownStart == 0 {
+		return strconv.Itoa(s.StartLine)
+	}
 	if s.ShownStart > 0 {
 		return strconv.Itoa(s.ShownStart) + "-" + strconv.Itoa(s.ShownEnd) + " of " + r
 	}

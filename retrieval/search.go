@@ -62,6 +62,9 @@ type Query struct {
 	Properties []string
 	// Paths, when set, restricts hits to chunks whose path is one of these.
 	Paths []string
+	// Refs, when set, restricts hits to chunks that use one of these names
+	// (Chunk.Refs), compared case-insensitively.
+	Refs []string
 }
 
 // A Hit is one retrieved chunk with its scores.

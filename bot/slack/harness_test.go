@@ -117,6 +117,7 @@ type harnessOpts struct {
 	// admission, when set, admits the questions of mentions and /where-is
 	// alike, as `ragbot serve` wires it.
 	admission *bot.Admission
+	extra     []retrieval.Chunk // indexed with the fixture
 }
 
 func newHarness(t testing.TB, o harnessOpts) *harness {
@@ -124,7 +125,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	ctx := context.Background()
 	proxy := chattest.NewWeaviateProxy(t, weaviatetest.URL(t))
 	asker := chattest.Index(t, proxy.URL, append(fixtureChunks(time.Now().Add(-40*time.Minute)),
-		chattest.Ledger(o.ledger, time.Now().Add(-40*time.Minute))...))
+		append(chattest.Ledger(o.ledger, time.Now().Add(-40*time.Minute)), o.extra...)...))
 	if o.topK > 0 {
 		asker.TopK, asker.Candidates = o.topK, max(asker.Candidates, o.topK)
 	}

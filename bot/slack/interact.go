@@ -2,13 +2,16 @@ package slack
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	slackgo "github.com/slack-go/slack"
 
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// interact handles block_actions: votes and "Share in channel". The work
+// interact handles block_actions: votes, "Share in channel" and "Show all
+// N uses". The work
 // runs in the background; the transport acks right after.
 func (b *Bot) interact(cb slackgo.InteractionCallback) {
 	if cb.Type != slackgo.InteractionTypeBlockActions {
@@ -26,6 +29,9 @@ func (b *Bot) interact(cb slackgo.InteractionCallback) {
 		case actionShare:
 			q := a.Value
 			b.core.Go(func(ctx context.Context) { b.share(ctx, cb, q) })
+		case actionUsageAll:
+			q := a.Value
+			b.core.Go(func(ctx context.Context) { b.showAll(ctx, cb, q) })
 		}
 	}
 }
@@ -87,4 +93,64 @@ func (b *Bot) share(ctx context.Context, cb slackgo.InteractionCallback, q strin
 	if err := b.respond(ctx, cb.ResponseURL, &slackgo.WebhookMessage{DeleteOriginal: true}); err != nil {
 		log.Warn("delete the private list after sharing", "err", err)
 	}
+}
+
+// maxAllText bounds the sections of a showAll reply, in bytes: the same
+// budget as an answer's code (codeBudget).
+const maxAllText = codeBudget
+
+// showAll answers "Show all N uses" with an ephemeral message (only the
+// clicker sees it, through response_url, protocols.md §1.5) listing every
+// use of the usage question q, asked again with the channel's access, one
+// citation line each, in sections of at most maxSectionText bytes; past
+// maxAllText the rest are counted.
+func (b *Bot) showAll(ctx context.Context, cb slackgo.InteractionCallback, q string) {
+	channel := cb.Channel.ID
+	if channel == "" {
+		channel = cb.Container.ChannelID
+	}
+	log := b.log.With("channel", channel, "user", cb.User.ID)
+	msg := &slackgo.WebhookMessage{ResponseType: slackgo.ResponseTypeEphemeral, Text: noSourcesText}
+	if sources := b.cfg.Access.Sources(channel); len(sources) > 0 {
+		groups := b.cfg.Access.GroupsFor(channel, cb.User.ID, false)
+		ans, err := b.cfg.Answerer.Ask(ctx, retrieval.Request{Question: q, Sources: sources, Groups: groups})
+		switch {
+		case err != nil:
+			log.Error("show all uses: search failed", "err", err)
+			msg.Text = unavailableText("")
+		case ans.Usage == nil:
+			msg.Text = "That is no longer answered as a list of uses."
+		default:
+			msg.Text, msg.Blocks = escape(ans.Usage.Title()), &slackgo.Blocks{BlockSet: allUses(ans)}
+		}
+	}
+	if err := b.respond(ctx, cb.ResponseURL, msg); err != nil {
+		log.Warn("show all uses", "err", err)
+	}
+}
+
+// allUses lists a usage answer's definitions and sites under its title.
+func allUses(ans retrieval.Answer) []slackgo.Block {
+	blocks := []slackgo.Block{mrkdwnContext(":mag: " + escape(ans.Usage.Title()))}
+	var sec strings.Builder
+	total := 0
+	for i, s := range ans.Snippets {
+		line := "• " + link(s.URL, s.Label())
+		if s.Symbol != "" {
+			line += " · " + inlineCode(cutBytes(s.Symbol, 150))
+		}
+		if i < ans.Usage.Definitions {
+			line += " (definition)"
+		}
+		if total += len(line) + 1; total > maxAllText {
+			sec.WriteString(fmt.Sprintf("_… %d more: `ragbot ask --json` lists them all_", len(ans.Snippets)-i))
+			break
+		}
+		if sec.Len()+len(line)+1 > maxSectionText-100 {
+			blocks = append(blocks, mrkdwnSection(sec.String()))
+			sec.Reset()
+		}
+		sec.WriteString(line + "\n")
+	}
+	return append(blocks, mrkdwnSection(sec.String()))
 }

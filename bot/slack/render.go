@@ -36,6 +36,9 @@ const (
 	actionUp      = "feedback_up"
 	actionDown    = "feedback_down"
 	actionShare   = "where_is_share"
+	// actionUsageAll is "Show all N uses" under a usage answer whose
+	// sites do not all fit (showAll).
+	actionUsageAll = "usage_show_all"
 )
 
 // render turns a reply into blocks and the fallback text. Searching, help
@@ -118,6 +121,8 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
 	case missing:
 		summary = ":grey_question: *" + bot.MissingTitleQuoting(ans, echo) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
+	case ans.Usage != nil:
+		summary = ":mag: " + escape(ans.Usage.Title())
 	}
 	if ans.Question != "" && ans.Question != asked {
 		how := "(terms from this thread added)"
@@ -133,7 +138,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	if w := warningsSection(ans.Warnings); w != nil {
 		blocks = append(blocks, w)
 	}
-	more := b.moreSection(all[len(snips):], bot.MoreTitle(ans.Coverage, len(all)-len(snips)))
+	more := b.moreSection(all[len(snips):], bot.MoreTitleOf(ans, len(all)-len(snips)))
 	per := min(maxSectionText, (codeBudget-len(more))/len(snips))
 	now := b.cfg.Now()
 	for i, s := range snips {
@@ -153,6 +158,11 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(bot.NotSureHint(ans))))
 	case missing:
 		blocks = append(blocks, mrkdwnContext(":bulb: "+escape(missingHint)))
+	}
+	if ans.Usage != nil && len(all) > len(snips) {
+		all := slackgo.NewButtonBlockElement(actionUsageAll, cutBytes(ans.Question, maxButtonValue),
+			slackgo.NewTextBlockObject(slackgo.PlainTextType, fmt.Sprintf("Show all %d uses", ans.Usage.Sites), false, false))
+		blocks = append(blocks, slackgo.NewActionBlock("ragbot_usage", all))
 	}
 	if b.cfg.Feedback != nil {
 		blocks = append(blocks, voteButtons(ans.Question, snips))

@@ -130,6 +130,8 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 		summary = "❔ " + bot.NotSureTitle + " (“" + cut(asked, 300) + "”)"
 	case missing:
 		summary = "❔ " + bot.MissingTitle(ans) + " (“" + cut(asked, 300) + "”)"
+	case ans.Usage != nil:
+		summary = "🔍 " + ans.Usage.Title()
 	}
 	head := []textRun{{Type: "TextRun", Text: summary, Weight: "Bolder"}}
 	if ans.Question != "" && ans.Question != asked {
@@ -147,7 +149,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 		c.Body = append(c.Body, element{Type: "Container", Items: snippetItems(s, now, per), Separator: i > 0, Spacing: "Medium"})
 	}
 	if rest := all[shown:]; len(rest) > 0 {
-		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest, bot.MoreTitle(ans.Coverage, len(rest))), Separator: true, Spacing: "Medium"})
+		c.Body = append(c.Body, element{Type: "Container", Items: moreItems(rest, bot.MoreTitleOf(ans, len(rest))), Separator: true, Spacing: "Medium"})
 	}
 	hint := ""
 	switch {

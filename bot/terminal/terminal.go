@@ -63,7 +63,12 @@ func ExplainRewrite(w io.Writer, rw retrieval.Rewritten) {
 	}
 }
 
-// Render prints an answer for a terminal: a "no coverage" answer says
+// MaxListed is how many snippets Render lists by their header line after
+// those shown with code; `ask --json` holds them all.
+const MaxListed = 40
+
+// Render prints an answer for a terminal: a usage answer starts with its
+// title (retrieval.Usage.Title); a "no coverage" answer says
 // so and names what is missing, then lists the closest matches for the
 // rest of the question when it has them (retrieval.Answer.ClosestFor), as
 // a "not sure" answer does; words read as typos are named first
@@ -95,6 +100,9 @@ func Render(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain 
 	if ans.DidYouMean != "" {
 		fmt.Fprintf(w, "%s\n\n", bot.DidYouMeanText(ans))
 	}
+	if ans.Usage != nil {
+		fmt.Fprintf(w, "%s.\n\n", ans.Usage.Title())
+	}
 	if ans.Coverage == retrieval.NotSure {
 		fmt.Fprintf(w, "%s\n\n", bot.NotSureTitle)
 		defer fmt.Fprintf(w, "\n%s\n", bot.NotSureHint(ans))
@@ -108,7 +116,11 @@ func Render(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain 
 	for i, s := range ans.Snippets {
 		listed := i >= withCode
 		if i == withCode {
-			fmt.Fprintf(w, "%s:\n", bot.MoreTitle(ans.Coverage, len(ans.Snippets)-i))
+			fmt.Fprintf(w, "%s:\n", bot.MoreTitleOf(ans, len(ans.Snippets)-i))
+		}
+		if i == withCode+MaxListed {
+			fmt.Fprintf(w, "... %d more: --json lists them all\n", len(ans.Snippets)-i)
+			break
 		}
 		var meta []string
 		if c := s.ShortCommit(); c != "" {
@@ -143,7 +155,7 @@ func Render(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain 
 		}
 		fmt.Fprintln(w)
 	}
-	if n := len(ans.Snippets); n < topK && ans.Coverage == retrieval.Covered {
+	if n := len(ans.Snippets); n < topK && ans.Coverage == retrieval.Covered && ans.Usage == nil {
 		fmt.Fprintf(w, "(%d of up to %d snippets shown: the rest fell below the relevance thresholds)\n", n, topK)
 	}
 }

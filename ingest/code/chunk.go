@@ -48,8 +48,9 @@ const (
 // Result is the outcome of chunking one file.
 type Result struct {
 	// Chunks are in line order. Only Kind (retrieval.KindCode), Path, Symbol,
-	// SymbolKind, Language, Signature, Content, StartLine, EndLine and Ordinal
-	// are set; the caller fills the rest.
+	// SymbolKind, Language, Signature, Content, StartLine, EndLine, Ordinal
+	// and, for a file with a grammar, Refs (refsByLine) are set; the caller
+	// fills the rest.
 	Chunks []retrieval.Chunk
 	// Fallback is "" when symbols were found (or the file is blank), else why
 	// line windows were cut: FallbackParseError, FallbackNoGrammar or
@@ -81,10 +82,10 @@ func Chunk(path string, src []byte, opt Options) Result {
 	}
 	lines := splitLines(src)
 	c := chunker{path: path, lang: Language(path), lines: lines, opt: opt.withDefaults()}
-	syms, broken, fallback := parse(path, src)
+	syms, broken, refs, fallback := parse(path, src)
 	if len(syms) == 0 {
 		c.window(1, len(lines))
-		return Result{Chunks: c.finish(), Fallback: fallback}
+		return Result{Chunks: c.withRefs(refs), Fallback: fallback}
 	}
 	for _, s := range syms {
 		c.symbol(s)
@@ -95,28 +96,29 @@ func Chunk(path string, src []byte, opt Options) Result {
 	if c.lang == "python" || c.lang == "javascript" || c.lang == "typescript" {
 		c.topLevel(syms, broken)
 	}
-	return Result{Chunks: c.finish(), Fallback: fallback}
+	return Result{Chunks: c.withRefs(refs), Fallback: fallback}
 }
 
-// parse returns the symbols of src and the line spans that did not parse,
-// or why there are no symbols. A file
+// parse returns the symbols of src, the line spans that did not parse and
+// the names used per line (refsByLine), or why there are no symbols. A file
 // that only parses once its grammar gaps are patched (see gapPatches) has no
 // broken spans.
-func parse(path string, src []byte) (syms []symbol, broken []span, fallback string) {
+func parse(path string, src []byte) (syms []symbol, broken []span, refs map[int][]string, fallback string) {
 	lang := grammar(path)
 	if lang == nil {
-		return nil, nil, FallbackNoGrammar
+		return nil, nil, nil, FallbackNoGrammar
 	}
 	p := sitter.NewParser()
 	defer p.Close()
 	p.SetLanguage(lang)
 	tree, err := p.ParseCtx(context.Background(), nil, src)
 	if err != nil {
-		return nil, nil, FallbackParseError
+		return nil, nil, nil, FallbackParseError
 	}
 	tree, _ = patchGaps(p, tree, gapPatches[Language(path)], src)
 	defer tree.Close()
 	root := tree.RootNode()
+	refs = refsByLine(root, src)
 	switch Language(path) {
 	case "go":
 		syms = goSymbols(root, src)
@@ -134,5 +136,14 @@ func parse(path string, src []byte) (syms []symbol, broken []span, fallback stri
 	if len(syms) == 0 && fallback == "" {
 		fallback = FallbackNoSymbols
 	}
-	return syms, broken, fallback
+	return syms, broken, refs, fallback
+}
+
+// withRefs is finish with each chunk's Refs filled from refs.
+func (c *chunker) withRefs(refs map[int][]string) []retrieval.Chunk {
+	out := c.finish()
+	for i := range out {
+		out[i].Refs = refsIn(refs, out[i].StartLine, out[i].EndLine)
+	}
+	return out
 }

@@ -161,6 +161,7 @@ func TestChunkNoSymbols(t *testing.T) {
 		Chunks: []retrieval.Chunk{{
 			Kind: "code", Path: "tools/tools.go", SymbolKind: "window", Language: "go",
 			Content: strings.TrimSuffix(src, "\n"), StartLine: 1, EndLine: 4,
+			Refs: []string{"tools"}, // the package clause's name; "_" is left out
 		}},
 		Fallback: "no symbols",
 	}

@@ -18,7 +18,15 @@ import (
 const (
 	tokField = "field"
 	tokWord  = "word"
+	// tokLower keeps the whole value, lower-cased: refs match whole names
+	// whatever case the asker typed ("newstore" finds "newStore").
+	tokLower = "lowercase"
 )
+
+// refsProperty holds retrieval.Chunk.Refs: filterable, not BM25-searched.
+func refsProperty() *models.Property {
+	return &models.Property{Name: "refs", DataType: []string{"text[]"}, Tokenization: tokLower, IndexSearchable: boolp(false)}
+}
 
 func boolp(b bool) *bool { return &b }
 
@@ -80,6 +88,7 @@ func chunkClass(name, embedder, semantic string) *models.Class {
 			date("modified_at"), date("indexed_at"),
 			text("content_hash", tokField),
 			{Name: "acl", DataType: []string{"text[]"}, Tokenization: tokField},
+			refsProperty(),
 		},
 	}
 }
@@ -187,7 +196,27 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 			s.chunk, have, s.emb, ErrEmbedderMismatch)
 	}
 	s.semStore, s.slot = sem, slot
+	if err := s.addRefs(ctx, got); err != nil {
+		return err
+	}
 	return s.ensureCompanions(ctx)
+}
+
+// addRefs adds the refs property to a chunk collection made before it
+// existed (Weaviate docs, 'Add a property'); the indexer's settings
+// fingerprint changed with it, so the next run of each source rewrites its
+// chunks with their refs.
+func (s *Store) addRefs(ctx context.Context, got *models.Class) error {
+	for _, p := range got.Properties {
+		if p.Name == "refs" {
+			return nil
+		}
+	}
+	err := s.client.Schema().PropertyCreator().WithClassName(s.chunk).WithProperty(refsProperty()).Do(ctx)
+	if err != nil && !alreadyExists(err) {
+		return fmt.Errorf("weaviate: add property refs to collection %s: %w", s.chunk, describe(err))
+	}
+	return nil
 }
 
 // ensureCompanions creates the state and vocabulary collections when

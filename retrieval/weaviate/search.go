@@ -175,6 +175,9 @@ func where(q retrieval.Query) *filters.WhereBuilder {
 	if len(q.Paths) > 0 {
 		ops = append(ops, filters.Where().WithPath([]string{"path"}).WithOperator(filters.ContainsAny).WithValueText(q.Paths...))
 	}
+	if len(q.Refs) > 0 {
+		ops = append(ops, filters.Where().WithPath([]string{"refs"}).WithOperator(filters.ContainsAny).WithValueText(q.Refs...))
+	}
 	if q.Branch != "" {
 		ops = append(ops, filters.Where().WithOperator(filters.Or).WithOperands([]*filters.WhereBuilder{
 			filters.Where().WithPath([]string{"branch"}).WithOperator(filters.Equal).WithValueText(q.Branch),

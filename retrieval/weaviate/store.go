@@ -353,6 +353,9 @@ func chunkProperties(c retrieval.Chunk) map[string]any {
 		"version": c.Version, "indexed_at": c.IndexedAt.UTC().Format(time.RFC3339Nano),
 		"content_hash": c.ContentHash, "acl": aclValues(c.ACL),
 	}
+	if len(c.Refs) > 0 {
+		p["refs"] = c.Refs
+	}
 	if !c.ModifiedAt.IsZero() {
 		p["modified_at"] = c.ModifiedAt.UTC().Format(time.RFC3339Nano)
 	}

@@ -1,0 +1,103 @@
+package ingest_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
+)
+
+// The files of the usage test repository. Line numbers in the wants below
+// are counted in these texts.
+const (
+	usageStore = "package svc\n\n// Store holds orders.\ntype Store struct{}\n\n// newStore makes a Store.\nfunc newStore() *Store {\n\treturn &Store{}\n}\n"
+	// open calls newStore on line 5; token reads RAGBOT_TOKEN on line 10.
+	usageOpen = "package svc\n\nimport \"os\"\n\nfunc open() *Store { return newStore() }\n\n// token is the API token; newStore does not need it.\nfunc token() string {\n\t// RAGBOT_TOKEN is set by scripts/dev.sh.\n\treturn os.Getenv(\"RAGBOT_TOKEN\")\n}\n"
+	// After the edit open no longer calls newStore; reopen (line 3 of
+	// reopen.go) and a test (line 6 of open_test.go) do.
+	usageOpenEdited = "package svc\n\nimport \"os\"\n\nfunc open() *Store { return &Store{} }\n\n// token is the API token; newStore does not need it.\nfunc token() string {\n\t// RAGBOT_TOKEN is set by scripts/dev.sh.\n\treturn os.Getenv(\"RAGBOT_TOKEN\")\n}\n"
+	usageReopen     = "package svc\n\nfunc reopen() *Store { return newStore() }\n"
+	usageTest       = "package svc\n\nimport \"testing\"\n\nfunc TestStore(t *testing.T) {\n\tif newStore() == nil {\n\t\tt.Fatal(\"nil\")\n\t}\n}\n"
+	// A script that only sets the variable, with more mentions of it than
+	// the code that reads it.
+	usageScript = "#!/bin/sh\nexport RAGBOT_TOKEN=dev\necho \"RAGBOT_TOKEN=$RAGBOT_TOKEN\"\nRAGBOT_TOKEN=dev go run .\n"
+)
+
+// TestUsageAnswerFollowsPush indexes a git repository in a real Weaviate,
+// asks who calls a function (as typed, and in lower case) and where an
+// environment variable is read, then edits the callers, commits, runs the
+// incremental index and checks that the usage answer follows.
+func TestUsageAnswerFollowsPush(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	index := func(run int, want string) {
+		t.Helper()
+		st, err := newIndexer(t, store, emb, t0.Add(time.Duration(100+run)*time.Hour)).IndexGit(ctx, src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode != want {
+			t.Fatalf("index run %d: mode %q, want %q", run, st.Mode, want)
+		}
+	}
+	// sites asks q and returns the definitions' and the sites' "path:line symbol".
+	sites := func(q string) (defs, uses []string) {
+		t.Helper()
+		ans, err := asker.Ask(ctx, retrieval.Request{Question: q, Sources: []string{"repo:svc"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.Usage == nil {
+			t.Fatalf("%q: not answered as a usage question: %+v", q, ans)
+		}
+		for i, s := range ans.Snippets {
+			row := fmt.Sprintf("%s:%d %s", s.Path, s.StartLine, s.Symbol)
+			if i < ans.Usage.Definitions {
+				defs = append(defs, row)
+			} else {
+				uses = append(uses, row)
+			}
+		}
+		return defs, uses
+	}
+	check := func(q string, wantDefs, wantUses []string) {
+		t.Helper()
+		defs, uses := sites(q)
+		if diff := cmp.Diff(wantDefs, defs); diff != "" {
+			t.Errorf("%q: definitions (-want +got):\n%s", q, diff)
+		}
+		if diff := cmp.Diff(wantUses, uses); diff != "" {
+			t.Errorf("%q: uses (-want +got):\n%s", q, diff)
+		}
+	}
+
+	repo.write(t, map[string]string{"svc/store.go": usageStore, "svc/open.go": usageOpen, "scripts/dev.sh": usageScript})
+	repo.commit(t, "add svc")
+	index(1, ingest.ModeFull)
+	// newStore is declared on line 7 under its doc comment (line 6); the
+	// comment in open.go that names it is no use.
+	def := []string{"svc/store.go:6 newStore"}
+	check("who calls newStore?", def, []string{"svc/open.go:5 open"})
+	check("who calls newstore", def, []string{"svc/open.go:5 open"})
+	// The reading line first, then the script's three mentions (lines
+	// 2-4); the comment on line 9 of open.go is no read.
+	check("where is RAGBOT_TOKEN read?", nil, []string{"svc/open.go:10 token",
+		"scripts/dev.sh:2 ", "scripts/dev.sh:3 ", "scripts/dev.sh:4 "})
+
+	repo.write(t, map[string]string{"svc/open.go": usageOpenEdited, "svc/reopen.go": usageReopen, "svc/open_test.go": usageTest})
+	repo.commit(t, "move the newStore call")
+	index(2, ingest.ModeIncremental)
+	// Code before tests.
+	check("where is newStore used", def, []string{"svc/reopen.go:3 reopen", "svc/open_test.go:6 TestStore"})
+}

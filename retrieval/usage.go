@@ -1,0 +1,362 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// usageName is an identifier, qualified name, environment variable or
+// configuration key as typed, optionally in backticks or with "()".
+const usageName = "`?([A-Za-z_$][A-Za-z0-9_$.:#-]*)(?:\\(\\))?`?"
+
+// usageEnd ends a "who calls X" question: X is its last word ("which code
+// calls React Native?" names no identifier).
+const usageEnd = `\s*[?.!]*\s*$`
+
+// usagePatterns recognise questions about where a name is used, read or
+// called, in the words people type, any case: "who calls newStore",
+// "what uses X", "callers of foo", "where is retryPolicy used", "where is
+// the RAGBOT_TOKEN env var read", "where do we call X", "find usages of
+// X". "where is X defined" matches none of them.
+var usagePatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^(?:who|what|which \w+)\s+(?:calls|call|uses|use|reads|invokes|references)\s+(?:the\s+)?` + usageName + usageEnd),
+	regexp.MustCompile(`(?i)^(?:find\s+|show\s+|list\s+)?(?:all\s+)?(?:the\s+)?(?:callers|usages|uses|references|call sites|readers)\s+(?:of|for|to)\s+(?:the\s+)?` + usageName + usageEnd),
+	regexp.MustCompile(`(?i)^where(?:\s+is|\s+are|'s)\s+(?:the\s+)?` + usageName + `\s+(?:(?:env(?:ironment)?\s+var(?:iable)?|config(?:uration)?\s+key|setting|option|function|method|func|type|class)\s+)?(?:being\s+)?(?:used|called|read|referenced|invoked)(?:\s+(?:anywhere|in \S+|by \S+))?` + usageEnd),
+	regexp.MustCompile(`(?i)^where\s+(?:do|does)\s+(?:we|it|the code|anything|anyone)\s+(?:call|use|read)\s+(?:the\s+)?` + usageName + usageEnd),
+}
+
+// UsageName returns the name a question asks the uses of (see
+// usagePatterns), with a trailing "()" and backticks removed, or false
+// when it asks something else.
+func UsageName(question string) (string, bool) {
+	q := strings.TrimSpace(question)
+	for _, re := range usagePatterns {
+		if m := re.FindStringSubmatch(q); m != nil {
+			return strings.Trim(m[1], ".:#-"), true
+		}
+	}
+	return "", false
+}
+
+// UsageLimit is how many chunks using a name a usage answer reads, the
+// store's largest query (Query.Limit); the sites in them are all listed.
+const UsageLimit = 200
+
+// UsageWithCode is how many call sites a surface shows with their calling
+// line as code, after the definitions; the others are citation lines.
+const UsageWithCode = 3
+
+// Usage describes a usage answer: Answer.Snippets hold the name's
+// Definitions first, then one snippet per site (Sites of them: the line
+// that uses the name, cited as path:line with its enclosing symbol), in
+// Groups, each group's sites by file: readers in code before tests, and,
+// for a name without a definition (an environment variable or a
+// configuration key), code that reads it before the Mentions in files that
+// only mention it (scripts, templates, docs).
+type Usage struct {
+	Name        string       `json:"name"`
+	Definitions int          `json:"definitions"`
+	Sites       int          `json:"sites"`
+	Files       int          `json:"files"`
+	Mentions    int          `json:"mentions,omitempty"`
+	Groups      []UsageGroup `json:"groups,omitempty"` // several definitions only
+}
+
+// A UsageGroup is a run of sites attributed to one definition: the one
+// in the same file, else in the same folder; Definition is its index in
+// Answer.Snippets, or -1 for the sites that no single definition claims.
+type UsageGroup struct {
+	Definition int `json:"definition"`
+	Sites      int `json:"sites"`
+}
+
+// Title is the line a surface puts above a usage answer: how many places
+// use the name, or that no callers are indexed, and how an ambiguous name
+// was grouped.
+func (u Usage) Title() string {
+	var b strings.Builder
+	switch {
+	case u.Sites == 0:
+		fmt.Fprintf(&b, "%s: no callers indexed (callers outside the indexed sources, e.g. of an exported API, are not seen)", u.Name)
+	case u.Sites == 1:
+		fmt.Fprintf(&b, "%s is used in 1 place", u.Name)
+	default:
+		fmt.Fprintf(&b, "%s is used in %d places in %d %s", u.Name, u.Sites, u.Files, plural(u.Files, "file"))
+	}
+	switch {
+	case u.Definitions > 1:
+		fmt.Fprintf(&b, "; %d definitions: uses are grouped under the definition in the same file or folder, the others last", u.Definitions)
+	case u.Definitions == 0 && u.Sites > u.Mentions && u.Mentions > 0:
+		fmt.Fprintf(&b, "; code that reads it first, then %d %s in other files", u.Mentions, plural(u.Mentions, "mention"))
+	}
+	return b.String()
+}
+
+func plural(n int, one string) string {
+	if n == 1 {
+		return one
+	}
+	return one + "s"
+}
+
+// usage answers a usage question about name: its definitions (chunks whose
+// symbol names it), then every line of the chunks that use it (Chunk.Refs),
+// and, when it has no definition, the lines of other chunks that mention
+// it. found is false when nothing defines, uses or mentions it: the
+// question is then answered as any other.
+func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, found bool, err error) {
+	// One round trip: the definitions (BM25 on symbol), the chunks whose
+	// refs hold the name or its last part ("Get" of "Store.Get"), and the
+	// chunks that mention it, used when nothing defines it.
+	users := Query{Text: name, Limit: UsageLimit, Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}
+	mentions, defq := users, users
+	users.Refs = []string{name, lastPart(name)}
+	defq.Properties, defq.Limit = []string{"symbol"}, 50
+	res, err := searchAll(ctx, a.Store, []Query{defq, users, mentions})
+	if err != nil {
+		return Answer{}, false, err
+	}
+	defs := definitions(res[0], name)
+	if len(defs) == 0 && !keyLike(name, r.Question) {
+		return Answer{}, false, nil // "which code calls Flask?": not a name of the code
+	}
+	if len(defs) > 0 {
+		res[2] = nil
+	}
+	match := siteMatcher(defs, name)
+	skip := map[string]bool{}
+	for _, d := range defs {
+		skip[d.ID] = true
+	}
+	var sites []site
+	for i, group := range [][]Hit{res[1], res[2]} {
+		for _, h := range group {
+			if !skip[h.ID] {
+				skip[h.ID] = true
+				sites = append(sites, chunkSites(h.Chunk, match, i == 1)...)
+			}
+		}
+	}
+	if len(defs) == 0 && (len(sites) == 0 || sites[0].mention) {
+		return Answer{}, false, nil // mentions without a definition or a reader in code answer nothing
+	}
+	return usageAnswer(r.Question, name, defs, sites), true, nil
+}
+
+// keyRe is an environment variable ("RAGBOT_TOKEN") or a dotted
+// configuration key ("server.port").
+var keyRe = regexp.MustCompile(`^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+)$`)
+
+// keyLike reports whether a name without a definition is asked about as
+// something read: it looks like a key (keyRe) or the question says it is
+// read or is an environment variable.
+func keyLike(name, question string) bool {
+	q := strings.ToLower(question)
+	return keyRe.MatchString(name) || strings.Contains(q, " read") || strings.Contains(q, " env")
+}
+
+// definitions are the code hits whose symbol names name (definesName),
+// keeping only exact-case ones when there are any ("NewStore" asked,
+// "newStore" also defined).
+func definitions(hits []Hit, name string) []Hit {
+	var all, exact []Hit
+	for _, h := range hits {
+		if h.Chunk.Kind != KindCode || h.Chunk.Ordinal > 0 || !definesName(h.Chunk.Symbol, name) {
+			continue
+		}
+		all = append(all, h)
+		if lastPart(h.Chunk.Symbol) == lastPart(name) {
+			exact = append(exact, h)
+		}
+	}
+	if len(exact) > 0 {
+		return exact
+	}
+	return all
+}
+
+// definesName reports whether symbol ("Store.newStore", "newStore")
+// defines name, compared case-insensitively: the whole symbol, or its last
+// part when name is not qualified.
+func definesName(symbol, name string) bool {
+	s, n := strings.ToLower(symbol), strings.ToLower(name)
+	return s != "" && (s == n || lastPart(s) == n)
+}
+
+// lastPart is a qualified name's last part: "findByEmail" of
+// "UserRepository.findByEmail", "UserRepository::findByEmail" or "...#findByEmail".
+func lastPart(s string) string {
+	if i := strings.LastIndexAny(s, ".:#"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// siteMatcher matches the lines that use the name as a whole word: the
+// definitions' exact names, else what was typed, in any case when it was
+// typed in lower case.
+func siteMatcher(defs []Hit, name string) *regexp.Regexp {
+	alts := map[string]bool{}
+	for _, d := range defs {
+		alts[regexp.QuoteMeta(lastPart(d.Chunk.Symbol))] = true
+	}
+	flags := ""
+	if len(alts) == 0 {
+		alts[regexp.QuoteMeta(name)] = true
+		if strings.ToLower(name) == name {
+			flags = "(?i)"
+		}
+	}
+	names := make([]string, 0, len(alts))
+	for n := range alts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	// "$" is a boundary: shell reads X as "$X" or "${X}".
+	return regexp.MustCompile(flags + `(?:^|[^A-Za-z0-9_])(?:` + strings.Join(names, "|") + `)(?:$|[^A-Za-z0-9_])`)
+}
+
+// A site is one line that uses the name.
+type site struct {
+	chunk   Chunk
+	line    int
+	text    string
+	mention bool // in a chunk that only mentions the name (no Refs of it)
+}
+
+// chunkSites returns the lines of c that match, leaving out comments,
+// docstrings and imports. A chunk's content ends at its EndLine (a later
+// window of a split symbol starts with its signature and a "..." line, which
+// are left out).
+func chunkSites(c Chunk, match *regexp.Regexp, mention bool) []site {
+	lines := strings.Split(strings.TrimRight(c.Content, "\n"), "\n")
+	var out []site
+	inDoc, inImport := false, false
+	for i, l := range lines {
+		n := c.EndLine - (len(lines) - 1 - i)
+		t := strings.TrimSpace(l)
+		quotes := strings.Count(t, `"""`) + strings.Count(t, `'''`)
+		doc := inDoc || strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, `'''`)
+		if quotes%2 == 1 {
+			inDoc = !inDoc
+		}
+		imp := inImport || strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from ")
+		if imp { // "from x import (" runs to its ")"
+			inImport = (inImport || strings.Contains(t, "(")) && !strings.Contains(t, ")")
+		}
+		if n < c.StartLine || doc || imp || isComment(t) || !match.MatchString(l) {
+			continue
+		}
+		out = append(out, site{chunk: c, line: n, text: t, mention: mention})
+	}
+	return out
+}
+
+func isComment(t string) bool {
+	for _, p := range []string{"//", "#", "/*", "* ", "--"} {
+		if strings.HasPrefix(t, p) || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// usageAnswer orders the sites (by group, mention, test file, path, line),
+// drops repeats of a line (overlapping windows) and builds the answer.
+func usageAnswer(question, name string, defs []Hit, sites []site) Answer {
+	group := func(s site) int { return -1 }
+	if len(defs) > 1 {
+		group = func(s site) int { return claim(defs, s.chunk.Path) }
+	}
+	key := func(s site) (int, bool, bool, string, int) {
+		g := group(s)
+		if g < 0 {
+			g = len(defs)
+		}
+		return g, s.mention, isTestPath(s.chunk.Path), s.chunk.Path, s.line
+	}
+	sort.SliceStable(sites, func(i, j int) bool {
+		gi, mi, ti, pi, li := key(sites[i])
+		gj, mj, tj, pj, lj := key(sites[j])
+		switch {
+		case gi != gj:
+			return gi < gj
+		case mi != mj:
+			return !mi
+		case ti != tj:
+			return !ti
+		case pi != pj:
+			return pi < pj
+		}
+		return li < lj
+	})
+	ans := Answer{Question: question, Coverage: Covered, Confidence: Covered.Confidence()}
+	u := &Usage{Name: name, Definitions: len(defs)}
+	for _, d := range defs {
+		ans.Snippets = append(ans.Snippets, NewSnippet(d.Chunk))
+	}
+	seen, files := map[string]bool{}, map[string]bool{}
+	for _, s := range sites {
+		at := s.chunk.Source + "|" + s.chunk.Path + fmt.Sprint("|", s.line)
+		if seen[at] {
+			continue
+		}
+		seen[at], files[s.chunk.Path] = true, true
+		sn := NewSnippet(s.chunk)
+		sn.StartLine, sn.EndLine, sn.Text, sn.MoreLines = s.line, s.line, s.text, 0
+		sn.URL = lineURL(s.chunk, s.line)
+		ans.Snippets = append(ans.Snippets, sn)
+		u.Sites++
+		if s.mention {
+			u.Mentions++
+		}
+		if g := group(s); len(defs) > 1 && (len(u.Groups) == 0 || u.Groups[len(u.Groups)-1].Definition != g) {
+			u.Groups = append(u.Groups, UsageGroup{Definition: g})
+		}
+		if len(u.Groups) > 0 {
+			u.Groups[len(u.Groups)-1].Sites++
+		}
+	}
+	u.Files = len(files)
+	ans.Usage = u
+	return ans
+}
+
+// claim is the index of the one definition a use in file p belongs to:
+// the one in the same file, else the one in the same folder; -1 when none
+// or several do.
+func claim(defs []Hit, p string) int {
+	for _, same := range []func(string) bool{
+		func(d string) bool { return d == p },
+		func(d string) bool { return path.Dir(d) == path.Dir(p) },
+	} {
+		found := -1
+		for i, d := range defs {
+			if same(d.Chunk.Path) {
+				if found >= 0 {
+					return -1
+				}
+				found = i
+			}
+		}
+		if found >= 0 {
+			return found
+		}
+	}
+	return -1
+}
+
+// lineURL points a chunk's link at one line when it ends in the usual
+// "#L<start>-L<end>" anchor (GitHub, Gitea) or "#L<start>-<end>" (GitLab).
+func lineURL(c Chunk, line int) string {
+	for _, f := range []string{"#L%d-L%d", "#L%d-%d"} {
+		if a := fmt.Sprintf(f, c.StartLine, c.EndLine); strings.HasSuffix(c.URL, a) {
+			return strings.TrimSuffix(c.URL, a) + fmt.Sprintf("#L%d", line)
+		}
+	}
+	return c.URL
+}

@@ -1,0 +1,51 @@
+package retrieval
+
+import "testing"
+
+// TestUsageName checks the usage patterns on questions as typed in chat,
+// lowercase and with typos around the name, and that questions about
+// definitions or behaviour do not take the usage path.
+func TestUsageName(t *testing.T) {
+	tests := []struct {
+		q, want string
+	}{
+		{"who calls newStore", "newStore"},
+		{"who calls newStore?", "newStore"},
+		{"Who calls NewStore()?", "NewStore"},
+		{"who calls `Store.Get`?", "Store.Get"},
+		{"where is retryPolicy used", "retryPolicy"},
+		{"where is retrypolicy used?", "retrypolicy"},
+		{"where's retryPolicy used", "retryPolicy"},
+		{"Where is RAGBOT_TOKEN read?", "RAGBOT_TOKEN"},
+		{"where is ragbot_token read", "ragbot_token"},
+		{"where is the RAGBOT_TOKEN env var read", "RAGBOT_TOKEN"},
+		{"where is the server.port config key read?", "server.port"},
+		{"callers of foo", "foo"},
+		{"Callers of foo_bar?", "foo_bar"},
+		{"find all usages of parse_header", "parse_header"},
+		{"what uses X", "X"},
+		{"what calls get_auth_from_url", "get_auth_from_url"},
+		{"which functions call stripFlags?", "stripFlags"},
+		{"where is setPathValue called?", "setPathValue"},
+		{"where do we call mergePersistentFlags", "mergePersistentFlags"},
+		{"where is the handleError function being called", "handleError"},
+		// not usage questions
+		{"where is newStore defined?", ""},
+		{"where is newstore", ""},
+		{"where is the retry for 503 errors?", ""},
+		{"what is retryPolicy", ""},
+		{"how do we use the cache", ""},
+		{"where is RAGBOT_TOKEN set", ""},
+		{"who wrote the retry policy", ""},
+		{"where is the config file read from disk", ""},
+		{"where is the TrailingLogs setting used to decide how many entries survive?", ""},
+		{"where is the timezones used for datetime types defined?", ""},
+		{"which code calls React Native?", ""},
+	}
+	for _, tt := range tests {
+		got, ok := UsageName(tt.q)
+		if ok != (tt.want != "") || got != tt.want {
+			t.Errorf("UsageName(%q) = %q, %v; want %q", tt.q, got, ok, tt.want)
+		}
+	}
+}
