@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,8 +81,17 @@ func chunkClass(name, embedder, semantic string) *models.Class {
 			date("modified_at"), date("indexed_at"),
 			text("content_hash", tokField),
 			{Name: "acl", DataType: []string{"text[]"}, Tokenization: tokField},
+			pendingProp(),
 		},
 	}
+}
+
+// pendingProperty marks a chunk stored without its semantic vector (see
+// Store.Upsert); absent on the others.
+const pendingProperty = "semantic_pending"
+
+func pendingProp() *models.Property {
+	return &models.Property{Name: pendingProperty, DataType: []string{"boolean"}}
 }
 
 // stateClass keeps, per source and branch, the last indexed commit, when, and
@@ -187,6 +197,13 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 			s.chunk, have, s.emb, ErrEmbedderMismatch)
 	}
 	s.semStore, s.slot = sem, slot
+	if !slices.ContainsFunc(got.Properties, func(p *models.Property) bool { return p.Name == pendingProperty }) {
+		// A collection made before chunks could wait for their semantic vector.
+		err := s.client.Schema().PropertyCreator().WithClassName(s.chunk).WithProperty(pendingProp()).Do(ctx)
+		if err != nil && !alreadyExists(err) {
+			return fmt.Errorf("weaviate: add property %s to %s: %w", pendingProperty, s.chunk, describe(err))
+		}
+	}
 	return s.ensureCompanions(ctx)
 }
 
