@@ -147,7 +147,11 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 		return nil, err
 	}
 	opt := connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe, Indexing: flags.indexing, Recreate: flags.recreate}
-	conn, err := connect.Open(ctx, cfg, a.embedder, opt)
+	first := opt
+	if down != nil { // an index run opened without the semantic embedder would clear its record, which ReopenSemantic reads
+		first.Indexing = false
+	}
+	conn, err := connect.Open(ctx, cfg, a.embedder, first)
 	if err != nil {
 		return nil, err
 	}
