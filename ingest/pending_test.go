@@ -62,22 +62,10 @@ func (f *flakyEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	vecs, _ := embed.NewOffline().Embed(r.Context(), req.Input)
-	type item struct {
-		Object    string    `json:"object"`
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
-	}
-	resp := struct {
-		Object string `json:"object"`
-		Data   []item `json:"data"`
-		Model  string `json:"model"`
-	}{Object: "list", Model: req.Model}
-	for i, v := range vecs {
+	for _, v := range vecs {
 		slices.Reverse(v)
-		resp.Data = append(resp.Data, item{Object: "embedding", Index: i, Embedding: v})
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(resp)
+	writeEmbeddings(w, req.Model, vecs)
 }
 
 // TestIndexGitSemanticDown indexes a repository with a semantic embedder
