@@ -77,7 +77,7 @@ func TestLoadGood(t *testing.T) {
 			},
 			{Name: "handbook", Kind: "markdown", Path: "./docs", Exclude: []string{"drafts"}},
 		},
-		Serve: config.Serve{Listen: "127.0.0.1:8080", ShutdownTimeout: 25 * time.Second, MaxConcurrentAnswers: 4, AnswerQueueLength: 40, AnswerQueueWait: 20 * time.Second},
+		Serve: config.Serve{Listen: "127.0.0.1:8080", ShutdownTimeout: 25 * time.Second, MaxConcurrentAnswers: 4, AnswerQueueLength: 100, AnswerQueueWait: 20 * time.Second},
 		Slack: config.Slack{
 			Mode: "socket", APIURL: "https://slack.com/api/", BotTokenEnv: "RAGBOT_SLACK_BOT_TOKEN",
 			AppTokenEnv: "RAGBOT_SLACK_APP_TOKEN", SigningSecretEnv: "RAGBOT_SLACK_SIGNING_SECRET",

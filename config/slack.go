@@ -105,11 +105,12 @@ const (
 	// at once while each answer got slower (docs/evaluation.md, "Load
 	// test"; scripts/loadtest.sh).
 	DefaultMaxConcurrentAnswers = 4
-	// DefaultAnswerQueueLength is about what 4 searches at once clear in
-	// DefaultAnswerQueueWait at the slowest rate measured on 2 cores, about
-	// 2.5 answers/s (docs/evaluation.md, "Load test"), so that a queued question
-	// rarely runs out of its wait.
-	DefaultAnswerQueueLength = 40
+	// DefaultAnswerQueueLength only bounds the memory of waiting questions:
+	// once a search has finished, admission goes by the answer deadline
+	// (bot.Admission). 40 refused 48% of the replies to 50 askers on 2
+	// cores although every question would have been answered in time; with
+	// 100, none (answer p95 11.3 s; docs/evaluation.md, "Load test").
+	DefaultAnswerQueueLength = 100
 	// DefaultAnswerQueueWait leaves a search that starts at the end of the
 	// wait 10 s of DefaultAnswerTimeout.
 	DefaultAnswerQueueWait = 20 * time.Second

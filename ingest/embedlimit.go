@@ -52,11 +52,25 @@ func (e *UnembeddedError) paths() []string {
 	return paths
 }
 
-// leftOut collects the files left out of a run, path -> why. It is safe
-// for concurrent use.
+// leftOut collects what a run left out: files, path -> why, and semantic
+// vectors (see Indexer.embed). It is safe for concurrent use.
 type leftOut struct {
-	mu    sync.Mutex
-	files map[string]string
+	mu      sync.Mutex
+	files   map[string]string
+	semErr  error // the semantic embedder's first failure, nil while it works
+	pending int   // chunks stored without their semantic vector
+}
+
+// semanticDown records the semantic embedder's failure, and reports
+// whether it was already down.
+func (l *leftOut) semanticDown(err error) (was bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	was = l.semErr != nil
+	if err != nil && !was {
+		l.semErr = err
+	}
+	return was
 }
 
 func (l *leftOut) add(path, why string) {
@@ -110,7 +124,7 @@ func (ix *Indexer) embedBatch(ctx context.Context, log *slog.Logger, batch []ret
 				"symbol", c.Symbol, "bytes", len(EmbedText(c)), "embedded_bytes", len(texts[i]), "max_input_tokens", ix.MaxInputTokens)
 		}
 	}
-	vecs, err := ix.Embedder.Embed(ctx, texts)
+	vecs, err := ix.embed(ctx, texts, out)
 	if err == nil {
 		return ix.upsertOrLeaveOut(ctx, batch, vecs, out)
 	}
@@ -124,7 +138,7 @@ func (ix *Indexer) embedBatch(ctx context.Context, log *slog.Logger, batch []ret
 			end++
 		}
 		file := batch[start:end]
-		vecs, err := ix.Embedder.Embed(ctx, texts[start:end])
+		vecs, err := ix.embed(ctx, texts[start:end], out)
 		switch {
 		case err == nil:
 			n, err := ix.upsertOrLeaveOut(ctx, file, vecs, out)
@@ -142,11 +156,40 @@ func (ix *Indexer) embedBatch(ctx context.Context, log *slog.Logger, batch []ret
 	return stored, nil
 }
 
+// embed is Embedder.Embed, except that when the Embedder is a
+// retrieval.Pair whose semantic embedder fails other than on the input
+// (down, timed out, refusing the key), the run goes on without it: this
+// batch and every later one get lexical vectors alone, which the store
+// keeps with their semantic vectors pending (weaviate.Store.Upsert), and
+// the next run embeds them (Indexer.write).
+func (ix *Indexer) embed(ctx context.Context, texts []string, out *leftOut) ([][]float32, error) {
+	p, ok := ix.Embedder.(retrieval.Pair)
+	if ok && out.semanticDown(nil) {
+		return p.Lexical.Embed(ctx, texts)
+	}
+	vecs, err := ix.Embedder.Embed(ctx, texts)
+	if !ok || !errors.Is(err, retrieval.ErrSemanticEmbedder) || inputRefused(err) || ctx.Err() != nil {
+		return vecs, err
+	}
+	if !out.semanticDown(err) {
+		ix.log().Warn("semantic embedder failed; storing chunks with their lexical vectors, the next run embeds them", "err", err)
+	}
+	return p.Lexical.Embed(ctx, texts)
+}
+
 // upsertOrLeaveOut stores chunks; the files of objects that the store
 // refuses (a *weaviate.BatchError) are left out, in out, and the rest
-// stored. It returns how many chunks it stored.
-func (ix *Indexer) upsertOrLeaveOut(ctx context.Context, chunks []retrieval.Chunk, vecs [][]float32, out *leftOut) (int, error) {
-	err := ix.Store.Upsert(ctx, chunks, vecs)
+// stored. It returns how many chunks it stored, counted in out.pending too
+// when vecs are lexical alone (embed).
+func (ix *Indexer) upsertOrLeaveOut(ctx context.Context, chunks []retrieval.Chunk, vecs [][]float32, out *leftOut) (n int, err error) {
+	defer func() {
+		if len(vecs) > 0 && len(vecs[0]) < ix.Embedder.Dim() {
+			out.mu.Lock()
+			out.pending += n
+			out.mu.Unlock()
+		}
+	}()
+	err = ix.Store.Upsert(ctx, chunks, vecs)
 	var be *weaviate.BatchError
 	switch {
 	case err == nil:

@@ -52,6 +52,12 @@ func (s *tokenLimitServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	vecs, _ := embed.NewOffline().Embed(r.Context(), req.Input)
+	writeEmbeddings(w, req.Model, vecs)
+}
+
+// writeEmbeddings answers a POST /v1/embeddings with vecs, in OpenAI's
+// response format (API reference, "Create embeddings").
+func writeEmbeddings(w http.ResponseWriter, model string, vecs [][]float32) {
 	type item struct {
 		Object    string    `json:"object"`
 		Index     int       `json:"index"`
@@ -61,7 +67,7 @@ func (s *tokenLimitServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Object string `json:"object"`
 		Data   []item `json:"data"`
 		Model  string `json:"model"`
-	}{Object: "list", Model: req.Model}
+	}{Object: "list", Model: model}
 	for i, v := range vecs {
 		resp.Data = append(resp.Data, item{Object: "embedding", Index: i, Embedding: v})
 	}

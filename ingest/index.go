@@ -104,6 +104,7 @@ type Stats struct {
 	Skipped  map[string]int // files not indexed, by reason (binary, vendored, generated, minified, too large, lockfile); an incremental run counts changed files only
 	Fallback map[string]int // files indexed as line windows, by reason (parse error, no grammar, no symbols)
 	Redacted RedactCounts   // secrets replaced by a marker in the text chunked by this run (Indexer.Redact), by rule
+	Pending  int            // chunks of Embedded stored without their semantic vector, its embedder failing; the next run embeds them
 	Duration time.Duration
 	Removed  string // BranchUntracked or BranchGone when IndexRepo removed the branch from the index (its chunks, Deleted of them, and its state) instead of indexing it
 }
@@ -261,6 +262,8 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, vr *
 	next.IndexedAt, next.LastError, next.Files, next.Chunks = ix.now(), "", st.Files, st.Chunks
 	if partial != nil { // the commit is indexed but for these files: the next run is a full one
 		next.LastError = partial.Error()
+	} else if st.Pending > 0 { // and so here: a full run finds the chunks waiting for semantic vectors
+		next.LastError = fmt.Sprintf("%d chunks stored without their semantic vector, the next run embeds them", st.Pending)
 	}
 	if err := ix.Store.PutState(ctx, next); err != nil {
 		return fmt.Errorf("ingest: %s: %w", where, err)
@@ -272,7 +275,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, vr *
 			"chunks", st.Chunks, "embedded", st.Embedded, "seconds", st.Duration.Seconds())
 		return fmt.Errorf("ingest: %s: %w", where, runErr)
 	}
-	log.Info("index run done", "mode", st.Mode, "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded,
+	log.Info("index run done", "mode", st.Mode, "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded, "semantic_pending", st.Pending,
 		"reused", st.Reused, "kept", st.Kept, "deleted", st.Deleted, "skipped", st.Skipped,
 		"fallback", st.Fallback, "redacted", st.Redacted.Total(), "seconds", st.Duration.Seconds())
 	return nil
@@ -414,7 +417,9 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 		// rewritten object's old postings in its BM25 statistics until it
 		// compacts them, so rewriting a whole unchanged source moves the
 		// ranking of every other source in the collection.
-		same := ok && old.ContentHash == c.ContentHash && !rewrite
+		// A chunk waiting for its semantic vector (Indexer.embed) is written
+		// again, embedded whole.
+		same := ok && old.ContentHash == c.ContentHash && !rewrite && !old.Pending
 		if c.CommitSHA != "" {
 			same = same && old.CommitSHA == c.CommitSHA
 		} else {
@@ -435,7 +440,7 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 	if err != nil {
 		return err
 	}
-	st.Embedded = embedded
+	st.Embedded, st.Pending = embedded, out.pending
 	var stale []string
 	for id, s := range stored {
 		if !seen[id] && !out.has(s.Path) {

@@ -13,7 +13,8 @@ import (
 // source name (its configured name): "name@branch (abc1234) incremental:
 // N files, N chunks (... embedded, ... reused, ... unchanged, ... deleted),
 // skipped ..., line windows ...", with ", N secrets redacted" when the run
-// redacted any (RedactedNote) and the duration in seconds; shorter for an
+// redacted any (RedactedNote), ", N without semantic vectors (next run)"
+// when its semantic embedder failed (Stats.Pending), and the duration in seconds; shorter for an
 // up-to-date source or a removed branch. Commit, when set, is a full SHA.
 func (s Stats) Summary(name string) string {
 	where := name
@@ -33,6 +34,9 @@ func (s Stats) Summary(name string) string {
 		where += " incremental"
 	}
 	red := RedactedNote(s.Redacted.Total()) // "" without secrets: the line's shape stays
+	if s.Pending > 0 {
+		red += fmt.Sprintf(", %d without semantic vectors (next run)", s.Pending)
+	}
 	return fmt.Sprintf("%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s%s, %.1fs",
 		where, s.Files, s.Chunks, s.Embedded, s.Reused, s.Kept, s.Deleted, counts(s.Skipped), counts(s.Fallback), red, s.Duration.Round(100*time.Millisecond).Seconds())
 }

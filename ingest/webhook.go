@@ -14,6 +14,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 	"sync"
@@ -39,7 +40,10 @@ const MaxWebhookBody = 25 << 20
 // To a hook URL naming its source, a GitLab token that does not match, or a
 // GitHub signature that is not "sha256=" and 64 hex digits, gets 401
 // unread too, and a GitHub body is hashed as it is read (through
-// http.MaxBytesReader, which stops at MaxWebhookBody).
+// http.MaxBytesReader, which stops at MaxWebhookBody); one over 1 MiB goes
+// to a temporary file meanwhile and is read back only when its signature
+// matches. An organisation-wide hook's body is read into memory to find
+// its source, MaxLargeBodies at a time.
 // A delivery whose signature or token does not verify with its source's
 // WebhookSecret gets 401 and triggers nothing; the body is checked byte for
 // byte as received, before it is parsed for anything but the source, and
@@ -275,7 +279,15 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}{io.TeeReader(r.Body, mac), r.Body}
 		}
 	}
-	body, err := readBody(w, r)
+	read := readBody
+	if mac != nil && (r.ContentLength < 0 || r.ContentLength > largeWebhookBody) {
+		read = func(w http.ResponseWriter, r *http.Request) ([]byte, error) { return spoolSigned(w, r, mac) }
+	}
+	body, err := read(w, r)
+	if errors.Is(err, errBadSignature) {
+		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "signature or token does not match the source's webhook secret", reject: RejectBadSignature})
+		return
+	}
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -448,6 +460,31 @@ func judgeNamed(provider string, hdr http.Header, repo Repo) string {
 
 // macMatches compares X-Hub-Signature-256 with the HMAC of the body read
 // through mac, in constant time.
+// errBadSignature is spoolSigned's error for a body whose HMAC does not
+// match its X-Hub-Signature-256.
+var errBadSignature = errors.New("signature does not match")
+
+// spoolSigned reads a large GitHub body (r.Body already hashed through mac)
+// into a temporary file, at most MaxWebhookBody bytes, and reads it back
+// only when mac matches its X-Hub-Signature-256, so that a large body with
+// a wrong signature never sits in memory (32 KB at a time). Errors:
+// errBadSignature, readBody's, or the temporary file's.
+func spoolSigned(w http.ResponseWriter, r *http.Request, mac hash.Hash) ([]byte, error) {
+	f, err := os.CreateTemp("", "ragbot-webhook-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := io.Copy(f, http.MaxBytesReader(w, r.Body, MaxWebhookBody)); err != nil {
+		return nil, err
+	}
+	if !macMatches(r.Header.Get("X-Hub-Signature-256"), mac) {
+		return nil, errBadSignature
+	}
+	return os.ReadFile(f.Name())
+}
+
 func macMatches(header string, mac hash.Hash) bool {
 	got, err := hex.DecodeString(strings.TrimPrefix(header, "sha256="))
 	return err == nil && hmac.Equal(got, mac.Sum(nil))

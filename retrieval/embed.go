@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -63,8 +64,13 @@ func (p Pair) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	return out, nil
 }
 
+// ErrSemanticEmbedder is wrapped by every error of Pair.EmbedSemantic (and
+// so of Pair.Embed when the semantic embedder failed), so that a caller can
+// go on with the lexical vectors alone.
+var ErrSemanticEmbedder = errors.New("semantic embedder")
+
 // EmbedSemantic returns the Semantic embedder's vectors of texts, each cut
-// to SemanticMaxInputTokens first.
+// to SemanticMaxInputTokens first. Its errors wrap ErrSemanticEmbedder.
 func (p Pair) EmbedSemantic(ctx context.Context, texts []string) ([][]float32, error) {
 	if p.SemanticMaxInputTokens > 0 {
 		cut := make([]string, len(texts))
@@ -75,7 +81,7 @@ func (p Pair) EmbedSemantic(ctx context.Context, texts []string) ([][]float32, e
 	}
 	vs, err := p.Semantic.Embed(ctx, texts)
 	if err != nil {
-		return nil, fmt.Errorf("semantic embedder %s: %w", p.Semantic.Name(), err)
+		return nil, fmt.Errorf("%w %s: %w", ErrSemanticEmbedder, p.Semantic.Name(), err)
 	}
 	return vs, nil
 }

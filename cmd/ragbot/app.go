@@ -132,9 +132,9 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	a := &app{cfg: cfg, log: newLogger(stderr, flags), stderr: stderr}
 	var down error
 	var err error
-	if !flags.answering || flags.indexing { // index and eval need the semantic embedder: fail without it
+	if !flags.answering && !flags.indexing { // eval needs the semantic embedder: fail without it
 		a.embedder, err = embedders.New(ctx, cfg.Embedder, cfg.Resolve)
-	} else { // a question does not wait for a semantic endpoint that is down (embedders.Guard)
+	} else { // a question, or an index run (pending semantic vectors), does not wait for a semantic endpoint that is down (embedders.Guard)
 		a.embedder, down, err = embedders.NewForQuestions(ctx, cfg.Embedder, cfg.Resolve, embedders.QueryBudget(cfg.Embedder))
 	}
 	if err != nil {
@@ -147,7 +147,11 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 		return nil, err
 	}
 	opt := connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe, Indexing: flags.indexing, Recreate: flags.recreate}
-	conn, err := connect.Open(ctx, cfg, a.embedder, opt)
+	first := opt
+	if down != nil { // an index run opened without the semantic embedder would clear its record, which ReopenSemantic reads
+		first.Indexing = false
+	}
+	conn, err := connect.Open(ctx, cfg, a.embedder, first)
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +160,9 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 		emb, ok := conn.ReopenSemantic(ctx, cfg, a.embedder, opt)
 		if ok {
 			a.embedder, a.store = emb, conn.Store
+		} else if flags.indexing && !flags.answering { // index: its vector length is unknown
+			conn.Close()
+			return nil, down
 		}
 		a.semanticDown, a.lexicalOnly = down, !ok
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -144,8 +145,10 @@ sources:
 	}
 	t.Logf("the cluster settled %s after node1's SIGKILL", time.Since(killed).Round(100*time.Millisecond))
 	h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, cl.Nodes[1].APIKey, "Repl1")
-	if h.Err != nil || !slices.Equal(h.Down, []string{"node1"}) || h.Unavailable != 1 || h.Shards != 3 || h.Problem() == nil {
-		t.Errorf("factor 1 with node1 down: %+v, want node1 down and 1 of 3 shards unavailable (not ready)", h)
+	var degraded *weaviate.DegradedError
+	if h.Err != nil || !slices.Equal(h.Down, []string{"node1"}) || h.Unavailable != 1 || h.Shards != 3 || h.Problem() == nil ||
+		!errors.As(h.Readiness(), &degraded) {
+		t.Errorf("factor 1 with node1 down: %+v, readiness %v; want node1 down and 1 of 3 shards unavailable (ready, degraded)", h, h.Readiness())
 	}
 	if h := weaviate.CheckHealth(ctx, http.DefaultClient, cl.Nodes[1].URL, cl.Nodes[1].APIKey, "Repl3"); h.Err != nil || h.Unavailable != 0 || h.Problem() != nil {
 		t.Errorf("factor 3 with node1 down: %+v, want every shard available (ready)", h)

@@ -21,7 +21,10 @@ import (
 // TestAskSemanticDown: with embedder.semantic of kind openai indexed while
 // its endpoint answered, `ragbot ask` still answers, within 3 s and with
 // the warning "semantic search unavailable: answered from keywords", when
-// the endpoint then answers 503 to everything, and when it hangs.
+// the endpoint then answers 503 to everything, and when it hangs. `ragbot
+// index` of a new commit while it answers 503 stores the changed chunks
+// with their semantic vectors pending, and the run after it is back embeds
+// them.
 func TestAskSemanticDown(t *testing.T) {
 	var mode atomic.Value // "ok", "503" or "hang"
 	mode.Store("ok")
@@ -73,6 +76,23 @@ func TestAskSemanticDown(t *testing.T) {
 	if code, out, errOut := ragbot(t, "ask", "--config", cfg, "--json", q); code != 0 || strings.Contains(out, retrieval.SemanticUnavailableWarning) {
 		t.Fatalf("ask with the endpoint up: exit %d, want 0 and no warning\n%s%s", code, out, errOut)
 	}
+	index := func(t *testing.T, want string) {
+		t.Helper()
+		if code, out, errOut := ragbot(t, "index", "--config", cfg); code != 0 || !strings.Contains(out, want) {
+			t.Errorf("index with the endpoint %s: exit %d, want 0 and %q\n%s%s", mode.Load(), code, want, out, errOut)
+		}
+	}
+	t.Run("index 503", func(t *testing.T) {
+		mode.Store("503")
+		if err := os.WriteFile(filepath.Join(repo, "httpx/pool.go"), []byte("package httpx\n\n// Pool keeps idle connections.\nfunc Pool() {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runGit(t, repo, "add", "-A")
+		runGit(t, repo, "commit", "-q", "-m", "pool")
+		index(t, "1 without semantic vectors (next run)")
+		mode.Store("ok")
+		index(t, "(1 embedded, 3 reused, 0 unchanged, 0 deleted)") // a full run: retry.go rewritten at the new commit
+	})
 	for _, m := range []string{"503", "hang"} {
 		t.Run(m, func(t *testing.T) {
 			mode.Store(m)

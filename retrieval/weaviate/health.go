@@ -70,6 +70,9 @@ type IndexHealth struct {
 	// fills with the shard's status); shards whose live replicas are all
 	// READY are absent.
 	Status map[string]string
+	// Pending is how many chunks wait for their semantic vector
+	// (Store.CountPending); set by Store.Health's checks only.
+	Pending int
 }
 
 // Known reports whether a check has finished (successfully or not).
@@ -113,6 +116,9 @@ func (h IndexHealth) Warnings() []string {
 	if ro := h.ReadOnly(); len(ro) > 0 {
 		out = append(out, fmt.Sprintf("The index is read-only (%d of %d shards READONLY in Weaviate, usually after its disk filled up); new commits are not being indexed.",
 			len(ro), h.Shards))
+	}
+	if h.Pending > 0 {
+		out = append(out, fmt.Sprintf("%d chunks are indexed without their semantic vector yet (the embedding endpoint failed while indexing); they are found by keywords until the next index run.", h.Pending))
 	}
 	return out
 }
@@ -286,9 +292,16 @@ func (g HealthGuard) Guard(ctx context.Context, _ retrieval.Request, ans *retrie
 	return nil
 }
 
-// checkHealth reads the three endpoints at once (see IndexHealth).
+// checkHealth reads the three endpoints at once (see IndexHealth), then
+// counts the chunks waiting for their semantic vector.
 func (s *Store) checkHealth(ctx context.Context) IndexHealth {
-	return CheckHealth(ctx, s.http, s.base, s.apiKey, s.chunk)
+	h := CheckHealth(ctx, s.http, s.base, s.apiKey, s.chunk)
+	if h.Err == nil {
+		if n, err := s.CountPending(ctx); err == nil {
+			h.Pending = n
+		}
+	}
+	return h
 }
 
 // CheckHealth checks the health of collection class on the Weaviate at

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,8 +90,17 @@ func chunkClass(name, embedder, semantic string) *models.Class {
 			text("content_hash", tokField),
 			{Name: "acl", DataType: []string{"text[]"}, Tokenization: tokField},
 			refsProperty(),
+			pendingProp(),
 		},
 	}
+}
+
+// pendingProperty marks a chunk stored without its semantic vector (see
+// Store.Upsert); absent on the others.
+const pendingProperty = "semantic_pending"
+
+func pendingProp() *models.Property {
+	return &models.Property{Name: pendingProperty, DataType: []string{"boolean"}}
 }
 
 // stateClass keeps, per source and branch, the last indexed commit, when, and
@@ -196,25 +206,26 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 			s.chunk, have, s.emb, ErrEmbedderMismatch)
 	}
 	s.semStore, s.slot = sem, slot
-	if err := s.addRefs(ctx, got); err != nil {
+	if err := s.addMissing(ctx, got, refsProperty(), pendingProp()); err != nil {
 		return err
 	}
 	return s.ensureCompanions(ctx)
 }
 
-// addRefs adds the refs property to a chunk collection made before it
-// existed (Weaviate docs, 'Add a property'); the indexer's settings
-// fingerprint changed with it, so the next run of each source rewrites its
-// chunks with their refs.
-func (s *Store) addRefs(ctx context.Context, got *models.Class) error {
-	for _, p := range got.Properties {
-		if p.Name == "refs" {
-			return nil
+// addMissing adds to a chunk collection made before they existed the
+// properties of want it lacks (Weaviate docs, 'Add a property'): refs,
+// whose arrival changed the indexer's settings fingerprint so that the next
+// run of each source rewrites its chunks with them, and semantic_pending,
+// which old chunks never need (they have their semantic vector).
+func (s *Store) addMissing(ctx context.Context, got *models.Class, want ...*models.Property) error {
+	for _, w := range want {
+		if slices.ContainsFunc(got.Properties, func(p *models.Property) bool { return p.Name == w.Name }) {
+			continue
 		}
-	}
-	err := s.client.Schema().PropertyCreator().WithClassName(s.chunk).WithProperty(refsProperty()).Do(ctx)
-	if err != nil && !alreadyExists(err) {
-		return fmt.Errorf("weaviate: add property refs to collection %s: %w", s.chunk, describe(err))
+		err := s.client.Schema().PropertyCreator().WithClassName(s.chunk).WithProperty(w).Do(ctx)
+		if err != nil && !alreadyExists(err) {
+			return fmt.Errorf("weaviate: add property %s to collection %s: %w", w.Name, s.chunk, describe(err))
+		}
 	}
 	return nil
 }

@@ -65,6 +65,7 @@ type Stored struct {
 	Version            string    // spec or page version, "" for code
 	Vector             []float32 // only filled by Vectors
 	SearchText         string    // only filled by ListStoredPaths
+	Pending            bool      // stored without its semantic vector (Upsert); only filled by ListStored
 }
 
 // ListStored returns every stored chunk of source and branch, keyed by object
@@ -73,7 +74,7 @@ type Stored struct {
 // the cost is linear in the collection size.
 func (s *Store) ListStored(ctx context.Context, source, branch string) (map[string]Stored, error) {
 	out := map[string]Stored{}
-	fields := append([]graphql.Field{{Name: "source"}, {Name: "branch"}}, storedFields...)
+	fields := append([]graphql.Field{{Name: "source"}, {Name: "branch"}, {Name: pendingProperty}}, storedFields...)
 	err := eachPage(ctx, s.client, s.chunk, fields, 2000, func(r row) string { return r.Additional.ID }, func(rows []row) error {
 		for _, r := range rows {
 			if r.Source == source && r.Branch == branch {
@@ -122,6 +123,15 @@ func (s *Store) Count(ctx context.Context, source string) (int, error) {
 		where = filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
 	}
 	return countWhere(ctx, s.client, s.chunk, where)
+}
+
+// CountPending returns how many chunks are stored without their semantic
+// vector (see Upsert); 0 without a semantic embedder.
+func (s *Store) CountPending(ctx context.Context) (int, error) {
+	if s.sem == "" {
+		return 0, nil
+	}
+	return countWhere(ctx, s.client, s.chunk, filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true))
 }
 
 // CountSources returns how many chunks the collection holds for the

@@ -209,7 +209,10 @@ func dropClasses(ctx context.Context, client *weaviate.Client, names ...string) 
 // batches go on after a failed object, and the error is then a *BatchError
 // naming each failed chunk by source, path and symbol, with the counts. A
 // failed object's state is unknown: the caller retries the run, and the
-// idempotent ids make that safe.
+// idempotent ids make that safe. With a semantic embedder, a vector of the
+// lexical length alone stores the chunk with its semantic vector pending:
+// absent from the semantic index (found by BM25 and the lexical vector),
+// marked for ListStored and CountPending until a write with both vectors.
 func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors [][]float32) error {
 	if len(chunks) != len(vectors) {
 		return fmt.Errorf("upsert: %d chunks but %d vectors", len(chunks), len(vectors))
@@ -238,12 +241,11 @@ func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors []
 		for i := start; i < end; i++ {
 			id := strfmt.UUID(chunks[i].ID())
 			byID[id] = chunks[i]
-			objs = append(objs, &models.Object{
-				Class:      s.chunk,
-				ID:         id,
-				Properties: chunkProperties(chunks[i]),
-				Vectors:    named[i],
-			})
+			props := chunkProperties(chunks[i])
+			if _, ok := named[i][s.slot]; s.sem != "" && !ok {
+				props[pendingProperty] = true
+			}
+			objs = append(objs, &models.Object{Class: s.chunk, ID: id, Properties: props, Vectors: named[i]})
 		}
 		resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objs...).WithConsistencyLevel(s.cl).Do(ctx)
 		if err != nil {
@@ -264,12 +266,13 @@ func (s *Store) Upsert(ctx context.Context, chunks []retrieval.Chunk, vectors []
 
 // split turns a vector as the embedder made it into the named vectors: all
 // of it lexical without a semantic embedder, else the first lexDim floats
-// lexical and the rest semantic (in s.slot).
+// lexical and the rest semantic (in s.slot). A vector of lexDim floats is
+// lexical alone: its semantic vector is pending.
 func (s *Store) split(v []float32) (models.Vectors, error) {
-	if s.sem == "" {
+	if s.sem == "" || len(v) == s.lexDim {
 		return models.Vectors{VectorLexical: v}, nil
 	}
-	if len(v) <= s.lexDim {
+	if len(v) < s.lexDim {
 		return nil, fmt.Errorf("vector of %d floats, want %d lexical and the semantic ones after them", len(v), s.lexDim)
 	}
 	return models.Vectors{VectorLexical: v[:s.lexDim], s.slot: v[s.lexDim:]}, nil

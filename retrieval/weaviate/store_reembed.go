@@ -267,6 +267,9 @@ func (s *Store) reembedObjects(ctx context.Context, re *Reembedder, objs []*mode
 		if len(lex) == 0 {
 			return fmt.Errorf("re-embed semantic vectors: object %s has no %s vector", o.ID, VectorLexical)
 		}
+		if p, ok := o.Properties.(map[string]any); ok {
+			delete(p, pendingProperty)
+		}
 		out[i] = &models.Object{Class: s.chunk, ID: o.ID, Properties: o.Properties,
 			Vectors: models.Vectors{VectorLexical: lex, s.slot: vecs[i]}}
 	}

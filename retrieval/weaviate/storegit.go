@@ -170,5 +170,5 @@ var storedFields = []graphql.Field{{Name: "path"}, {Name: "content_hash"}, {Name
 // stored is the Stored of a row read with storedFields.
 func (r row) stored() Stored {
 	return Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA,
-		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version, SearchText: r.SearchText}
+		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version, SearchText: r.SearchText, Pending: r.Pending}
 }
