@@ -190,6 +190,20 @@ func TestRerankFeatures(t *testing.T) {
 			},
 			wantTop: "def",
 		},
+		{
+			// "documentation" asks for docs, it is not what they are about: the
+			// only content term is "middlewares". The section about it covers
+			// the question (0.5+1.0 = 1.5), the table of contents that says
+			// "documentation" does not (0.6); were the word counted, the
+			// table would cover half (0.6+0.5 = 1.1 against 0.5+0.5 = 1.0).
+			name:  "asking for documentation",
+			query: "is there documentation about middlewares?",
+			hits: []Hit{
+				hit("toc", "docs/index.md", "Reference Documentation", "Reference documentation: routing, hooks, plugins", 0.6),
+				hit("section", "README.md", "Middlewares", "Middlewares wrap a handler: logging, recovery, timeouts", 0.5),
+			},
+			wantTop: "section",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

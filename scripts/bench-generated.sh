@@ -14,6 +14,10 @@
 # config and run use a local weaviate-server (port RAGBOT_BENCH_PORT, default 8295) unless
 # RAGBOT_BENCH_WEAVIATE_URL is set, e.g. http://127.0.0.1:8179; the collection is
 # RAGBOT_BENCH_COLLECTION (default GenBench). RAGBOT_EVAL_FLAGS is added to `ragbot eval`.
+# With RAGBOT_EVAL_JSON_DIR=DIR (scripts/eval-tables.sh) run writes, after indexing, the
+# reports into DIR instead of printing figures: hybrid+rerank.json and hybrid.json
+# (`ragbot eval --json --mode M` on every question), groups.tsv (`benchgen groups`) and
+# loo.md (`benchgen loo`: the coverage thresholds chosen leave-one-repository-out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -94,6 +98,17 @@ case "$CMD" in
     bin/ragbot index --config "$CFG" --recreate 2>&1 | grep -v "parse failed" | tail -n 40
     echo "index wall time: $(( $(date +%s) - start )) s"
     benchgen groups > "$WORK/groups.tsv"
+    if [ -n "${RAGBOT_EVAL_JSON_DIR:-}" ]; then
+      mkdir -p "$RAGBOT_EVAL_JSON_DIR"
+      J="$(cd "$RAGBOT_EVAL_JSON_DIR" && pwd)"
+      cp "$WORK/groups.tsv" "$J/groups.tsv"
+      for mode in hybrid+rerank hybrid; do
+        # shellcheck disable=SC2086
+        bin/ragbot eval --config "$CFG" --json --mode "$mode" ${RAGBOT_EVAL_FLAGS:-} "$SET"/*/questions.jsonl > "$J/$mode.json"
+      done
+      benchgen loo "$J/hybrid+rerank.json" > "$J/loo.md"
+      exit 0
+    fi
     # shellcheck disable=SC2086
     bin/ragbot eval --config "$CFG" --json ${RAGBOT_EVAL_FLAGS:-} "$SET"/*/questions.jsonl > "$DEST/eval.json"
     python3 scripts/bench-generated-report.py "$DEST/eval.json" "$WORK/groups.tsv" "$SET"/*/questions.jsonl

@@ -15,11 +15,16 @@ family (each optional; a family without its folder keeps its tables as they are)
     heldout/<split>-<mode>.json   split = ordinary | paraphrase (the groups the sets have)
     heldout/all.json              every question with the unanswerable ones, hybrid+rerank
     paraphrase/...                as heldout
+    generated/<mode>.json         ragbot eval --json --mode <mode> (hybrid, hybrid+rerank) on every
+                                  question of testdata/eval/generated (scripts/bench-generated.sh)
+    generated/groups.tsv          benchgen groups: corpus, group, name a line
+    generated/loo.md              benchgen loo: thresholds chosen leave-one-repository-out
 
 Each table sits in DOC between `<!-- eval-tables:NAME:begin -->` and
 `<!-- eval-tables:NAME:end -->`; NAME is public, heldout or paraphrase (recall@1,
 recall@5 and MRR@10 per retrieval mode), FAMILY-coverage (the three outcomes and
-the answer band's calibration) or timing (public corpus only). Without --check the blocks are rewritten in
+the answer band's calibration), generated and generated-loo (per language group) or
+timing (public corpus only). Without --check the blocks are rewritten in
 place. With --check nothing is written: the exit status is 1, with a diff, when a
 regenerated block differs from the committed one. The `timing` block (latency and
 index time: they depend on the machine and its load) is rewritten but never
@@ -33,7 +38,7 @@ import re
 import sys
 
 MODES = ["bm25", "vector", "hybrid", "hybrid+rerank"]
-FAMILIES = ["public", "heldout", "paraphrase"]
+FAMILIES = ["public", "heldout", "paraphrase", "generated"]
 UNCHECKED = {"timing"}  # machine-dependent: rewritten, not compared by --check
 
 # The kinds of the public set, in the order of its README; others follow sorted.
@@ -186,6 +191,79 @@ def render_coverage(path, label):
     return "\n".join(out)
 
 
+# ---- generated benchmark, by language group -------------------------------------------
+
+KIND_OF = {"P": "paraphrase", "O": "openapi", "D": "docs", "A": "absent", "N": "near_miss"}
+GROUPS = ["go", "python", "js", "openapi", "markdown"]
+
+
+def render_generated(d):
+    """recall@5 of plain hybrid and hybrid+rerank, and the three outcomes under the
+    configured thresholds, by language group (groups.tsv) and question kind (the id's
+    letter, testdata/eval/generated/README.md)."""
+    reps = {m: load(os.path.join(d, m + ".json")) for m in ("hybrid", "hybrid+rerank") if os.path.exists(os.path.join(d, m + ".json"))}
+    if "hybrid+rerank" not in reps:
+        return None
+    group_of = {}
+    with open(os.path.join(d, "groups.tsv")) as f:
+        for line in f:
+            _, group, name = line.rstrip("\n").split("\t")
+            group_of[name] = group
+    rr = reps["hybrid+rerank"]
+    ev = rr["calibration"]["evidence"]
+    not_sure, refused = set(rr.get("not_sure") or []), set(rr.get("wrong_refusals") or [])
+    sure_wrong, wrong_answers = set(rr.get("sure_wrong") or []), set(rr.get("wrong_answers") or [])
+    rows = {}
+    for qid in ev:
+        name, tail = qid.rsplit("-", 1)
+        kind = KIND_OF[tail[0]]
+        for key in ((group_of[name], "all"), (group_of[name], kind), ("all", "all")):
+            r = rows.setdefault(key, {"n": 0, "h": 0, "rr": 0, "right": 0, "wrong": 0, "ns": 0, "ref": 0, "un": 0, "u_ans": 0, "u_ns": 0, "u_ref": 0})
+            if qid in rr["ranks"]:
+                rank = rr["ranks"][qid]
+                found = 1 <= rank <= 5
+                r["n"] += 1
+                r["rr"] += found
+                r["h"] += 1 <= reps.get("hybrid", rr)["ranks"].get(qid, 0) <= 5
+                if qid in not_sure:
+                    r["ns"] += 1
+                elif qid in refused:
+                    r["ref"] += 1
+                elif found:
+                    r["right"] += 1
+                else:
+                    r["wrong"] += 1
+            else:
+                r["un"] += 1
+                r["u_ans"] += qid in sure_wrong
+                r["u_ns"] += qid in wrong_answers and qid not in sure_wrong
+                r["u_ref"] += qid not in wrong_answers
+    out = ["Embedder `%s`; every question of `testdata/eval/generated`, configured thresholds; recall@5 of plain hybrid (`--mode hybrid`) and hybrid+rerank; "
+           "an answer is right when a wanted chunk is in its first 5." % rr.get("embedder", "?"), ""]
+    out.append("| group | questions | n | recall@5 hybrid | recall@5 hybrid+rerank | answered right | answered wrong | not sure | no coverage |")
+    out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for g in GROUPS + ["all"]:
+        for k in ("all", "paraphrase", "openapi", "docs", "absent", "near_miss"):
+            r = rows.get((g, k))
+            if not r or (g == "all" and k != "all"):
+                continue
+            label = "**%s**" % g if k == "all" else ""
+            if r["n"]:
+                out.append("| %s | %s | %d | %s | %s | %d | %d | %d | %d |" % (label, "answerable" if k == "all" else k, r["n"],
+                           f3(r["h"] / r["n"]) if "hybrid" in reps else "–", f3(r["rr"] / r["n"]), r["right"], r["wrong"], r["ns"], r["ref"]))
+            if r["un"]:
+                out.append("| %s | %s | %d | | | | %d | %d | %d |" % (label if not r["n"] else "", "unanswerable" if k == "all" else k,
+                           r["un"], r["u_ans"], r["u_ns"], r["u_ref"]))
+    return "\n".join(out)
+
+
+def render_text(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return f.read().rstrip("\n")
+
+
 # ---- timing (not compared) --------------------------------------------------------
 
 
@@ -239,6 +317,10 @@ def blocks(root):
         if os.path.isdir(d):
             out[fam] = render_family(d)
             out[fam + "-coverage"] = render_coverage(os.path.join(d, "all.json"), label)
+    gen = os.path.join(root, "generated")
+    if os.path.isdir(gen):
+        out["generated"] = render_generated(gen)
+        out["generated-loo"] = render_text(os.path.join(gen, "loo.md"))
     return {k: v for k, v in out.items() if v is not None}
 
 

@@ -2,27 +2,30 @@
 # Regenerates the current tables of docs/evaluation.md, so they cannot go stale
 # silently: runs `ragbot eval --json` on the public set (../shared/eval, with
 # testdata/eval/unanswerable.jsonl) and on the question-set families of
-# testdata/eval (heldout, paraphrase), through the bench scripts that fetch the
-# corpora, build the configs and index them (scripts/bench-eval.sh,
-# scripts/bench-heldout.sh, scripts/bench-paraphrase.sh, run with
+# testdata/eval (heldout, paraphrase, generated), through the bench scripts that
+# fetch the corpora, build the configs and index them (scripts/bench-eval.sh,
+# scripts/bench-heldout.sh, scripts/bench-paraphrase.sh,
+# scripts/bench-generated.sh run, run with
 # RAGBOT_EVAL_JSON_DIR set so that they write their reports there and stop),
 # then rewrites the tables between the <!-- eval-tables:NAME:begin/end -->
 # markers with scripts/eval-tables.py.
 #
-#   bash scripts/eval-tables.sh [--check] [--sets public,heldout,paraphrase] [--from DIR] [--keep DIR] [--doc FILE]
+#   bash scripts/eval-tables.sh [--check] [--sets public,heldout,paraphrase,generated] [--from DIR] [--keep DIR] [--doc FILE]
 #
 #   --check      write nothing; exit 1 (printing a diff) when a regenerated table
 #                differs from the committed one. The latency and index-time block
 #                is machine-dependent and never compared.
-#   --sets LIST  the families to run (default all three); the others' tables stay
+#   --sets LIST  the families to run (default all four); the others' tables stay
 #   --from DIR   render from the reports already in DIR (of an earlier --keep);
 #                runs nothing
 #   --keep DIR   keep the reports in DIR (default: a temporary folder, removed)
 #   --doc FILE   the document to rewrite or check (default docs/evaluation.md)
 #
 # A full run fetches the corpora it lacks (into .ragbot/), builds bin/ragbot and
-# indexes each family into a fresh collection (three index runs of several
-# corpora: minutes each on 2 cores; the whole run has not been timed yet).
+# indexes each family into a fresh collection (four index runs of several
+# corpora: minutes each on 2 cores, the generated set's 33 repositories about
+# 5 minutes and its two eval passes about 4 each; the generated corpus goes to
+# RAGBOT_GENERATED_CORPUS, default .ragbot/genbench).
 # The bench scripts' own variables apply (RAGBOT_EVAL_DIR, RAGBOT_EVAL_PORT,
 # RAGBOT_BENCH_PORT, RAGBOT_EVAL_FLAGS); each family runs its own Weaviate, one
 # after the other.
@@ -35,7 +38,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CHECK=""
-SETS="public,heldout,paraphrase"
+SETS="public,heldout,paraphrase,generated"
 FROM=""
 KEEP=""
 DOC="docs/evaluation.md"
@@ -54,8 +57,8 @@ done
 IFS=, read -r -a FAMILIES <<< "$SETS"
 for f in "${FAMILIES[@]}"; do
   case "$f" in
-    public|heldout|paraphrase) ;;
-    *) echo "eval-tables.sh: --sets \"$f\", want public, heldout or paraphrase" >&2; exit 2 ;;
+    public|heldout|paraphrase|generated) ;;
+    *) echo "eval-tables.sh: --sets \"$f\", want public, heldout, paraphrase or generated" >&2; exit 2 ;;
   esac
 done
 [ -f "$DOC" ] || { echo "eval-tables.sh: no document $DOC" >&2; exit 2; }
@@ -88,6 +91,7 @@ PY
       RAGBOT_EVAL_JSON_DIR="$OUT/public" bash scripts/bench-eval.sh >&2 ;;
     heldout) RAGBOT_EVAL_JSON_DIR="$OUT/heldout" bash scripts/bench-heldout.sh >&2 ;;
     paraphrase) RAGBOT_EVAL_JSON_DIR="$OUT/paraphrase" bash scripts/bench-paraphrase.sh >&2 ;;
+    generated) RAGBOT_EVAL_JSON_DIR="$OUT/generated" bash scripts/bench-generated.sh run "${RAGBOT_GENERATED_CORPUS:-.ragbot/genbench}" >&2 ;;
   esac
 done
 python3 scripts/eval-tables.py $CHECK "$OUT" "$DOC"

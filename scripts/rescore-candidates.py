@@ -2,9 +2,10 @@
 """Re-ranks the candidate lists of `ragbot eval --depth N --candidates FILE`
 offline, to try a rerank change before writing it in Go.
 
-    python3 scripts/rescore-candidates.py FILE
+    python3 scripts/rescore-candidates.py FILE [GROUPS.tsv]
 
-Prints recall@5 per corpus, paraphrases apart from the other kinds, for the
+Prints recall@5 per corpus (with GROUPS.tsv, `benchgen groups` of the generated
+benchmark: per language group), paraphrases apart from the other kinds, for the
 ranking ragbot made (base) and for each variant below, with its change
 against base. The variants are the ones docs/evaluation.md ("Rescoring variants") reports
 as tried and not kept; add one by appending to VARIANTS a function of
@@ -67,6 +68,11 @@ VARIANTS = {
     "code length prior 0.10": lambda c, cs, q: c["score"] + (0.10 * math.log1p(c["end_line"] - c["start_line"] + 1) if c["kind"] == "code" else 0),
     "docs -0.2 for where": lambda c, cs, q: c["score"] - (0.2 if where(q) and c["kind"] == "doc" else 0),
 }
+# The coverage feature's weight scaled (docs/evaluation.md, "Thresholds and rerank on
+# the generated benchmark"): its bonus in debug is wCoverage times the share.
+for _w in (0.5, 1.5, 2.0):
+    VARIANTS["coverage x%.1f" % _w] = lambda c, cs, q, w=_w: c["score"] + (w - 1) * sum(
+        float(v) for k, v in BONUS.findall(c["debug"]) if k == "coverage")
 # Order variants: f(candidates in ragbot's order) -> new order.
 ORDERS = {
     "at most 1 per doc file": per_file_cap(1, {"doc"}),
@@ -74,8 +80,15 @@ ORDERS = {
 }
 
 
-def main(path):
+def main(path, groups_file=None):
     lines = [json.loads(l) for l in open(path)]
+    group_of = {}
+    if groups_file:
+        for line in open(groups_file):
+            corpus, group, _ = line.rstrip("\n").split("\t")
+            group_of[corpus] = group
+    for l in lines:
+        l["corpus"] = group_of.get(l["corpus"], l["corpus"])
     groups = collections.OrderedDict()
     for l in sorted(lines, key=lambda l: (l["corpus"], l["kind"] != "paraphrase")):
         groups.setdefault((l["corpus"], "paraphrase" if l["kind"] == "paraphrase" else "other"), []).append(l)
@@ -111,6 +124,6 @@ def main(path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    main(sys.argv[1])
+    main(*sys.argv[1:])

@@ -10,6 +10,8 @@
 //	benchgen [-dir DIR] -corpus CORPUS check    exit 1 when a file differs from what gen writes
 //	benchgen [-dir DIR] -corpus CORPUS sources  print the config's sources: entries for the set
 //	benchgen [-dir DIR] groups                  print "corpus<TAB>group<TAB>name" per repository
+//	benchgen [-dir DIR] loo EVAL.json           the coverage thresholds chosen leave-one-repository-out
+//	                                            on `ragbot eval --json`'s evidence, by group and repository
 package main
 
 import (
@@ -35,10 +37,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	corpus := fs.String("corpus", "", "folder the repositories were fetched into (scripts/bench-generated.sh fetch CORPUS)")
 	only := fs.String("only", "", "comma-separated repository names to generate; empty: all")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: benchgen [-dir DIR] [-corpus CORPUS] [-only a,b] gen|check|sources|groups")
+		fmt.Fprintln(stderr, "usage: benchgen [-dir DIR] [-corpus CORPUS] [-only a,b] gen|check|sources|groups|loo EVAL.json")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+	if err := fs.Parse(args); err != nil || fs.NArg() != 1 && (fs.NArg() != 2 || fs.Arg(0) != "loo") {
 		fs.Usage()
 		return 2
 	}
@@ -54,6 +56,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if mode == "groups" {
 		for _, r := range in.repos {
 			fmt.Fprintf(stdout, "%s\t%s\t%s\n", r.Source(), r.Group, r.Name)
+		}
+		return 0
+	}
+	if mode == "loo" {
+		if err := loo(stdout, in, fs.Arg(1)); err != nil {
+			fmt.Fprintln(stderr, "benchgen:", err)
+			return 1
 		}
 		return 0
 	}
