@@ -61,7 +61,7 @@ def ordered(keys, first=()):
 
 def corpus_label(name):
     """Short label of a corpus (source) name: github.com/hashicorp/raft@v1.7.1 -> raft@v1.7.1,
-    deb:python3-urllib3@1.26.12-1+deb12u3 -> python3-urllib3@1.26.12-1+deb12u3."""
+    deb:python3-urllib3@1.26.12-1+deb12u4 -> python3-urllib3@1.26.12-1+deb12u4."""
     rest = name.split(":", 1)[-1]
     base, at, version = rest.rpartition("@")
     if not at or not base:
