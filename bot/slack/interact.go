@@ -7,6 +7,7 @@ import (
 
 	slackgo "github.com/slack-go/slack"
 
+	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -111,18 +112,15 @@ func (b *Bot) showAll(ctx context.Context, cb slackgo.InteractionCallback, q str
 	}
 	log := b.log.With("channel", channel, "user", cb.User.ID)
 	msg := &slackgo.WebhookMessage{ResponseType: slackgo.ResponseTypeEphemeral, Text: noSourcesText}
-	if sources := b.cfg.Access.Sources(channel); len(sources) > 0 {
-		groups := b.cfg.Access.GroupsFor(channel, cb.User.ID, false)
-		ans, err := b.cfg.Answerer.Ask(ctx, retrieval.Request{Question: q, Sources: sources, Groups: groups})
-		switch {
-		case err != nil:
-			log.Error("show all uses: search failed", "err", err)
-			msg.Text = unavailableText("")
-		case ans.Usage == nil:
-			msg.Text = "That is no longer answered as a list of uses."
-		default:
-			msg.Text, msg.Blocks = escape(ans.Usage.Title()), &slackgo.Blocks{BlockSet: allUses(ans)}
-		}
+	switch ans, ok, err := b.cfg.Access.AskUses(ctx, b.cfg.Answerer, q, channel, cb.User.ID, false); {
+	case !ok:
+	case err != nil:
+		log.Error("show all uses: search failed", "err", err)
+		msg.Text = unavailableText("")
+	case ans.Usage == nil:
+		msg.Text = bot.NotUsageText
+	default:
+		msg.Text, msg.Blocks = escape(ans.Usage.Title()), &slackgo.Blocks{BlockSet: allUses(ans)}
 	}
 	if err := b.respond(ctx, cb.ResponseURL, msg); err != nil {
 		log.Warn("show all uses", "err", err)
@@ -132,20 +130,13 @@ func (b *Bot) showAll(ctx context.Context, cb slackgo.InteractionCallback, q str
 // allUses lists a usage answer's definitions and sites under its title.
 func allUses(ans retrieval.Answer) []slackgo.Block {
 	blocks := []slackgo.Block{mrkdwnContext(":mag: " + escape(ans.Usage.Title()))}
+	lines, more := bot.UseLines(ans, maxAllText, func(s retrieval.Snippet) string { return link(s.URL, s.Label()) },
+		func(sym string) string { return inlineCode(cutBytes(sym, 150)) })
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf("_… %d more: `ragbot ask --json` lists them all_", more))
+	}
 	var sec strings.Builder
-	total := 0
-	for i, s := range ans.Snippets {
-		line := "• " + link(s.URL, s.Label())
-		if s.Symbol != "" {
-			line += " · " + inlineCode(cutBytes(s.Symbol, 150))
-		}
-		if i < ans.Usage.Definitions {
-			line += " (definition)"
-		}
-		if total += len(line) + 1; total > maxAllText {
-			sec.WriteString(fmt.Sprintf("_… %d more: `ragbot ask --json` lists them all_", len(ans.Snippets)-i))
-			break
-		}
+	for _, line := range lines {
 		if sec.Len()+len(line)+1 > maxSectionText-100 {
 			blocks = append(blocks, mrkdwnSection(sec.String()))
 			sec.Reset()

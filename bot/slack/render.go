@@ -38,7 +38,7 @@ const (
 	actionShare   = "where_is_share"
 	// actionUsageAll is "Show all N uses" under a usage answer whose
 	// sites do not all fit (showAll).
-	actionUsageAll = "usage_show_all"
+	actionUsageAll = bot.UsageAllAction
 )
 
 // render turns a reply into blocks and the fallback text. Searching, help
@@ -161,7 +161,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	}
 	if ans.Usage != nil && len(all) > len(snips) {
 		all := slackgo.NewButtonBlockElement(actionUsageAll, cutBytes(ans.Question, maxButtonValue),
-			slackgo.NewTextBlockObject(slackgo.PlainTextType, fmt.Sprintf("Show all %d uses", ans.Usage.Sites), false, false))
+			slackgo.NewTextBlockObject(slackgo.PlainTextType, bot.ShowAllTitle(*ans.Usage), false, false))
 		blocks = append(blocks, slackgo.NewActionBlock("ragbot_usage", all))
 	}
 	if b.cfg.Feedback != nil {

@@ -2,7 +2,6 @@ package slack_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,23 +10,16 @@ import (
 	"github.com/ragbot/ragbot/bot/internal/chattest"
 	"github.com/ragbot/ragbot/bot/slack"
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
-	"github.com/ragbot/ragbot/retrieval"
 )
 
 // TestUsageShowAll asks who calls a function with 8 callers: the answer
 // shows the definition and 3 calls with code, lists the rest, and its
 // "Show all 8 uses" button answers the clicker alone with every call.
 func TestUsageShowAll(t *testing.T) {
-	at := time.Now().Add(-time.Hour)
-	extra := []retrieval.Chunk{chattest.Chunk("repo:httpx", "ledger/store.go", "newLedgerStore",
-		"func newLedgerStore() *LedgerStore {\n\treturn &LedgerStore{}\n}", 40, at)}
+	extra := chattest.Callers(8, time.Now().Add(-time.Hour))
 	var wantLines []string
 	for i := range 8 {
-		c := chattest.Chunk("repo:httpx", fmt.Sprintf("ledger/caller%d.go", i), fmt.Sprintf("caller%d", i),
-			fmt.Sprintf("func caller%d() {\n\tnewLedgerStore()\n}", i), 10+i, at)
-		c.Refs = []string{"newLedgerStore"}
-		extra = append(extra, c)
-		wantLines = append(wantLines, fmt.Sprintf("ledger/caller%d.go:%d", i, 11+i)) // the call is the chunk's second line
+		wantLines = append(wantLines, chattest.CallerSite(i))
 	}
 	h := newHarness(t, harnessOpts{extra: extra})
 	ts := h.fake.AddMessage(slackfake.Message{Channel: chanPay, User: user, Text: "who calls newledgerstore"})

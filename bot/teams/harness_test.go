@@ -117,6 +117,7 @@ type harnessOpts struct {
 	// ledger indexes chattest.Ledger(ledger) too, and topK sets the
 	// answer's retrieval.top_k [5].
 	ledger, topK int
+	extra        []retrieval.Chunk // indexed with the fixture
 }
 
 func newHarness(t testing.TB, o harnessOpts) *harness {
@@ -125,7 +126,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	h := &harness{logs: &chattest.SyncBuffer{}, clock: &clock{}}
 	h.proxy = chattest.NewWeaviateProxy(t, weaviatetest.URL(t))
 	asker := chattest.Index(t, h.proxy.URL, append(fixtureChunks(time.Now().Add(-40*time.Minute)),
-		chattest.Ledger(o.ledger, time.Now().Add(-40*time.Minute))...))
+		append(chattest.Ledger(o.ledger, time.Now().Add(-40*time.Minute)), o.extra...)...))
 	if o.topK > 0 {
 		asker.TopK, asker.Candidates = o.topK, max(asker.Candidates, o.topK)
 	}

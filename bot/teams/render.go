@@ -178,8 +178,12 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 		}
 		full = append(full, line)
 	}
+	if ans.Usage != nil && shown < len(all) {
+		c.Actions = []action{{Type: "Action.Submit", Title: bot.ShowAllTitle(*ans.Usage),
+			Data: voteData{Action: bot.UsageAllAction, Q: cut(ans.Question, 1000)}}}
+	}
 	if b.cfg.Feedback != nil {
-		c.Actions = voteActions(ans.Question, snips)
+		c.Actions = append(c.Actions, voteActions(ans.Question, snips)...)
 	}
 	title := strings.TrimPrefix(summary, "🔍 ")
 	switch {
@@ -273,11 +277,20 @@ func citationLabel(s retrieval.Snippet) string { return s.Label() }
 // escaped, so a path cannot format or link anything.
 func citationLink(s retrieval.Snippet) element {
 	label := citationLabel(s)
-	u, ok := linkURL(s.URL)
-	if !ok {
+	if _, ok := linkURL(s.URL); !ok {
 		return richText(textRun{Type: "TextRun", Text: label, Weight: "Bolder"})
 	}
-	return textBlock("**[" + escapeMarkdown(label) + "](" + u + ")**")
+	return textBlock(citationMarkdown(s))
+}
+
+// citationMarkdown is the snippet's escaped label in bold, linked to its
+// lines when it has a safe http(s) URL.
+func citationMarkdown(s retrieval.Snippet) string {
+	label := escapeMarkdown(citationLabel(s))
+	if u, ok := linkURL(s.URL); ok {
+		label = "[" + label + "](" + u + ")"
+	}
+	return "**" + label + "**"
 }
 
 // citationMeta is "Symbol · source@commit7 · author · indexed 5 minutes

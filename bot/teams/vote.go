@@ -13,9 +13,10 @@ const voteAction = "ragbot.vote"
 
 // voteData is what a vote button carries and Teams posts back as the
 // activity's value: the question searched and the citations shown, so the
-// click alone is a complete feedback record.
+// click alone is a complete feedback record. "Show all N uses" carries
+// bot.UsageAllAction and the question only.
 type voteData struct {
-	Action string                    `json:"action"` // voteAction
+	Action string                    `json:"action"` // voteAction or bot.UsageAllAction
 	Vote   retrieval.Vote            `json:"vote"`
 	Q      string                    `json:"q"`
 	C      []retrieval.ShownCitation `json:"c"`
@@ -33,14 +34,19 @@ func voteActions(question string, snips []retrieval.Snippet) []action {
 }
 
 // submit handles a card button click (a message activity with a value). It
-// reports whether a vote was taken; the work runs in the background.
+// reports whether a vote or "Show all N uses" was taken; the work runs in
+// the background.
 func (b *Bot) submit(a *Activity, t bot.Thread) bool {
 	var v voteData
-	if err := json.Unmarshal(a.Value, &v); err != nil || v.Action != voteAction {
+	if err := json.Unmarshal(a.Value, &v); err != nil || v.Action != voteAction && v.Action != bot.UsageAllAction {
 		b.log.Debug("card submit ignored", "activity_id", a.ID, "channel", t.Channel)
 		return false
 	}
 	b.refs.put(t, a.ServiceURL, a.Conversation.ID, nil)
+	if v.Action == bot.UsageAllAction {
+		personal := a.Conversation.ConversationType == convPersonal
+		return b.core.Go(func(ctx context.Context) { b.showAll(ctx, t, a.From.ID, personal, v.Q) })
+	}
 	answerID := a.ReplyToID // the message holding the card
 	if answerID == "" {
 		answerID = a.ID

@@ -82,6 +82,24 @@ func Ledger(n int, indexedAt time.Time) []retrieval.Chunk {
 	return out
 }
 
+// Callers returns the function newLedgerStore (ledger/store.go:40-42) of
+// repo:httpx and n functions calling it, caller000 … in ledger/caller000.go
+// …, the call of caller i on line 11+i (CallerSite), for usage answers.
+func Callers(n int, indexedAt time.Time) []retrieval.Chunk {
+	out := []retrieval.Chunk{Chunk("repo:httpx", "ledger/store.go", "newLedgerStore",
+		"func newLedgerStore() *LedgerStore {\n\treturn &LedgerStore{}\n}", 40, indexedAt)}
+	for i := range n {
+		c := Chunk("repo:httpx", fmt.Sprintf("ledger/caller%03d.go", i), fmt.Sprintf("caller%03d", i),
+			fmt.Sprintf("func caller%03d() {\n\tnewLedgerStore()\n}", i), 10+i, indexedAt)
+		c.Refs = []string{"newLedgerStore"}
+		out = append(out, c)
+	}
+	return out
+}
+
+// CallerSite is the citation label of caller i's call in Callers.
+func CallerSite(i int) string { return fmt.Sprintf("ledger/caller%03d.go:%d", i, 11+i) }
+
 // WithACL gives c the ACL groups of a source with acl: groups.
 func WithACL(c retrieval.Chunk, groups ...string) retrieval.Chunk {
 	c.ACL = groups
