@@ -35,6 +35,10 @@ type Analysis struct {
 
 var (
 	ellipsisRe = regexp.MustCompile(`\.\.\.+|…`)
+	// receiverRe is the receiver of a Go method as the runtime, panics and
+	// pprof print it: "(*Store).Upsert", "weaviate.(*Store).Upsert" (the
+	// Go spec, "Method expressions").
+	receiverRe = regexp.MustCompile(`\(\*?([A-Za-z_]\w*)\)\.`)
 	// quotedRe: a single quote opens and closes a literal only outside a
 	// word, so the apostrophes of "I'm" and "server's" quote nothing.
 	quotedRe   = regexp.MustCompile("\"([^\"]{3,200})\"|(?:^|[^\\pL\\pN])'([^']{3,200})'(?:[^\\pL\\pN]|$)|`([^`]{2,200})`|“([^”]{3,200})”")
@@ -113,7 +117,7 @@ func Analyze(q string) Analysis {
 		a.Endpoint = strings.ToUpper(m[1]) + " " + m[2]
 	}
 	for _, f := range strings.Fields(quotedRe.ReplaceAllString(q, " ")) {
-		tok := strings.TrimRight(strings.TrimLeft(f, "([{\"'`"), ")]}.,;:?!\"'`")
+		tok := goName(strings.TrimRight(strings.TrimLeft(receiverRe.ReplaceAllString(f, "$1."), "([{\"'`"), ")]}.,;:?!\"'`"))
 		switch {
 		case tok == "":
 		case strings.HasPrefix(tok, "-") && strings.Contains(tok, "="): // --flag=value
@@ -139,6 +143,48 @@ func Analyze(q string) Analysis {
 		}
 	}
 	return a
+}
+
+// goName returns tok written as a Go call or stack frame without its
+// arguments and import path: "Upsert(" and "Upsert(ctx," are "Upsert",
+// and "github.com/org/repo/weaviate.Store.Upsert(0xc0001," (a goroutine
+// trace's frame, its receiver already unwrapped) is "weaviate.Store.Upsert";
+// other tokens are returned as they are.
+func goName(tok string) string {
+	name, _, call := strings.Cut(tok, "(")
+	if !call || name == "" {
+		return tok
+	}
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		if isIdentifier(name[i+1:]) {
+			return name[i+1:]
+		}
+		return tok
+	}
+	return name
+}
+
+// Unqualified returns id without the package names that qualify it, the
+// all-lower-case segments before its first capitalised one:
+// "weaviate.Store.Upsert" is "Store.Upsert", "http.NewRequest" is
+// "NewRequest"; an id with none ("Silences.Set", "os.getenv") is returned
+// as it is. Go and Python qualify a name by its package or module so (the
+// Go spec, "Qualified identifiers"; Python's import system), while the
+// chunk's symbol names it within its file.
+func Unqualified(id string) string {
+	segs := strings.Split(id, ".")
+	for i, s := range segs[:len(segs)-1] {
+		if s == "" || strings.ToLower(s) != s {
+			if i == 0 {
+				return id
+			}
+			return strings.Join(segs[i:], ".")
+		}
+	}
+	if last := segs[len(segs)-1]; len(segs) > 1 && last != "" && strings.ToLower(last[:1]) != last[:1] {
+		return last
+	}
+	return id
 }
 
 // IdentifierHeavy reports whether the question is mostly names rather than

@@ -294,7 +294,7 @@ func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []
 	}
 	for _, id := range an.Identifiers {
 		one := Analysis{Identifiers: []string{id}}
-		if inHits(func(c Chunk) bool { return symbolMatch(one, c.Symbol) > 0 }) || inHits(containsFold(id)) {
+		if inHits(func(c Chunk) bool { return symbolMatch(one, c.Symbol) > 0 }) || inHits(containsFold(id)) || inHits(containsFold(Unqualified(id))) {
 			continue
 		}
 		if strings.Contains(id, ".") { // Type.Method: found only as a symbol or verbatim

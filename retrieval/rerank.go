@@ -176,9 +176,10 @@ func symbolMatch(a Analysis, symbol string) int {
 	}
 	best := 0
 	for _, id := range a.Identifiers {
+		uq := strings.ToLower(Unqualified(id))
 		id = strings.ToLower(id)
 		switch {
-		case id == sym:
+		case id == sym, uq == sym:
 			return 2
 		case !strings.Contains(id, ".") && strings.HasSuffix(sym, "."+id):
 			best = 1

@@ -36,6 +36,12 @@ func TestAnalyze(t *testing.T) {
 		{"what sets 'retry_after' on a 429?", Analysis{Literals: []string{"retry_after"}, Plain: []string{"what", "sets", "on", "a", "429"}, Words: 5}},
 		// A hyphenated word is no camelCase identifier.
 		{"where are non-English host names turned into ASCII?", Analysis{Plain: []string{"where", "are", "non-English", "host", "names", "turned", "into", "ASCII"}, Words: 8}},
+		// Go's names for a method as panics and pprof print them: the
+		// receiver unwrapped, a frame's import path and call dropped.
+		{"where is weaviate.(*Store).Upsert", Analysis{Identifiers: []string{"weaviate.Store.Upsert"}, Plain: []string{"where", "is"}, Words: 2}},
+		{"(*Store).Upsert", Analysis{Identifiers: []string{"Store.Upsert"}}},
+		{"github.com/org/repo/retrieval/weaviate.(*Store).Upsert(0xc000123, {0x1, 0x2})", Analysis{Identifiers: []string{"weaviate.Store.Upsert"}, Plain: []string{"0x1", "0x2"}, Words: 2}},
+		{"store.Upsert(...) panics", Analysis{Identifiers: []string{"store.Upsert"}, Plain: []string{"panics"}, Words: 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.q, func(t *testing.T) {
@@ -43,6 +49,22 @@ func TestAnalyze(t *testing.T) {
 				t.Errorf("Analyze (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestUnqualified(t *testing.T) {
+	for id, want := range map[string]string{
+		"weaviate.Store.Upsert": "Store.Upsert",
+		"http.NewRequest":       "NewRequest",
+		"Silences.Set":          "Silences.Set",
+		"os.getenv":             "os.getenv",
+		"aggrGroup.flush":       "aggrGroup.flush",
+		"process.env.NODE_ENV":  "NODE_ENV",
+		"Upsert":                "Upsert",
+	} {
+		if got := Unqualified(id); got != want {
+			t.Errorf("Unqualified(%q) = %q, want %q", id, got, want)
+		}
 	}
 }
 

@@ -115,6 +115,29 @@ func TestAbsentNames(t *testing.T) {
 		}
 	})
 
+	// Go's names for a method, as panics, pprof and goroutine traces print
+	// them, find the method; a method the type lacks is still missing.
+	t.Run("Go method names", func(t *testing.T) {
+		for _, q := range []string{
+			"where is orders.(*Service).Create",
+			"where is (*Service).Create defined?",
+			"orders.Service.Create",
+			"github.com/acme/shop/orders.(*Service).Create(0xc000132000, {0x7f2c, 0xc0001}, 0x1f4)",
+		} {
+			ans := ask(t, q)
+			if ans.Coverage == retrieval.NoCoverage || len(ans.Snippets) == 0 || ans.Snippets[0].Symbol != "Service.Create" {
+				first := ""
+				if len(ans.Snippets) > 0 {
+					first = ans.Snippets[0].Label()
+				}
+				t.Errorf("%q: %s, missing %q, first %q; want orders/service.go Service.Create first", q, ans.Coverage, ans.Missing, first)
+			}
+		}
+		if ans := ask(t, "where is orders.(*Service).Refundify"); ans.Coverage != retrieval.NoCoverage || ans.Missing != "orders.Service.Refundify" {
+			t.Errorf("orders.(*Service).Refundify: %s, missing %q; want no_coverage naming it", ans.Coverage, ans.Missing)
+		}
+	})
+
 	t.Run("one of two names missing", func(t *testing.T) {
 		ans := ask(t, "where does the billing retry publish to rabbitmq?")
 		if ans.Coverage != retrieval.NoCoverage || ans.Missing != "rabbitmq" || ans.ClosestFor != "billing retry publish" || len(ans.Snippets) == 0 {
