@@ -3,6 +3,8 @@ package ingest_test
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,29 +53,9 @@ func TestUsageAnswerFollowsPush(t *testing.T) {
 			t.Fatalf("index run %d: mode %q, want %q", run, st.Mode, want)
 		}
 	}
-	// sites asks q and returns the definitions' and the sites' "path:line symbol".
-	sites := func(q string) (defs, uses []string) {
-		t.Helper()
-		ans, err := asker.Ask(ctx, retrieval.Request{Question: q, Sources: []string{"repo:svc"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ans.Usage == nil {
-			t.Fatalf("%q: not answered as a usage question: %+v", q, ans)
-		}
-		for i, s := range ans.Snippets {
-			row := fmt.Sprintf("%s:%d %s", s.Path, s.StartLine, s.Symbol)
-			if i < ans.Usage.Definitions {
-				defs = append(defs, row)
-			} else {
-				uses = append(uses, row)
-			}
-		}
-		return defs, uses
-	}
 	check := func(q string, wantDefs, wantUses []string) {
 		t.Helper()
-		defs, uses := sites(q)
+		_, defs, uses := askUsage(t, asker, q)
 		if diff := cmp.Diff(wantDefs, defs); diff != "" {
 			t.Errorf("%q: definitions (-want +got):\n%s", q, diff)
 		}
@@ -100,4 +82,85 @@ func TestUsageAnswerFollowsPush(t *testing.T) {
 	index(2, ingest.ModeIncremental)
 	// Code before tests.
 	check("where is newStore used", def, []string{"svc/reopen.go:3 reopen", "svc/open_test.go:6 TestStore"})
+}
+
+// askUsage asks q in repo:svc and returns the usage answer with its
+// definitions' and its sites' "path:line symbol".
+func askUsage(t *testing.T, asker *retrieval.Asker, q string) (ans retrieval.Answer, defs, uses []string) {
+	t.Helper()
+	ans, err := asker.Ask(context.Background(), retrieval.Request{Question: q, Sources: []string{"repo:svc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Usage == nil {
+		t.Fatalf("%q: not answered as a usage question: %+v", q, ans)
+	}
+	for i, s := range ans.Snippets {
+		row := fmt.Sprintf("%s:%d %s", s.Path, s.StartLine, s.Symbol)
+		if i < ans.Usage.Definitions {
+			defs = append(defs, row)
+		} else {
+			uses = append(uses, row)
+		}
+	}
+	return ans, defs, uses
+}
+
+// TestUsageCase indexes a git repository defining NewStore and newStore
+// (two functions) and only OpenDB, in a real Weaviate, and checks that a
+// name typed with capitals answers for the definition of its case, or says
+// which case it shows when none has it; that one typed in lower case
+// answers for every case; and that a name nothing indexed holds gets the
+// absence check's answer naming it.
+func TestUsageCase(t *testing.T) {
+	repo := newRepo(t)
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds(),
+		Vocabularies: retrieval.OnlySourcesVocabulary(store, []string{"repo:svc"})}
+	repo.write(t, map[string]string{
+		"svc/store.go":   "package svc\n\ntype Store struct{}\n\nfunc NewStore() *Store { return &Store{} }\n\nfunc OpenDB() *Store { return NewStore() }\n",
+		"cache/cache.go": "package cache\n\ntype store struct{}\n\nfunc newStore() *store { return &store{} }\n\nfunc warm() *store { return newStore() }\n",
+		"cmd/main.go":    "package main\n\nimport \"example.com/svc\"\n\nfunc main() { _ = svc.OpenDB(); _ = svc.NewStore() }\n",
+	})
+	repo.commit(t, "add svc and cache")
+	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(context.Background(), src, false); err != nil {
+		t.Fatal(err)
+	}
+	check := func(q, wantTitle string, wantDefs, wantUses []string) {
+		t.Helper()
+		ans, defs, uses := askUsage(t, asker, q)
+		if got := ans.Usage.Title(); got != wantTitle {
+			t.Errorf("%q: title %q, want %q", q, got, wantTitle)
+		}
+		sort.Strings(defs)
+		sort.Strings(uses)
+		if diff := cmp.Diff(wantDefs, defs); diff != "" {
+			t.Errorf("%q: definitions (-want +got):\n%s", q, diff)
+		}
+		if diff := cmp.Diff(wantUses, uses); diff != "" {
+			t.Errorf("%q: uses (-want +got):\n%s", q, diff)
+		}
+	}
+	check("who calls NewStore?", "NewStore is used in 2 places in 2 files",
+		[]string{"svc/store.go:5 NewStore"}, []string{"cmd/main.go:5 main", "svc/store.go:7 OpenDB"})
+	check("who calls newStore", "newStore is used in 1 place",
+		[]string{"cache/cache.go:5 newStore"}, []string{"cache/cache.go:7 warm"})
+	check("who calls newstore", "newstore is used in 3 places in 3 files; 2 definitions: uses are grouped under the definition in the same file or folder, the others last",
+		[]string{"cache/cache.go:5 newStore", "svc/store.go:5 NewStore"}, []string{"cache/cache.go:7 warm", "cmd/main.go:5 main", "svc/store.go:7 OpenDB"})
+	check("callers of openDB", "no openDB; showing OpenDB: OpenDB is used in 1 place",
+		[]string{"svc/store.go:7 OpenDB"}, []string{"cmd/main.go:5 main"})
+	check("callers of opendb?", "opendb is used in 1 place",
+		[]string{"svc/store.go:7 OpenDB"}, []string{"cmd/main.go:5 main"})
+
+	for _, q := range []string{"who calls Zorblax", "who calls zorblax?", "callers of zorblax"} {
+		ans, err := asker.Ask(context.Background(), retrieval.Request{Question: q, Sources: []string{"repo:svc"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Fields(strings.TrimRight(q, "?"))[2]; ans.Coverage != retrieval.NoCoverage || ans.Missing != want {
+			t.Errorf("%q: coverage %v, missing %q; want no coverage, missing %q", q, ans.Coverage, ans.Missing, want)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -58,7 +59,11 @@ const UsageWithCode = 3
 // configuration key), code that reads it before the Mentions in files that
 // only mention it (scripts, templates, docs).
 type Usage struct {
-	Name        string       `json:"name"`
+	Name string `json:"name"`
+	// Asked is the name as typed when it is not all lower case and no
+	// definition has its case: Name is then the definitions' ("newStore"
+	// asked, only "NewStore" defined); "" otherwise.
+	Asked       string       `json:"asked,omitempty"`
 	Definitions int          `json:"definitions"`
 	Sites       int          `json:"sites"`
 	Files       int          `json:"files"`
@@ -79,6 +84,9 @@ type UsageGroup struct {
 // was grouped.
 func (u Usage) Title() string {
 	var b strings.Builder
+	if u.Asked != "" {
+		fmt.Fprintf(&b, "no %s; showing %s: ", u.Asked, u.Name)
+	}
 	switch {
 	case u.Sites == 0:
 		fmt.Fprintf(&b, "%s: no callers indexed (callers outside the indexed sources, e.g. of an exported API, are not seen)", u.Name)
@@ -177,6 +185,25 @@ func definitions(hits []Hit, name string) []Hit {
 		return exact
 	}
 	return all
+}
+
+// otherCase returns the definitions' names, qualified as name is
+// ("NewStore", "NewStore/NEWSTORE", "Store.Get" for "Store.get"), when
+// name has an upper-case letter and none of them has its case (definitions
+// keeps only exact-case ones when there are any), else "": a name typed
+// in lower case is meant in any case.
+func otherCase(defs []Hit, name string) string {
+	if len(defs) == 0 || strings.ToLower(name) == name || lastPart(defs[0].Chunk.Symbol) == lastPart(name) {
+		return ""
+	}
+	qual, names := strings.TrimSuffix(name, lastPart(name)), []string(nil)
+	for _, d := range defs {
+		if n := qual + lastPart(d.Chunk.Symbol); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(names, "/")
 }
 
 // definesName reports whether symbol ("Store.newStore", "newStore")
@@ -296,6 +323,9 @@ func usageAnswer(question, name string, defs []Hit, sites []site) Answer {
 	})
 	ans := Answer{Question: question, Coverage: Covered, Confidence: Covered.Confidence()}
 	u := &Usage{Name: name, Definitions: len(defs)}
+	if shown := otherCase(defs, name); shown != "" {
+		u.Name, u.Asked = shown, name
+	}
 	for _, d := range defs {
 		ans.Snippets = append(ans.Snippets, NewSnippet(d.Chunk))
 	}

@@ -49,3 +49,21 @@ func TestUsageName(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageTitle checks the title of a usage answer, also when the name
+// asked has no definition in its case and another case's is shown.
+func TestUsageTitle(t *testing.T) {
+	tests := []struct {
+		u    Usage
+		want string
+	}{
+		{Usage{Name: "newStore", Definitions: 1, Sites: 3, Files: 2}, "newStore is used in 3 places in 2 files"},
+		{Usage{Name: "NewStore", Asked: "newStore", Definitions: 1, Sites: 1, Files: 1}, "no newStore; showing NewStore: NewStore is used in 1 place"},
+		{Usage{Name: "NewStore", Asked: "newStore", Definitions: 1}, "no newStore; showing NewStore: NewStore: no callers indexed (callers outside the indexed sources, e.g. of an exported API, are not seen)"},
+	}
+	for _, tt := range tests {
+		if got := tt.u.Title(); got != tt.want {
+			t.Errorf("%+v.Title() = %q; want %q", tt.u, got, tt.want)
+		}
+	}
+}
