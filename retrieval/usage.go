@@ -31,13 +31,14 @@ var usagePatterns = []*regexp.Regexp{
 }
 
 // UsageName returns the name a question asks the uses of (see
-// usagePatterns), with a trailing "()" and backticks removed, or false
-// when it asks something else.
+// usagePatterns), with a trailing "()", backticks, a Go method's receiver
+// parentheses and package qualifiers removed (Analyze, Unqualified), or
+// false when it asks something else.
 func UsageName(question string) (string, bool) {
-	q := strings.TrimSpace(question)
+	q := receiverRe.ReplaceAllString(strings.TrimSpace(question), "$1.") // "(*Store).Upsert"
 	for _, re := range usagePatterns {
 		if m := re.FindStringSubmatch(q); m != nil {
-			return strings.Trim(m[1], ".:#-"), true
+			return Unqualified(strings.Trim(m[1], ".:#-")), true // "weaviate.Store.Upsert"
 		}
 	}
 	return "", false

@@ -29,6 +29,11 @@ func TestUsageName(t *testing.T) {
 		{"where is setPathValue called?", "setPathValue"},
 		{"where do we call mergePersistentFlags", "mergePersistentFlags"},
 		{"where is the handleError function being called", "handleError"},
+		// Go's names for a method, as traces print them
+		{"who calls (*Store).Upsert", "Store.Upsert"},
+		{"who calls weaviate.(*Store).Upsert?", "Store.Upsert"},
+		{"callers of weaviate.Store.Upsert", "Store.Upsert"},
+		{"who calls os.Getenv", "Getenv"},
 		// not usage questions
 		{"where is newStore defined?", ""},
 		{"where is newstore", ""},
