@@ -2,6 +2,8 @@ package retrieval
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -26,6 +28,10 @@ type Analysis struct {
 	// English and that no indexed chunk holds names something the sources
 	// lack, whatever its case (see absence.go).
 	Plain []string
+	// Lines are the line numbers named with a path, as compilers, linters
+	// and stack traces print a place ("store.go:230", "store.go:230:7"),
+	// 1-based.
+	Lines []int
 	// Endpoint is "METHOD /path" when the question names an HTTP operation.
 	Endpoint string
 	// Words is the number of plain words (not identifiers, paths or
@@ -35,6 +41,9 @@ type Analysis struct {
 
 var (
 	ellipsisRe = regexp.MustCompile(`\.\.\.+|…`)
+	// placeRe is a place in a file as compilers, linters and Go's stack
+	// traces print it: "path:line" or "path:line:column".
+	placeRe = regexp.MustCompile(`^(.+?):([0-9]{1,7})(?::[0-9]{1,5})?$`)
 	// receiverRe is the receiver of a Go method as the runtime, panics and
 	// pprof print it: "(*Store).Upsert", "weaviate.(*Store).Upsert" (the
 	// Go spec, "Method expressions").
@@ -128,6 +137,12 @@ func Analyze(q string) Analysis {
 			add(&a.Literals, strings.TrimLeft(tok, "-"))
 		case pathRe.MatchString(tok):
 			add(&a.Paths, tok)
+		case placeRe.MatchString(tok) && pathRe.MatchString(placeRe.FindStringSubmatch(tok)[1]):
+			m := placeRe.FindStringSubmatch(tok)
+			add(&a.Paths, m[1])
+			if n, err := strconv.Atoi(m[2]); err == nil && !slices.Contains(a.Lines, n) {
+				a.Lines = append(a.Lines, n)
+			}
 		case isIdentifier(tok):
 			add(&a.Identifiers, tok)
 			if strings.Contains(tok, "_") { // ENV_VAR, config_key: also found verbatim in docs and tags

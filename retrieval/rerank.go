@@ -94,7 +94,7 @@ const (
 
 // RerankFeatures names the rerank's features as `ragbot ask --explain`
 // shows them, for ablation (Asker.Without, `ragbot eval --without`).
-var RerankFeatures = []string{"symbol_exact", "symbol_member", "path", "literal", "defined", "coverage", "test", "history", "vendored"}
+var RerankFeatures = []string{"symbol_exact", "symbol_member", "path", "line", "literal", "defined", "coverage", "test", "history", "vendored"}
 
 // rerank scores hits by the analysis of question q, drops duplicates (same
 // content hash, e.g. a vendored copy or another branch) and sorts them best
@@ -134,6 +134,9 @@ func rerank(q *question, w termWeights, hits []Hit, without ...string) []Hit {
 		}
 		if pathMatch(a.Paths, c.Path) {
 			bump(wPath, "path")
+			if slices.ContainsFunc(a.Lines, func(n int) bool { return c.StartLine <= n && n <= c.EndLine }) {
+				bump(wSymbolExact, "line") // "store.go:230": the chunk holding that line, as its symbol would
+			}
 		}
 		if f := literalMatch(a.Literals, c.Content); f > 0 {
 			bump(wLiteral*f, "literal")

@@ -41,6 +41,8 @@ func TestAnalyze(t *testing.T) {
 		{"where is weaviate.(*Store).Upsert", Analysis{Identifiers: []string{"weaviate.Store.Upsert"}, Plain: []string{"where", "is"}, Words: 2}},
 		{"(*Store).Upsert", Analysis{Identifiers: []string{"Store.Upsert"}}},
 		{"github.com/org/repo/retrieval/weaviate.(*Store).Upsert(0xc000123, {0x1, 0x2})", Analysis{Identifiers: []string{"weaviate.Store.Upsert"}, Plain: []string{"0x1", "0x2"}, Words: 2}},
+		{"where is retrieval/weaviate/store.go:230", Analysis{Paths: []string{"retrieval/weaviate/store.go"}, Lines: []int{230}, Plain: []string{"where", "is"}, Words: 2}},
+		{"store.go:230:7: undefined: x", Analysis{Paths: []string{"store.go"}, Lines: []int{230}, Plain: []string{"undefined", "x"}, Words: 2}},
 		{"store.Upsert(...) panics", Analysis{Identifiers: []string{"store.Upsert"}, Plain: []string{"panics"}, Words: 1}},
 	}
 	for _, tc := range tests {
@@ -49,6 +51,27 @@ func TestAnalyze(t *testing.T) {
 				t.Errorf("Analyze (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A place named as path:line ranks the chunk holding that line first
+// among the file's chunks.
+func TestRerankLine(t *testing.T) {
+	at := func(id string, start, end int, score float64) Hit {
+		h := hit(id, "retrieval/weaviate/store.go", id, "func "+id+"()", score)
+		h.Chunk.StartLine, h.Chunk.EndLine = start, end
+		return h
+	}
+	for q, want := range map[string]string{
+		"where is retrieval/weaviate/store.go:230": "Upsert",
+		"retrieval/weaviate/store.go:12:3":         "Open",
+		"where is retrieval/weaviate/store.go":     "Search", // no line: the hybrid order stands
+	} {
+		qq := newQuestion(q)
+		got := rerank(qq, termWeights{}, []Hit{at("Open", 1, 60, 0.3), at("Search", 100, 180, 0.9), at("Upsert", 204, 265, 0.2)})
+		if got[0].ID != want {
+			t.Errorf("%q: first %s, want %s", q, got[0].ID, want)
+		}
 	}
 }
 
