@@ -101,7 +101,8 @@ func (b *Bot) share(ctx context.Context, cb slackgo.InteractionCallback, q strin
 const maxAllText = codeBudget
 
 // showAll answers "Show all N uses" with an ephemeral message (only the
-// clicker sees it, through response_url, protocols.md §1.5) listing every
+// clicker sees it, through response_url: Slack API docs, "Handling user
+// interaction", message responses with response_type ephemeral) listing every
 // use of the usage question q, asked again with the channel's access, one
 // citation line each, in sections of at most maxSectionText bytes; past
 // maxAllText the rest are counted.
