@@ -46,9 +46,7 @@ func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
 func (l *userLog) Class() string { return l.class }
 
 func feedbackClass(name string) *models.Class {
-	field := func(n string) *models.Property {
-		return &models.Property{Name: n, DataType: []string{"text"}, Tokenization: tokField}
-	}
+	field := func(n string) *models.Property { return fieldProp(n, "text") }
 	return &models.Class{
 		Class:       name,
 		Description: "ragbot votes on answers",

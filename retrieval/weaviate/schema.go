@@ -31,6 +31,13 @@ func refsProperty() *models.Property {
 
 func boolp(b bool) *bool { return &b }
 
+// fieldProp is a property of type typ ("text" or "text[]") matched whole,
+// as ids, names and keys are (tokenization "field", Weaviate docs,
+// 'Tokenization').
+func fieldProp(name, typ string) *models.Property {
+	return &models.Property{Name: name, DataType: []string{typ}, Tokenization: tokField}
+}
+
 // Named vectors of a chunk (Weaviate docs, 'Multiple vectors (named
 // vectors)'): every object has a lexical vector, from the configured
 // embedder, and may have a semantic one, from the optional second embedder
@@ -106,9 +113,7 @@ func pendingProp() *models.Property {
 // stateClass keeps, per source and branch, the last indexed commit, when, and
 // the last error (docs/architecture.md, "Indexing flow", step 5).
 func stateClass(name string) *models.Class {
-	f := func(n string) *models.Property {
-		return &models.Property{Name: n, DataType: []string{"text"}, Tokenization: tokField}
-	}
+	f := func(n string) *models.Property { return fieldProp(n, "text") }
 	return &models.Class{
 		Class:      name,
 		Vectorizer: "none",

@@ -30,12 +30,9 @@ const maxTurns = 100
 // collection, creating it if missing.
 func (s *Store) OpenTurns(ctx context.Context) (*Turns, error) {
 	name := companion(s.chunk, "Turn")
-	field := func(n, typ string) *models.Property {
-		return &models.Property{Name: n, DataType: []string{typ}, Tokenization: tokField}
-	}
 	class := &models.Class{Class: name, Description: "ragbot questions answered in chat threads", Vectorizer: "none",
 		Properties: []*models.Property{
-			field("thread", "text"), field("message_id", "text"), field("user", "text[]"), field("citations", "text[]"),
+			fieldProp("thread", "text"), fieldProp("message_id", "text"), fieldProp("user", "text[]"), fieldProp("citations", "text[]"),
 			{Name: "asked", DataType: []string{"text"}, IndexFilterable: boolp(false), IndexSearchable: boolp(false)},
 			{Name: "time", DataType: []string{"date"}},
 		}}

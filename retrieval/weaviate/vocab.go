@@ -28,9 +28,7 @@ import (
 // its own, not properties of the state: the answer guards read a state
 // per question, and would read the vocabulary with it.
 func vocabClass(name string) *models.Class {
-	f := func(n string) *models.Property {
-		return &models.Property{Name: n, DataType: []string{"text"}, Tokenization: tokField}
-	}
+	f := func(n string) *models.Property { return fieldProp(n, "text") }
 	return &models.Class{
 		Class:      name,
 		Vectorizer: "none",
