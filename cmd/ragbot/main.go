@@ -107,16 +107,21 @@ func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"
 }
 
-// newFlags makes a subcommand's flag set with a usage text that says what it
-// does and shows an example.
-func newFlags(name, about string, stderr io.Writer) *flag.FlagSet {
+// newFlags makes a subcommand's flag set, with the flags every subcommand
+// has (commonFlags) and a usage text that says what it does and shows an
+// example.
+func newFlags(name, about string, stderr io.Writer) (*flag.FlagSet, *commonFlags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "%s\n\nFlags:\n", about)
 		fs.PrintDefaults()
 	}
-	return fs
+	cf := &commonFlags{logFormat: "text"}
+	fs.StringVar(&cf.config, "config", "ragbot.yaml", "config `file`")
+	fs.BoolVar(&cf.verbose, "v", false, "log debug lines to stderr")
+	fs.Var(&cf.logFormat, "log-format", "format of the log lines on stderr: text (key=value) or json (one object a line)")
+	return fs, cf
 }
 
 // parseFlags parses args, wrapping failures as usage errors.
