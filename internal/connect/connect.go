@@ -1,6 +1,7 @@
 package connect
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -132,12 +133,7 @@ func runningKey(ctx context.Context, url, dataDir string) (string, error) {
 
 // withDefaults fills in the defaults of o's fields.
 func (o Options) withDefaults() Options {
-	if o.Log == nil {
-		o.Log = slog.Default()
-	}
-	if o.Notices == nil {
-		o.Notices = io.Discard
-	}
+	o.Log, o.Notices = cmp.Or(o.Log, slog.Default()), cmp.Or(o.Notices, io.Discard)
 	return o
 }
 

@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -126,9 +127,7 @@ const maxGens = 16
 // the collection has another replication factor (ErrReplicationMismatch).
 func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, error) {
 	name := companion(s.chunk, "Delivery")
-	if opt.Holder == "" {
-		opt.Holder = ReplicaID()
-	}
+	opt.Holder = cmp.Or(opt.Holder, ReplicaID())
 	if opt.Settle <= 0 {
 		opt.Settle = DefaultClaimSettle
 	}

@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -303,9 +304,7 @@ const (
 // replication fills in StoreConfig's replication defaults and checks them:
 // factor 0 is 1; level "" is QUORUM with more than one replica, else ONE.
 func replication(factor int, level string) (int, string, error) {
-	if factor == 0 {
-		factor = 1
-	}
+	factor = cmp.Or(factor, 1)
 	if factor < 1 {
 		return 0, "", fmt.Errorf("weaviate store: replication factor must be at least 1, got %d", factor)
 	}

@@ -1,6 +1,7 @@
 package weaviatelocal
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,10 +106,7 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 		}
 		c.Nodes = append(c.Nodes, srv)
 	}
-	timeout := opt.ReadyTimeout
-	if timeout == 0 {
-		timeout = 90 * time.Second
-	}
+	timeout := cmp.Or(opt.ReadyTimeout, 90*time.Second)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i, srv := range c.Nodes {
