@@ -390,14 +390,12 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 			}
 		}
 	}
-	for n := range known {
-		h.Nodes = append(h.Nodes, n)
+	h.Nodes = slices.Sorted(maps.Keys(known))
+	for _, n := range h.Nodes {
 		if !healthy[n] {
 			h.Down = append(h.Down, n)
 		}
 	}
-	slices.Sort(h.Nodes)
-	slices.Sort(h.Down)
 	h.Unavailable = max(h.Shards-len(live), 0)
 	return h
 }

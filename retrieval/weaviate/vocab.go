@@ -66,7 +66,7 @@ func (s *Store) PutVocabulary(ctx context.Context, v *retrieval.SourceVocabulary
 		return fmt.Errorf("weaviate: write vocabulary of %s@%s: %w", v.Source, v.Branch, err)
 	}
 	props := map[string]any{
-		"source": v.Source, "branch": v.Branch, "commit_sha": v.CommitSHA, "acl": nonNil(v.ACL),
+		"source": v.Source, "branch": v.Branch, "commit_sha": v.CommitSHA, "acl": append([]string{}, v.ACL...),
 		"chunks": v.Chunks, "terms": len(v.Terms), "data": data,
 	}
 	if !v.IndexedAt.IsZero() {
@@ -77,13 +77,6 @@ func (s *Store) PutVocabulary(ctx context.Context, v *retrieval.SourceVocabulary
 	}
 	s.vocabs.invalidate()
 	return nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // ReadVocabulary returns the stored vocabulary of source and branch; ok is
