@@ -200,6 +200,9 @@ func raftFormed(ctx context.Context, url, key string) (bool, string) {
 	return true, ""
 }
 
+// getJSON GETs url with key as a bearer token (none when empty), giving up
+// after 2 seconds, and decodes a 200 answer into v unless v is nil; any
+// other status is an error.
 func getJSON(ctx context.Context, url, key string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -217,6 +220,9 @@ func getJSON(ctx context.Context, url, key string, v any) error {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: %s", strings.TrimPrefix(url, "http://"), resp.Status)
+	}
+	if v == nil {
+		return nil
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }
