@@ -142,7 +142,7 @@ func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, err
 		cl, gql = ConsistencyAll, ConsistencyAll
 	}
 	c := &Claims{client: s.client, class: name, cl: cl, gql: gql, holder: opt.Holder, opt: opt, mine: map[string]heldGen{}}
-	if err := s.ensureClass(ctx, claimsClass(name)); err != nil {
+	if _, err := s.ensureClass(ctx, claimsClass(name)); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -36,7 +36,7 @@ type userLog struct {
 func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
 	name := companion(s.chunk, "Feedback")
 	l := &FeedbackLog{userLog{client: s.client, class: name, cl: s.cl, what: "feedback"}}
-	if err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
+	if _, err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
 		return nil, err
 	}
 	return l, nil

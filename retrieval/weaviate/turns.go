@@ -36,7 +36,7 @@ func (s *Store) OpenTurns(ctx context.Context) (*Turns, error) {
 			{Name: "asked", DataType: []string{"text"}, IndexFilterable: boolp(false), IndexSearchable: boolp(false)},
 			{Name: "time", DataType: []string{"date"}},
 		}}
-	if err := s.ensureClass(ctx, class); err != nil {
+	if _, err := s.ensureClass(ctx, class); err != nil {
 		return nil, err
 	}
 	return &Turns{userLog: userLog{client: s.client, class: name, cl: s.cl, what: "turns"}, gql: s.gqlLevel()}, nil
