@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -59,18 +58,6 @@ type commonFlags struct {
 	answering bool
 }
 
-func (c *commonFlags) register(fs interface {
-	StringVar(*string, string, string, string)
-	BoolVar(*bool, string, bool, string)
-	Var(flag.Value, string, string)
-}) {
-	c.config = "ragbot.yaml"
-	c.logFormat = "text"
-	fs.StringVar(&c.config, "config", "ragbot.yaml", "config `file`")
-	fs.BoolVar(&c.verbose, "v", false, "log debug lines to stderr")
-	fs.Var(&c.logFormat, "log-format", "format of the log lines on stderr: text (key=value) or json (one object a line)")
-}
-
 // logFormat is the value of --log-format: "text" for slog.TextHandler or
 // "json" for slog.JSONHandler (https://pkg.go.dev/log/slog#hdr-Handlers).
 // Set refuses anything else, which makes it a usage error (parseFlags).
@@ -94,11 +81,10 @@ func (f logFormat) handler(w io.Writer, opts *slog.HandlerOptions) slog.Handler 
 	return slog.NewTextHandler(w, opts)
 }
 
-// newLogger logs warnings and errors to stderr, and debug lines too with -v,
-// in the --log-format; results go to stdout and short notices straight to
-// stderr.
-func newLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
-	level := slog.LevelWarn
+// newLogger logs lines of level and above to stderr (serve: Info, the
+// lifecycle lines; the others: Warn), and debug lines too with -v, in the
+// --log-format; results go to stdout and short notices straight to stderr.
+func newLogger(stderr io.Writer, cf commonFlags, level slog.Level) *slog.Logger {
 	if cf.verbose {
 		level = slog.LevelDebug
 	}
@@ -129,7 +115,7 @@ func openApp(ctx context.Context, flags commonFlags, stderr io.Writer) (*app, er
 
 // openAppConfig is openApp with the config loaded.
 func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, stderr io.Writer) (*app, error) {
-	a := &app{cfg: cfg, log: newLogger(stderr, flags), stderr: stderr}
+	a := &app{cfg: cfg, log: newLogger(stderr, flags, slog.LevelWarn), stderr: stderr}
 	var down error
 	var err error
 	if !flags.answering && !flags.indexing { // eval needs the semantic embedder: fail without it

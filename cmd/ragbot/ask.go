@@ -43,9 +43,7 @@ Examples:
 Flags may also follow the question: ragbot ask "where is X?" --json.`
 
 func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("ask", askAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("ask", askAbout, stderr)
 	asJSON := fs.Bool("json", false, "print the answer as JSON")
 	explain := fs.Bool("explain", false, "show each hit's score parts, the LLM rewrites searched (retrieval.rewrite), or why a question was refused (similarity, term coverage, missing name against the thresholds)")
 	sources := fs.String("source", "", "search only these sources (comma-separated names); empty means all")
@@ -76,7 +74,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	// Answer from keywords while a semantic endpoint is down, unless this
 	// ask indexes first: that needs the semantic embedder.
 	cf.answering = !*index
-	a, err := openAppConfig(ctx, cfg, cf, stderr)
+	a, err := openAppConfig(ctx, cfg, *cf, stderr)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -140,7 +141,7 @@ sources:
 	// waited for the client's timeout.)
 	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer wcancel()
-	if err := cl.WaitSettled(wctx); err != nil {
+	if err := waitSettled(wctx, cl); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the cluster settled %s after node1's SIGKILL", time.Since(killed).Round(100*time.Millisecond))
@@ -177,4 +178,102 @@ sources:
 			t.Errorf("factor 1, %q: warnings %q, want %q", q, warnings, want)
 		}
 	}
+}
+
+// waitSettled waits until the cluster agrees on which of its nodes run:
+// GET /v1/nodes on a running node lists exactly the nodes whose process has
+// not exited, all HEALTHY, and every running node names a running node as
+// its Raft leader (GET /v1/cluster/statistics). After a node is killed this
+// takes memberlist's failure detection and, when the leader died, an
+// election: until then schema reads wait (see docs/deploy.md, "Scaling
+// out"). Errors: ctx ending first (naming what was last seen), or no node
+// running.
+func waitSettled(ctx context.Context, c *weaviatelocal.Cluster) error {
+	running := map[string]bool{}
+	var url, key string
+	for _, n := range c.Nodes {
+		select {
+		case <-n.Done():
+		default:
+			running[n.Name] = true
+			if url == "" {
+				url, key = n.URL, n.APIKey
+			}
+		}
+	}
+	if url == "" {
+		return errors.New("weaviate cluster: no node is running")
+	}
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	last := "no answer yet"
+	for {
+		ok, why := settled(ctx, url, key, running)
+		if ok {
+			return nil
+		}
+		last = why
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("weaviate cluster did not settle on nodes %v (%s): %w", slices.Sorted(maps.Keys(running)), last, context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
+
+func settled(ctx context.Context, url, key string, running map[string]bool) (bool, string) {
+	var nodes struct {
+		Nodes []struct {
+			Name   string `json:"name"`
+			Status string `json:"status"`
+		} `json:"nodes"`
+	}
+	if err := getNodeJSON(ctx, url+"/v1/nodes", key, &nodes); err != nil {
+		return false, err.Error()
+	}
+	listed := map[string]bool{}
+	for _, n := range nodes.Nodes {
+		if !running[n.Name] || n.Status != "HEALTHY" {
+			return false, fmt.Sprintf("/v1/nodes lists %s %s", n.Name, n.Status)
+		}
+		listed[n.Name] = true
+	}
+	if len(listed) != len(running) {
+		return false, fmt.Sprintf("/v1/nodes lists %v", slices.Sorted(maps.Keys(listed)))
+	}
+	var stats struct {
+		Statistics []struct {
+			Name     string `json:"name"`
+			LeaderID any    `json:"leaderId"`
+		} `json:"statistics"`
+	}
+	if err := getNodeJSON(ctx, url+"/v1/cluster/statistics", key, &stats); err != nil {
+		return false, err.Error()
+	}
+	for _, s := range stats.Statistics {
+		if id, _ := s.LeaderID.(string); !running[id] {
+			return false, fmt.Sprintf("%s names Raft leader %q", s.Name, id)
+		}
+	}
+	return true, ""
+}
+
+// getNodeJSON GETs url with the API key, within 2 s, into v.
+func getNodeJSON(ctx context.Context, url, key string, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", strings.TrimPrefix(url, "http://"), resp.Status)
+	}
+	return json.NewDecoder(resp.Body).Decode(v)
 }

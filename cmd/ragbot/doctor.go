@@ -33,9 +33,7 @@ Example:
   ragbot doctor --config ragbot.yaml`
 
 func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("doctor", doctorAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("doctor", doctorAbout, stderr)
 	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each network check")
 	if err := parseFlags(fs, args); err != nil {
 		return err

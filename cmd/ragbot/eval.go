@@ -70,9 +70,7 @@ Examples:
   ragbot eval --config eval.yaml --depth 100 testdata/eval/paraphrase/*/questions.jsonl`
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("eval", evalAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("eval", evalAbout, stderr)
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	mode := fs.String("mode", retrieval.ModeHybridRerank, "retrieval mode: "+strings.Join(retrieval.Modes, ", "))
 	without := fs.String("without", "", "rerank features to leave out, comma-separated, for ablation: "+strings.Join(retrieval.RerankFeatures, ", ")+"; empty uses them all")
@@ -109,7 +107,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	requests := weaviate.NewRequestCounter()
 	cf.observe = requests.Observe
-	a, err := openApp(ctx, cf, stderr)
+	a, err := openApp(ctx, *cf, stderr)
 	if err != nil {
 		return err
 	}

@@ -36,15 +36,13 @@ func runFeedback(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case args[0] != "export":
 		return unknownSubcommand("feedback", args[0], []string{"export"})
 	}
-	var cf commonFlags
-	fs := newFlags("feedback export", feedbackAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("feedback export", feedbackAbout, stderr)
 	out := fs.String("o", "", "write the questions to this `file`; empty means stdout")
 	down := fs.String("down", "", "also write answers voted down to this `file`, with expect [] to fill in; empty skips them")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	a, err := openApp(ctx, cf, stderr)
+	a, err := openApp(ctx, *cf, stderr)
 	if err != nil {
 		return err
 	}

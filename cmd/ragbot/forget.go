@@ -60,10 +60,8 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
 	var req forget.Request
-	fs := newFlags("forget", forgetAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("forget", forgetAbout, stderr)
 	fs.StringVar(&req.Source, "source", "", "forget this source's chunks (a configured `name`, or one no longer configured)")
 	fs.StringVar(&req.Branch, "branch", "", "with --source: only this `branch`")
 	fs.Var((*listFlag)(&req.Paths), "path", "forget the chunks of the files this `glob` matches (repeatable)")
@@ -77,7 +75,7 @@ func runForget(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := checkForget(req, fs.Args()); err != nil {
 		return err
 	}
-	a, err := openApp(ctx, cf, stderr)
+	a, err := openApp(ctx, *cf, stderr)
 	if err != nil {
 		return err
 	}

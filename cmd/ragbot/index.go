@@ -38,9 +38,7 @@ Examples:
   ragbot index --config ragbot.yaml --prune`
 
 func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("index", indexAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("index", indexAbout, stderr)
 	only := fs.String("source", "", "index only these sources (comma-separated names); empty means all")
 	full := fs.Bool("full", false, "re-chunk every file even when the source is at the indexed commit (still re-embeds nothing unchanged)")
 	recreate := fs.Bool("recreate", false, "drop the collection and index everything anew (needed after a change of embedder.kind or from the single-vector schema of an earlier version; a new embedder.semantic needs none)")
@@ -51,11 +49,11 @@ func runIndex(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *dryRun {
 		indexing := map[string]bool{"source": *only != "", "full": *full, "recreate": *recreate}
-		return pruneDryRun(ctx, *prune, indexing, cf, stdout, stderr)
+		return pruneDryRun(ctx, *prune, indexing, *cf, stdout, stderr)
 	}
 	cf.indexing = true // a collection of another model is re-embedded, not refused (connect.Options)
 	cf.recreate = *recreate
-	a, err := openApp(ctx, cf, stderr)
+	a, err := openApp(ctx, *cf, stderr)
 	if err != nil {
 		return err
 	}

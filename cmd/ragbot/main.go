@@ -69,27 +69,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := cmds[name]
 	if !ok {
-		names := slices.Sorted(maps.Keys(cmds))
-		if near, ok := suggest.Closest(name, names); ok {
-			fmt.Fprintf(stderr, "ragbot: unknown command %q; did you mean %q?\n\n%s", name, near, usage)
-			return 2
+		hint := ""
+		if near, ok := suggest.Closest(name, slices.Sorted(maps.Keys(cmds))); ok {
+			hint = fmt.Sprintf("; did you mean %q?", near)
 		}
-		fmt.Fprintf(stderr, "ragbot: unknown command %q\n\n%s", name, usage)
+		fmt.Fprintf(stderr, "ragbot: unknown command %q%s\n\n%s", name, hint, usage)
 		return 2
 	}
 	err := cmd(ctx, rest, stdout, stderr)
-	switch {
-	case err == nil:
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "ragbot %s: %v\n", name, err)
-		return 2
-	default:
-		fmt.Fprintf(stderr, "ragbot %s: %v\n", name, err)
-		return 1
 	}
+	fmt.Fprintf(stderr, "ragbot %s: %v\n", name, err)
+	if errors.Is(err, errUsage) {
+		return 2
+	}
+	return 1
 }
 
 // unknownSubcommand is the usage error of `ragbot CMD WORD` when WORD is not
@@ -107,16 +102,21 @@ func isHelp(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "-help" || arg == "help"
 }
 
-// newFlags makes a subcommand's flag set with a usage text that says what it
-// does and shows an example.
-func newFlags(name, about string, stderr io.Writer) *flag.FlagSet {
+// newFlags makes a subcommand's flag set, with the flags every subcommand
+// has (commonFlags) and a usage text that says what it does and shows an
+// example.
+func newFlags(name, about string, stderr io.Writer) (*flag.FlagSet, *commonFlags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "%s\n\nFlags:\n", about)
 		fs.PrintDefaults()
 	}
-	return fs
+	cf := &commonFlags{logFormat: "text"}
+	fs.StringVar(&cf.config, "config", "ragbot.yaml", "config `file`")
+	fs.BoolVar(&cf.verbose, "v", false, "log debug lines to stderr")
+	fs.Var(&cf.logFormat, "log-format", "format of the log lines on stderr: text (key=value) or json (one object a line)")
+	return fs, cf
 }
 
 // parseFlags parses args, wrapping failures as usage errors.

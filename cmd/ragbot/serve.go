@@ -8,7 +8,6 @@ import (
 
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/embedders"
-	"github.com/ragbot/ragbot/internal/lograte"
 	"github.com/ragbot/ragbot/internal/metrics"
 	"github.com/ragbot/ragbot/internal/serve"
 )
@@ -55,9 +54,7 @@ Example:
   RAGBOT_SLACK_BOT_TOKEN=xoxb-... RAGBOT_SLACK_APP_TOKEN=xapp-... ragbot serve --config ragbot.yaml`
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("serve", serveAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("serve", serveAbout, stderr)
 	listen := fs.String("listen", "", "HTTP `host:port`; empty means serve.listen of the config (default 127.0.0.1:8080)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -65,7 +62,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fs.Args())
 	}
-	s, err := startServer(ctx, cf, *listen, stderr)
+	s, err := startServer(ctx, *cf, *listen, stderr)
 	if err != nil {
 		return err
 	}
@@ -95,7 +92,7 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 	}
 	m := metrics.New(cfg.Sources)
 	cf.observe = m.WeaviateRequest
-	cf.rateLimitLog = true // the store's lines too: one per cause every 10 s
+	cf.rateLimitLog = true // a failure every question meets (Weaviate down, the bot busy) is not logged per question
 	cf.answering = true    // answer from keywords while a semantic endpoint is down
 	a, err := openAppConfig(ctx, cfg, cf, stderr)
 	if err != nil {
@@ -114,7 +111,7 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 		m.SemanticBreaker(b)
 	}
 	s, err := serve.New(ctx, serve.Parts{Config: cfg, Store: a.store, Asker: asker, Branches: branches,
-		NewIndexer: func() *ingest.Indexer { return newIndexer(a) }, Metrics: m, Log: serveLogger(stderr, cf),
+		NewIndexer: func() *ingest.Indexer { return newIndexer(a) }, Metrics: m, Log: newLogger(stderr, cf, slog.LevelInfo),
 		Secrets: secrets, Listen: listen})
 	if err != nil {
 		a.Close()
@@ -125,15 +122,3 @@ func startServer(ctx context.Context, cf commonFlags, listen string, stderr io.W
 
 // Close stops the local Weaviate if this process started it.
 func (s *server) Close() { s.app.Close() }
-
-// serveLogger logs lifecycle lines (Info) to stderr, debug lines with -v,
-// in the --log-format. A Warn or Error line of one cause is written at
-// most every 10 s (internal/lograte), so that a failure every question
-// meets (Weaviate down, the bot busy) does not write lines per question.
-func serveLogger(stderr io.Writer, cf commonFlags) *slog.Logger {
-	level := slog.LevelInfo
-	if cf.verbose {
-		level = slog.LevelDebug
-	}
-	return slog.New(lograte.New(cf.logFormat.handler(stderr, &slog.HandlerOptions{Level: level}), 0, nil))
-}

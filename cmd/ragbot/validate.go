@@ -15,9 +15,7 @@ Example:
   ragbot validate --config ragbot.yaml`
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("validate", validateAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("validate", validateAbout, stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -19,9 +19,7 @@ Example:
   ragbot version --config ragbot.yaml`
 
 func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("version", versionAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("version", versionAbout, stderr)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
@@ -30,9 +31,7 @@ Examples:
   ragbot weaviate --nodes 3 --config ragbot.yaml`
 
 func runWeaviate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var cf commonFlags
-	fs := newFlags("weaviate", weaviateAbout, stderr)
-	cf.register(fs)
+	fs, cf := newFlags("weaviate", weaviateAbout, stderr)
 	nodes := fs.Int("nodes", 1, fmt.Sprintf("number of local Weaviate nodes, 1..%d (a cluster when above 1)", weaviatelocal.MaxNodes))
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -47,7 +46,7 @@ func runWeaviate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if urls := cfg.Weaviate.Endpoints(); len(urls) > 0 {
 		return fmt.Errorf("weaviate.url or weaviate.urls is set (%s): ragbot uses that server and runs none of its own", urls[0])
 	}
-	log := newLogger(stderr, cf)
+	log := newLogger(stderr, *cf, slog.LevelWarn)
 	opt := weaviatelocal.Options{Binary: cfg.Weaviate.Binary, DataDir: cfg.Resolve(cfg.Weaviate.DataDir), Port: cfg.Weaviate.Port, Logger: log}
 	if *nodes == 1 {
 		fmt.Fprintln(stderr, "starting weaviate-server...")

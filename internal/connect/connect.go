@@ -1,6 +1,7 @@
 package connect
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -54,12 +55,7 @@ type Conn struct {
 // one; other errors are the store's (weaviate.ErrEmbedderMismatch among
 // them). On error nothing is left running.
 func Open(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, opt Options) (*Conn, error) {
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
-	if opt.Notices == nil {
-		opt.Notices = io.Discard
-	}
+	opt = opt.withDefaults()
 	var url string
 	var failover []string
 	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
@@ -135,22 +131,10 @@ func runningKey(ctx context.Context, url, dataDir string) (string, error) {
 	return key, nil
 }
 
-// Reopen opens the store again, on the same Weaviate, for another
-// embedder emb (a query command whose semantic embedder came back: see
-// cmd/ragbot's semantic.go); on success Store is the new store.
-func (c *Conn) Reopen(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, opt Options) error {
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
-	if opt.Notices == nil {
-		opt.Notices = io.Discard
-	}
-	s, err := open(ctx, cfg, emb, c.sc, opt)
-	if err != nil {
-		return err
-	}
-	c.Store = s
-	return nil
+// withDefaults fills in the defaults of o's fields.
+func (o Options) withDefaults() Options {
+	o.Log, o.Notices = cmp.Or(o.Log, slog.Default()), cmp.Or(o.Notices, io.Discard)
+	return o
 }
 
 // open opens the store of sc for emb as Options say (see Indexing and
@@ -201,14 +185,13 @@ func (c *Conn) Close() {
 // lexical alone. When the collection records the vector length of the
 // configured model ("openai:<model>:<dim>"), the semantic embedder is made
 // with that length and no request and the store reopened with the Pair,
-// which it returns with true, so that a breaker started open
-// (embedders.Guard) brings the semantic side back once the endpoint
-// answers. Otherwise it returns lexical and false: the command goes on with
-// keywords and the lexical vector. Failures are logged to opt.Log.
+// which it returns with true (Store is then the reopened store), so that a
+// breaker started open (embedders.Guard) brings the semantic side back once
+// the endpoint answers. Otherwise it returns lexical and false: the command
+// goes on with keywords and the lexical vector. Failures are logged to
+// opt.Log.
 func (c *Conn) ReopenSemantic(ctx context.Context, cfg *config.Config, lexical retrieval.Embedder, opt Options) (retrieval.Embedder, bool) {
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
+	opt = opt.withDefaults()
 	s := cfg.Embedder.Semantic
 	dim := embedders.RecordedDim(c.Store.RecordedSemantic(), s.Model)
 	if dim == 0 {
@@ -220,9 +203,11 @@ func (c *Conn) ReopenSemantic(ctx context.Context, cfg *config.Config, lexical r
 		return lexical, false
 	}
 	pair := retrieval.Pair{Lexical: lexical, Semantic: sem, SemanticMaxInputTokens: s.MaxInputTokens}
-	if err := c.Reopen(ctx, cfg, pair, opt); err != nil {
+	st, err := open(ctx, cfg, pair, c.sc, opt)
+	if err != nil {
 		opt.Log.Warn("semantic vectors unavailable; answering from keywords", "err", err)
 		return lexical, false
 	}
+	c.Store = st
 	return pair, true
 }

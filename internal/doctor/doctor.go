@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -121,28 +122,21 @@ func (d *Doctor) Err() error {
 // coverage thresholds for the embedder, the webhook secrets, redaction,
 // and the credentials of Confluence, Slack and Teams.
 func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
-	cfg := dep.Config
-	d.base = fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)
-	if eps := cfg.Weaviate.Endpoints(); len(eps) > 0 {
-		d.base = strings.TrimRight(eps[0], "/")
-		for _, u := range eps { // weaviate.urls: the first node that answers, as ragbot's client does
-			if weaviatelocal.Ready(ctx, u) {
-				d.base = strings.TrimRight(u, "/")
-				break
-			}
-		}
-	}
-	d.apiKey = os.Getenv(cfg.Weaviate.APIKeyEnv)
-	if len(cfg.Weaviate.Endpoints()) == 0 {
+	cfg, eps := dep.Config, dep.Config.Weaviate.Endpoints()
+	d.base, d.apiKey = fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port), os.Getenv(cfg.Weaviate.APIKeyEnv)
+	if len(eps) == 0 {
 		// The local server's key; none when it never ran (checkWeaviate says so).
 		d.apiKey, _ = weaviatelocal.ReadAPIKey(cfg.Resolve(cfg.Weaviate.DataDir))
+	} else { // weaviate.urls: the first node that answers (else the first), as ragbot's client does
+		first := max(slices.IndexFunc(eps, func(u string) bool { return weaviatelocal.Ready(ctx, u) }), 0)
+		d.base = strings.TrimRight(eps[first], "/")
 	}
 	emb := dep.Embedder
 	if dep.EmbedderErr != nil {
 		d.line(checkFail, "embedder", dep.EmbedderErr.Error(), "fix the embedder section of the config")
 	}
 	if d.checkWeaviate(ctx) {
-		d.checkAnonymous(ctx, len(cfg.Weaviate.Endpoints()) == 0)
+		d.checkAnonymous(ctx, len(eps) == 0)
 		chunk, state := weaviate.ClassNames(cfg.Weaviate.Collection)
 		d.checkNodes(ctx, chunk)
 		d.checkShards(ctx, chunk, state)

@@ -130,9 +130,4 @@ func (d *Doctor) checkSettings(ctx context.Context, cfg *config.Config, sources 
 	}
 }
 
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
-}
+func short(sha string) string { return sha[:min(7, len(sha))] }

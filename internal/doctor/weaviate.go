@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -140,18 +141,11 @@ func (d *Doctor) checkCollectionEmbedder(ctx context.Context, class string, emb 
 		d.line(checkFail, "embedder", fmt.Sprintf("collection %s was embedded by %q, the config's embedder is %q", class, lex, wantLex),
 			"run `ragbot index` (re-embeds everything when embedder.kind is codesearch) or `ragbot index --recreate`, or restore the old embedder settings")
 	case sem != wantSem:
-		d.line(checkFail, "embedder", fmt.Sprintf("collection %s holds semantic vectors of %q, the config's semantic embedder is %q", class, orNone(sem), orNone(wantSem)),
+		d.line(checkFail, "embedder", fmt.Sprintf("collection %s holds semantic vectors of %q, the config's semantic embedder is %q", class, cmp.Or(sem, "none"), cmp.Or(wantSem, "none")),
 			"run `ragbot index` (re-embeds the semantic vectors)")
 	default:
 		d.line(checkOK, "embedder", fmt.Sprintf("collection %s matches the configured embedder %s", class, emb.Name()), "")
 	}
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
 }
 
 // checkThresholds looks for a retrieval.thresholds entry for the embedder

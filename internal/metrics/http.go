@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 )
 
 // httpCounters are ragbot_http_requests_total{route,status} and
@@ -20,13 +21,13 @@ type httpCounters struct {
 func (m *Metrics) httpCounters() *httpCounters {
 	h := &m.http
 	h.once.Do(func() {
-		h.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_http_requests_total",
+		auto := promauto.With(m.reg)
+		h.requests = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_http_requests_total",
 			Help: "HTTP requests served, by route (the mux pattern's path: slack_events, webhooks, readyz, ...; other for none) and status code."},
 			[]string{"route", "status"})
-		h.rejections = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_http_rejections_total",
+		h.rejections = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_http_rejections_total",
 			Help: "Requests refused before they reached the bot or the indexer, by route and reason (missing_signature, stale_timestamp, bad_signature, too_large, busy, unknown_source, ...)."},
 			[]string{"route", "reason"})
-		m.reg.MustRegister(h.requests, h.rejections)
 	})
 	return h
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/ragbot/ragbot/bot"
@@ -62,12 +63,11 @@ func (m *Metrics) SemanticBreaker(b *retrieval.Breaker) {
 			return 0
 		}))
 	}
-	changes := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_semantic_breaker_changes_total",
+	changes := promauto.With(m.reg).NewCounterVec(prometheus.CounterOpts{Name: "ragbot_semantic_breaker_changes_total",
 		Help: "Changes of the semantic embedder's circuit breaker into each state."}, []string{"state"})
 	for _, st := range states {
 		changes.WithLabelValues(string(st))
 	}
-	m.reg.MustRegister(changes)
 	next := b.OnChange
 	b.OnChange = func(from, to retrieval.BreakerState, err error) {
 		changes.WithLabelValues(string(to)).Inc()
@@ -132,44 +132,39 @@ func New(sources []config.Source) *Metrics {
 		m.sources[s.SourceID()] = s.Name
 		m.wiki[s.SourceID()] = s.Kind == config.KindConfluence
 	}
-	f := func(c prometheus.Collector) { m.reg.MustRegister(c) }
-	m.questions = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_questions_total",
+	auto := promauto.With(m.reg)
+	m.questions = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_questions_total",
 		Help: "Questions answered, by surface (slack, slack_command, teams) and outcome (answered, not_sure, no_coverage, unavailable, no_sources, help, reply_failed, busy)."},
 		[]string{"surface", "outcome"})
-	m.answerSecs = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ragbot_answer_duration_seconds",
+	m.answerSecs = auto.NewHistogramVec(prometheus.HistogramOpts{Name: "ragbot_answer_duration_seconds",
 		Help: "Time from receiving a question to posting its answer, by surface.", Buckets: answerBuckets},
 		[]string{"surface"})
-	m.duplicates = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_duplicate_deliveries_total",
+	m.duplicates = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_duplicate_deliveries_total",
 		Help: "Event deliveries ignored as retries of one being or already answered, by surface."}, []string{"surface"})
-	m.weaviateRq = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "ragbot_weaviate_request_duration_seconds",
+	m.weaviateRq = auto.NewHistogramVec(prometheus.HistogramOpts{Name: "ragbot_weaviate_request_duration_seconds",
 		Help:    "Weaviate HTTP request latency, by kind (search, aggregate, batch, batch_delete, objects, schema, other).",
 		Buckets: prometheus.ExponentialBuckets(0.001, 2.5, 12)}, // 1 ms .. about 24 s
 		[]string{"kind"})
-	m.weaviateEr = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_weaviate_request_errors_total",
+	m.weaviateEr = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_weaviate_request_errors_total",
 		Help: "Weaviate HTTP requests that failed (transport error or 5xx), by kind."}, []string{"kind"})
-	m.indexRuns = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_index_runs_total",
+	m.indexRuns = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_index_runs_total",
 		Help: "Index runs (one per git branch or page source sync), by source and result (ok, up_to_date, error)."},
 		[]string{"source", "result"})
-	m.embedded = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_chunks_embedded_total",
+	m.embedded = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_chunks_embedded_total",
 		Help: "Chunks embedded and written by index runs, by source."}, []string{"source"})
-	m.deleted = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_chunks_deleted_total",
+	m.deleted = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_chunks_deleted_total",
 		Help: "Stored chunks deleted by index runs, by source."}, []string{"source"})
-	m.confluence = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_confluence_syncs_total",
+	m.confluence = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_confluence_syncs_total",
 		Help: "Confluence syncs, by source and result (ok, error)."}, []string{"source", "result"})
-	m.webhooks = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_webhook_deliveries_total",
+	m.webhooks = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_webhook_deliveries_total",
 		Help: "Push webhook deliveries, by result (accepted, ignored, bad_signature, unknown_source, bad_request, too_large, error)."},
 		[]string{"result"})
-	m.skipped = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_scheduled_runs_skipped_total",
+	m.skipped = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_scheduled_runs_skipped_total",
 		Help: "Scheduled syncs or polls skipped because the previous run of the source was still going, by source."},
 		[]string{"source"})
-	m.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_answers_refused_total",
+	m.refusals = auto.NewCounterVec(prometheus.CounterOpts{Name: "ragbot_answers_refused_total",
 		Help: "Questions refused by admission control with the busy reply, by reason (queue_full, queue_wait, deadline)."}, []string{"reason"})
-	for _, c := range []prometheus.Collector{m.questions, m.answerSecs, m.duplicates, m.weaviateRq, m.weaviateEr, m.indexRuns,
-		m.embedded, m.deleted, m.confluence, m.webhooks, m.skipped, m.refusals} {
-		f(c)
-	}
-	f(collectors.NewGoCollector())
-	f(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, s := range sources {
 		m.embedded.WithLabelValues(s.Name)
 		m.deleted.WithLabelValues(s.Name)

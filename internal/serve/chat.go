@@ -26,18 +26,14 @@ type Secrets struct {
 // starts.
 func ReadSecrets(cfg *config.Config) (Secrets, error) {
 	var s Secrets
-	var errs []error
+	var errSlack, errTeams error
 	if cfg.SlackEnabled() {
-		var err error
-		s.Slack, err = cfg.SlackSecrets()
-		errs = append(errs, err)
+		s.Slack, errSlack = cfg.SlackSecrets()
 	}
 	if cfg.Teams.Enabled() {
-		var err error
-		s.Teams, err = cfg.TeamsSecrets()
-		errs = append(errs, err)
+		s.Teams, errTeams = cfg.TeamsSecrets()
 	}
-	return s, errors.Join(errs...)
+	return s, errors.Join(errSlack, errTeams)
 }
 
 // chat makes the chat surfaces cfg turns on: Slack, whose bot token it

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -101,10 +102,7 @@ func New(ctx context.Context, p Parts) (*Server, error) {
 		return nil, err
 	}
 	s.routes()
-	listen := p.Listen
-	if listen == "" {
-		listen = cfg.Serve.Listen
-	}
+	listen := cmp.Or(p.Listen, cfg.Serve.Listen)
 	s.ln, err = net.Listen("tcp", listen)
 	if err != nil {
 		return nil, fmt.Errorf("serve.listen %s: %w", listen, err)

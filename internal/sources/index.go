@@ -33,7 +33,11 @@ func (c Sources) Index(ctx context.Context, ix *ingest.Indexer, want map[string]
 			}
 			continue
 		}
-		for _, st := range c.index(ctx, ix, src, full, &errs) {
+		stats, err := c.index(ctx, ix, src, full)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		for _, st := range stats {
 			fmt.Fprintln(out, st.Summary(src.Name))
 		}
 		if ctx.Err() != nil {
@@ -43,33 +47,25 @@ func (c Sources) Index(ctx context.Context, ix *ingest.Indexer, want map[string]
 	return errors.Join(errs...)
 }
 
-// index runs one git, openapi or markdown source (each branch of a git
-// source) and collects its errors in errs.
-func (c Sources) index(ctx context.Context, ix *ingest.Indexer, src config.Source, full bool, errs *[]error) []ingest.Stats {
-	var out []ingest.Stats
+// index runs one git, openapi or markdown source: the stats of each
+// branch of a git source (those indexed when it fails), or of the source.
+func (c Sources) index(ctx context.Context, ix *ingest.Indexer, src config.Source, full bool) ([]ingest.Stats, error) {
+	var st ingest.Stats
+	var err error
 	switch src.Kind {
 	case config.KindGit: // fetch a remote one, then each branch, incrementally when possible
-		stats, err := ix.IndexRepo(ctx, c.Repo(src), nil, full)
-		if err != nil {
-			*errs = append(*errs, err)
-		}
-		out = append(out, stats...)
+		return ix.IndexRepo(ctx, c.Repo(src), nil, full)
 	case config.KindOpenAPI:
-		st, err := ix.IndexSpec(ctx, ingest.SpecSource{ID: src.SourceID(), File: c.Config.Resolve(src.Path), ACL: src.ACL}, full)
-		if err != nil {
-			*errs = append(*errs, err)
-			break
-		}
-		out = append(out, st)
+		st, err = ix.IndexSpec(ctx, ingest.SpecSource{ID: src.SourceID(), File: c.Config.Resolve(src.Path), ACL: src.ACL}, full)
 	case config.KindMarkdown:
-		st, err := ix.IndexDir(ctx, c.Dir(src))
-		if err != nil {
-			*errs = append(*errs, err)
-			break
-		}
-		out = append(out, st)
+		st, err = ix.IndexDir(ctx, c.Dir(src))
+	default:
+		return nil, nil
 	}
-	return out
+	if err != nil {
+		return nil, err
+	}
+	return []ingest.Stats{st}, nil
 }
 
 // indexPages syncs one page source (see ingest.Indexer.IndexPages).

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 
@@ -72,10 +73,7 @@ func isPageSource(src config.Source) bool {
 // that cannot be made is an error starting with the source's name, as is a
 // source of another kind.
 func (c Sources) Pages(src config.Source) (ingest.PageSet, error) {
-	log := c.Log
-	if log == nil {
-		log = slog.Default()
-	}
+	log := cmp.Or(c.Log, slog.Default())
 	switch src.Kind {
 	case config.KindConfluence:
 		sec, err := c.Config.ConfluenceSecrets(src.Name)
@@ -107,11 +105,7 @@ func (c Sources) PageSyncs() []ingest.PageSync {
 		if src.Kind != config.KindConfluence {
 			continue
 		}
-		spec := src.Schedule
-		if spec == "" {
-			spec = ingest.EverySpec(src.TTLDuration)
-		}
-		syncs = append(syncs, ingest.PageSync{ID: src.SourceID(), Spec: spec,
+		syncs = append(syncs, ingest.PageSync{ID: src.SourceID(), Spec: cmp.Or(src.Schedule, ingest.EverySpec(src.TTLDuration)),
 			Set: func() (ingest.PageSet, error) { return c.Pages(src) }})
 	}
 	return syncs

@@ -1,6 +1,7 @@
 package version
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -46,12 +47,10 @@ func Of(bi *debug.BuildInfo, s Stamp) string {
 		return "unknown (no build info)"
 	}
 	v := s.Version
-	if v == "" && bi != nil {
-		v = bi.Main.Version
+	if bi != nil {
+		v = cmp.Or(v, bi.Main.Version)
 	}
-	if v == "" {
-		v = "(devel)"
-	}
+	v = cmp.Or(v, "(devel)")
 	rev, modified := s.Commit, s.Modified
 	if rev == "" && bi != nil {
 		for _, set := range bi.Settings {

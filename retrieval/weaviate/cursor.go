@@ -21,10 +21,7 @@ func eachPage[T any](ctx context.Context, client *weaviate.Client, class string,
 		if after != "" {
 			get = get.WithAfter(after)
 		}
-		resp, err := get.Do(ctx)
-		if err == nil {
-			err = gqlErrors(resp)
-		}
+		resp, err := gqlResult(get.Do(ctx))
 		if err != nil {
 			return describe(err)
 		}

@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -126,9 +127,7 @@ const maxGens = 16
 // the collection has another replication factor (ErrReplicationMismatch).
 func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, error) {
 	name := companion(s.chunk, "Delivery")
-	if opt.Holder == "" {
-		opt.Holder = ReplicaID()
-	}
+	opt.Holder = cmp.Or(opt.Holder, ReplicaID())
 	if opt.Settle <= 0 {
 		opt.Settle = DefaultClaimSettle
 	}
@@ -143,7 +142,7 @@ func (s *Store) OpenClaims(ctx context.Context, opt ClaimsOptions) (*Claims, err
 		cl, gql = ConsistencyAll, ConsistencyAll
 	}
 	c := &Claims{client: s.client, class: name, cl: cl, gql: gql, holder: opt.Holder, opt: opt, mine: map[string]heldGen{}}
-	if err := s.ensureClass(ctx, claimsClass(name)); err != nil {
+	if _, err := s.ensureClass(ctx, claimsClass(name)); err != nil {
 		return nil, err
 	}
 	return c, nil

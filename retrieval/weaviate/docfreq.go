@@ -54,10 +54,7 @@ func (s *Store) DocFreq(ctx context.Context, q retrieval.Query, terms [][]string
 	}
 	b.WriteString("}}")
 	epoch := s.counts.epochNow()
-	resp, err := s.client.GraphQL().Raw().WithQuery(b.String()).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(s.client.GraphQL().Raw().WithQuery(b.String()).Do(ctx))
 	if err != nil {
 		return nil, 0, fmt.Errorf("weaviate: document frequencies: %w", describe(err))
 	}

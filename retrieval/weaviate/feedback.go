@@ -36,7 +36,7 @@ type userLog struct {
 func (s *Store) OpenFeedback(ctx context.Context) (*FeedbackLog, error) {
 	name := companion(s.chunk, "Feedback")
 	l := &FeedbackLog{userLog{client: s.client, class: name, cl: s.cl, what: "feedback"}}
-	if err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
+	if _, err := s.ensureClass(ctx, feedbackClass(name)); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -76,7 +76,7 @@ func (l *FeedbackLog) Put(ctx context.Context, f retrieval.Feedback) error {
 	for i, c := range f.Shown {
 		cites[i] = c.String()
 	}
-	err = l.put(ctx, f.ID(), map[string]any{
+	err = putObject(ctx, l.client, l.class, l.cl, f.ID(), map[string]any{
 		"question": f.Question, "citations": cites, "shown_json": string(shown), "vote": string(f.Vote),
 		"user": f.User, "channel": f.Channel, "message_ts": f.MessageTS, "time": f.Time.UTC().Format(time.RFC3339Nano),
 	})
@@ -86,10 +86,11 @@ func (l *FeedbackLog) Put(ctx context.Context, f retrieval.Feedback) error {
 	return nil
 }
 
-// put writes (or replaces) the object id with props.
-func (l *userLog) put(ctx context.Context, id string, props map[string]any) error {
-	obj := &models.Object{Class: l.class, ID: strfmt.UUID(id), Properties: props}
-	resp, err := l.client.Batch().ObjectsBatcher().WithObjects(obj).WithConsistencyLevel(l.cl).Do(ctx)
+// putObject writes (or replaces) the object id of class with props, as a
+// batch of one (a FAILED reply is an error), at consistency level.
+func putObject(ctx context.Context, client *weaviate.Client, class, level, id string, props map[string]any) error {
+	obj := &models.Object{Class: class, ID: strfmt.UUID(id), Properties: props}
+	resp, err := client.Batch().ObjectsBatcher().WithObjects(obj).WithConsistencyLevel(level).Do(ctx)
 	if err == nil {
 		err = batchErrors(resp)
 	}
@@ -219,10 +220,7 @@ func countWhere(ctx context.Context, client *weaviate.Client, class string, wher
 	if where != nil {
 		agg = agg.WithWhere(where)
 	}
-	resp, err := agg.Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(agg.Do(ctx))
 	if err != nil {
 		return 0, fmt.Errorf("weaviate: count %s: %w", class, describe(err))
 	}

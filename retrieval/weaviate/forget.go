@@ -159,11 +159,8 @@ func (s *Store) SourceCounts(ctx context.Context) (map[string]int, error) {
 // groupCounts counts the objects of class by the value of prop, with one
 // Aggregate grouped by it (Weaviate docs, 'Aggregate data', "groupBy").
 func groupCounts(ctx context.Context, client *weaviate.Client, class, prop string) (map[string]int, error) {
-	resp, err := client.GraphQL().Aggregate().WithClassName(class).WithGroupBy(prop).WithLimit(maxFiltered).
-		WithFields(graphql.Field{Name: "groupedBy { value }"}, graphql.Field{Name: "meta { count }"}).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(client.GraphQL().Aggregate().WithClassName(class).WithGroupBy(prop).WithLimit(maxFiltered).
+		WithFields(graphql.Field{Name: "groupedBy { value }"}, graphql.Field{Name: "meta { count }"}).Do(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: count %s by %s: %w", class, prop, describe(err))
 	}

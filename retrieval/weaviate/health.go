@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -86,14 +86,7 @@ func (h IndexHealth) Complete() bool { return h.Known() && h.Err == nil && h.Una
 // marks shards READONLY when the disk use passes DISK_USE_READONLY_PERCENTAGE
 // (Weaviate docs, "Environment variables") and never clears it itself.
 func (h IndexHealth) ReadOnly() []string {
-	var out []string
-	for sh, st := range h.Status {
-		if st == "READONLY" {
-			out = append(out, sh)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return slices.DeleteFunc(slices.Sorted(maps.Keys(h.Status)), func(sh string) bool { return h.Status[sh] != "READONLY" })
 }
 
 // Warnings are the notices an answer carries about the index: part of it
@@ -146,18 +139,13 @@ func (h IndexHealth) Problem() error {
 	if err := h.unusable(); err != nil {
 		return err
 	}
-	switch {
-	case h.Unavailable > 0:
+	if h.Unavailable > 0 {
 		return fmt.Errorf("weaviate: %d of %d shards of %s have no live replica (nodes down: %s)",
 			h.Unavailable, h.Shards, h.Class, strings.Join(h.Down, ", "))
 	}
-	shards := make([]string, 0, len(h.Status))
-	for sh := range h.Status {
-		shards = append(shards, sh)
-	}
-	sort.Strings(shards)
-	if len(shards) > 0 {
-		return fmt.Errorf("weaviate: shard %s/%s is %s", h.Class, shards[0], h.Status[shards[0]])
+	if len(h.Status) > 0 {
+		first := slices.Sorted(maps.Keys(h.Status))[0]
+		return fmt.Errorf("weaviate: shard %s/%s is %s", h.Class, first, h.Status[first])
 	}
 	return nil
 }
@@ -402,14 +390,12 @@ func CheckHealth(ctx context.Context, hc *http.Client, base, apiKey, class strin
 			}
 		}
 	}
-	for n := range known {
-		h.Nodes = append(h.Nodes, n)
+	h.Nodes = slices.Sorted(maps.Keys(known))
+	for _, n := range h.Nodes {
 		if !healthy[n] {
 			h.Down = append(h.Down, n)
 		}
 	}
-	slices.Sort(h.Nodes)
-	slices.Sort(h.Down)
 	h.Unavailable = max(h.Shards-len(live), 0)
 	return h
 }

@@ -97,10 +97,7 @@ func (c *Claims) latestLease(ctx context.Context, key string) (gen int, found bo
 	get := c.client.GraphQL().Get().WithClassName(c.class).WithWhere(leaseWhere(key)).
 		WithSort(graphql.Sort{Path: []string{"gen"}, Order: graphql.Desc}).WithLimit(1).
 		WithFields(graphql.Field{Name: "gen"}).WithConsistencyLevel(c.gql)
-	resp, err := get.Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(get.Do(ctx))
 	if err != nil {
 		return 0, false, fmt.Errorf("weaviate: read lease %q in %s: %w", key, c.class, describe(err))
 	}

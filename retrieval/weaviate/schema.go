@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -190,7 +191,7 @@ var chunkFields = []string{
 // loses the race is answered "already exists", and the collection the
 // winner made is then read back and checked like any existing one.
 func (s *Store) ensureSchema(ctx context.Context) error {
-	got, err := s.openClass(ctx, chunkClass(s.chunk, s.emb, s.sem))
+	got, err := s.ensureClass(ctx, chunkClass(s.chunk, s.emb, s.sem))
 	if err != nil {
 		return err
 	}
@@ -239,23 +240,18 @@ func (s *Store) addMissing(ctx context.Context, got *models.Class, want ...*mode
 // missing: an index made before vocabularies were stored gets an empty
 // one, and its sources have none until `ragbot index` counts them.
 func (s *Store) ensureCompanions(ctx context.Context) error {
-	if err := s.ensureClass(ctx, stateClass(s.state)); err != nil {
+	if _, err := s.ensureClass(ctx, stateClass(s.state)); err != nil {
 		return err
 	}
-	return s.ensureClass(ctx, vocabClass(s.vocab))
-}
-
-// ensureClass creates class unless a collection of its name exists, and
-// checks the replication factor of the one there. Errors: reading or
-// creating the collection failed, ErrReplicationMismatch.
-func (s *Store) ensureClass(ctx context.Context, class *models.Class) error {
-	_, err := s.openClass(ctx, class)
+	_, err := s.ensureClass(ctx, vocabClass(s.vocab))
 	return err
 }
 
-// openClass is ensureClass returning the existing collection as read, or
-// nil when it created it.
-func (s *Store) openClass(ctx context.Context, class *models.Class) (*models.Class, error) {
+// ensureClass creates class unless a collection of its name exists, and
+// checks the replication factor of the one there, which it returns as read
+// (nil when it created it). Errors: reading or creating the collection
+// failed, ErrReplicationMismatch.
+func (s *Store) ensureClass(ctx context.Context, class *models.Class) (*models.Class, error) {
 	got, err := s.client.Schema().ClassGetter().WithClassName(class.Class).Do(localSchema(ctx))
 	if isNotFound(err) {
 		created, cerr := s.createClass(ctx, class)
@@ -303,9 +299,7 @@ const (
 // replication fills in StoreConfig's replication defaults and checks them:
 // factor 0 is 1; level "" is QUORUM with more than one replica, else ONE.
 func replication(factor int, level string) (int, string, error) {
-	if factor == 0 {
-		factor = 1
-	}
+	factor = cmp.Or(factor, 1)
 	if factor < 1 {
 		return 0, "", fmt.Errorf("weaviate store: replication factor must be at least 1, got %d", factor)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,10 +33,7 @@ func (s *Store) Search(ctx context.Context, q retrieval.Query) ([]retrieval.Hit,
 		return nil, err
 	}
 	start := time.Now()
-	resp, err := get.Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(get.Do(ctx))
 	if err != nil {
 		s.log.Warn("weaviate search failed", "query", q.Text, "err", err)
 		return nil, fmt.Errorf("weaviate hybrid search: %w", describe(err))
@@ -77,10 +75,7 @@ func (s *Store) SearchAll(ctx context.Context, qs []retrieval.Query) ([][]retrie
 	}
 	b.WriteString("}}")
 	start := time.Now()
-	resp, err := s.client.GraphQL().Raw().WithQuery(b.String()).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(s.client.GraphQL().Raw().WithQuery(b.String()).Do(ctx))
 	if err != nil {
 		s.log.Warn("weaviate search failed", "queries", len(qs), "query", qs[0].Text, "err", err)
 		return nil, fmt.Errorf("weaviate hybrid search (%d queries in one request): %w", len(qs), describe(err))
@@ -130,7 +125,7 @@ func (s *Store) searchGet(q retrieval.Query) (*graphql.GetBuilder, error) {
 
 // searchHits reads the hits of q from the Get result named alias.
 func (s *Store) searchHits(resp *models.GraphQLResponse, alias string, q retrieval.Query) ([]retrieval.Hit, error) {
-	rows, err := decodeRows(resp, alias)
+	rows, err := decodeGet[row](resp, alias)
 	if err != nil {
 		return nil, err
 	}
@@ -274,12 +269,7 @@ func (r row) chunk() retrieval.Chunk {
 		t, _ := time.Parse(time.RFC3339Nano, s)
 		return t
 	}
-	acl := make([]string, 0, len(r.ACL))
-	for _, g := range r.ACL {
-		if g != ACLEveryone {
-			acl = append(acl, g)
-		}
-	}
+	acl := slices.DeleteFunc(slices.Clone(r.ACL), func(g string) bool { return g == ACLEveryone })
 	if len(acl) == 0 {
 		acl = nil
 	}
@@ -292,22 +282,17 @@ func (r row) chunk() retrieval.Chunk {
 	}
 }
 
-// gqlErrors returns the GraphQL errors of an HTTP-200 answer as one error.
-func gqlErrors(resp *models.GraphQLResponse) error {
-	if resp == nil || len(resp.Errors) == 0 {
-		return nil
+// gqlResult passes on a GraphQL request's answer and error, and when the
+// request succeeded, the GraphQL errors of its HTTP-200 answer as one error.
+func gqlResult(resp *models.GraphQLResponse, err error) (*models.GraphQLResponse, error) {
+	if err != nil || resp == nil || len(resp.Errors) == 0 {
+		return resp, err
 	}
 	msgs := make([]string, 0, len(resp.Errors))
 	for _, e := range resp.Errors {
 		msgs = append(msgs, e.Message)
 	}
-	return errors.New("graphql: " + strings.Join(msgs, "; "))
-}
-
-// decodeRows reads the rows of the Get result named class (or the alias given
-// in the query).
-func decodeRows(resp *models.GraphQLResponse, class string) ([]row, error) {
-	return decodeGet[row](resp, class)
+	return resp, errors.New("graphql: " + strings.Join(msgs, "; "))
 }
 
 // decodeGet reads the Get result named class (or the alias given in the

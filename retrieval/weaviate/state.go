@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-openapi/strfmt"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
-	"github.com/weaviate/weaviate/entities/models"
 )
 
 // State returns the stored state of source and branch; ok is false when the
@@ -44,12 +42,7 @@ func (s *Store) PutState(ctx context.Context, st retrieval.SourceState) error {
 	if !st.IndexedAt.IsZero() {
 		props["indexed_at"] = st.IndexedAt.UTC().Format(time.RFC3339Nano)
 	}
-	obj := &models.Object{Class: s.state, ID: strfmt.UUID(st.ID()), Properties: props}
-	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(obj).WithConsistencyLevel(s.cl).Do(ctx)
-	if err != nil {
-		return fmt.Errorf("weaviate: write state of %s@%s: %w", st.Source, st.Branch, describe(err))
-	}
-	if err := batchErrors(resp); err != nil {
+	if err := putObject(ctx, s.client, s.state, s.cl, st.ID(), props); err != nil {
 		return fmt.Errorf("weaviate: write state of %s@%s: %w", st.Source, st.Branch, err)
 	}
 	return nil
@@ -97,15 +90,12 @@ func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32
 	for start := 0; start < len(ids); start += 500 {
 		end := min(start+500, len(ids))
 		where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.ContainsAny).WithValueText(ids[start:end]...)
-		resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(end - start).WithConsistencyLevel(s.gqlLevel()).
-			WithFields(graphql.Field{Name: "_additional { id " + s.vectorFields() + " }"}).Do(ctx)
-		if err == nil {
-			err = gqlErrors(resp)
-		}
+		resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(end - start).WithConsistencyLevel(s.gqlLevel()).
+			WithFields(graphql.Field{Name: "_additional { id " + s.vectorFields() + " }"}).Do(ctx))
 		if err != nil {
 			return nil, fmt.Errorf("weaviate: read vectors: %w", describe(err))
 		}
-		rows, err := decodeRows(resp, s.chunk)
+		rows, err := decodeGet[row](resp, s.chunk)
 		if err != nil {
 			return nil, err
 		}

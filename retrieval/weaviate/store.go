@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -122,9 +123,7 @@ const batchSize = 200
 // ErrLegacySchema, ErrSemanticMismatch, or a re-embedding error.
 func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, error) {
 	cfg.ChunkClass, cfg.StateClass = classNames(cfg)
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	client, hc, err := newClients(cfg)
 	if err != nil {
 		return nil, err
@@ -149,12 +148,8 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 		return s, nil // without a semantic embedder, recorded semantic vectors are not read
 	}
 	if cfg.Reembed == nil {
-		have := s.semStore
-		if have == "" {
-			have = "none"
-		}
 		return nil, fmt.Errorf("weaviate collection %s holds semantic vectors of embedder %s, configured semantic embedder is %q; `ragbot index` re-embeds them: %w",
-			s.chunk, have, s.sem, ErrSemanticMismatch)
+			s.chunk, cmp.Or(s.semStore, "none"), s.sem, ErrSemanticMismatch)
 	}
 	if err := s.reembedSemantic(ctx, cfg.Reembed); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package weaviate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,14 +56,8 @@ func DropCollections(ctx context.Context, cfg StoreConfig) error {
 
 // classNames are cfg's chunk and state collections with their defaults.
 func classNames(cfg StoreConfig) (chunk, state string) {
-	chunk, state = cfg.ChunkClass, cfg.StateClass
-	if chunk == "" {
-		chunk = "Chunk"
-	}
-	if state == "" {
-		state = companion(chunk, "SourceState")
-	}
-	return chunk, state
+	chunk = cmp.Or(cfg.ChunkClass, "Chunk")
+	return chunk, cmp.Or(cfg.StateClass, companion(chunk, "SourceState"))
 }
 
 // vocabClassName is cfg's collection of source vocabularies: beside the

@@ -87,15 +87,12 @@ func (s *Store) filtered(ctx context.Context, vals []string, fields []graphql.Fi
 	if len(vals) == 0 {
 		return nil, nil
 	}
-	resp, err := s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where(vals)).WithConsistencyLevel(s.gqlLevel()).
-		WithLimit(maxFiltered).WithFields(fields...).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where(vals)).WithConsistencyLevel(s.gqlLevel()).
+		WithLimit(maxFiltered).WithFields(fields...).Do(ctx))
 	if err != nil {
 		return nil, describe(err)
 	}
-	rows, err := decodeRows(resp, s.chunk)
+	rows, err := decodeGet[row](resp, s.chunk)
 	if err != nil {
 		return nil, err
 	}
@@ -143,15 +140,12 @@ func (s *Store) DeleteBranch(ctx context.Context, source, branch string) (int, e
 // branches; at most maxFiltered are returned.
 func (s *Store) StateBranches(ctx context.Context, source string) ([]string, error) {
 	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.Equal).WithValueText(source)
-	resp, err := s.client.GraphQL().Get().WithClassName(s.state).WithWhere(where).WithConsistencyLevel(s.gqlLevel()).
-		WithLimit(maxFiltered).WithFields(graphql.Field{Name: "branch"}).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.state).WithWhere(where).WithConsistencyLevel(s.gqlLevel()).
+		WithLimit(maxFiltered).WithFields(graphql.Field{Name: "branch"}).Do(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: list branches of %s: %w", source, describe(err))
 	}
-	rows, err := decodeRows(resp, s.state)
+	rows, err := decodeGet[row](resp, s.state)
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: list branches of %s: %w", source, err)
 	}

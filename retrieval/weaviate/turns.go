@@ -36,7 +36,7 @@ func (s *Store) OpenTurns(ctx context.Context) (*Turns, error) {
 			{Name: "asked", DataType: []string{"text"}, IndexFilterable: boolp(false), IndexSearchable: boolp(false)},
 			{Name: "time", DataType: []string{"date"}},
 		}}
-	if err := s.ensureClass(ctx, class); err != nil {
+	if _, err := s.ensureClass(ctx, class); err != nil {
 		return nil, err
 	}
 	return &Turns{userLog: userLog{client: s.client, class: name, cl: s.cl, what: "turns"}, gql: s.gqlLevel()}, nil
@@ -51,7 +51,7 @@ func (l *Turns) Put(ctx context.Context, t retrieval.Turn) error {
 	for i, c := range t.Shown {
 		cites[i] = c.String()
 	}
-	err := l.put(ctx, t.ID(), map[string]any{
+	err := putObject(ctx, l.client, l.class, l.cl, t.ID(), map[string]any{
 		"thread": t.Thread, "message_id": t.MessageID, "user": t.Users, "citations": cites, "asked": t.Asked,
 		"time": t.Time.UTC().Format(time.RFC3339Nano),
 	})
@@ -65,12 +65,9 @@ func (l *Turns) Put(ctx context.Context, t retrieval.Turn) error {
 // with Thread, MessageID, Asked and Time set.
 func (l *Turns) Earlier(ctx context.Context, thread string) ([]retrieval.Turn, error) {
 	where := filters.Where().WithPath([]string{"thread"}).WithOperator(filters.Equal).WithValueText(thread)
-	resp, err := l.client.GraphQL().Get().WithClassName(l.class).WithWhere(where).WithConsistencyLevel(l.gql).
+	resp, err := gqlResult(l.client.GraphQL().Get().WithClassName(l.class).WithWhere(where).WithConsistencyLevel(l.gql).
 		WithSort(graphql.Sort{Path: []string{"time"}, Order: graphql.Asc}).WithLimit(maxTurns).
-		WithFields(graphql.Field{Name: "message_id"}, graphql.Field{Name: "asked"}, graphql.Field{Name: "time"}).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+		WithFields(graphql.Field{Name: "message_id"}, graphql.Field{Name: "asked"}, graphql.Field{Name: "time"}).Do(ctx))
 	type row struct {
 		MessageID string `json:"message_id"`
 		Asked     string `json:"asked"`

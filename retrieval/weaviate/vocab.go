@@ -8,12 +8,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/go-openapi/strfmt"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
@@ -66,29 +66,17 @@ func (s *Store) PutVocabulary(ctx context.Context, v *retrieval.SourceVocabulary
 		return fmt.Errorf("weaviate: write vocabulary of %s@%s: %w", v.Source, v.Branch, err)
 	}
 	props := map[string]any{
-		"source": v.Source, "branch": v.Branch, "commit_sha": v.CommitSHA, "acl": nonNil(v.ACL),
+		"source": v.Source, "branch": v.Branch, "commit_sha": v.CommitSHA, "acl": append([]string{}, v.ACL...),
 		"chunks": v.Chunks, "terms": len(v.Terms), "data": data,
 	}
 	if !v.IndexedAt.IsZero() {
 		props["indexed_at"] = v.IndexedAt.UTC().Format(time.RFC3339Nano)
 	}
-	obj := &models.Object{Class: s.vocab, ID: strfmt.UUID(v.ID()), Properties: props}
-	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(obj).WithConsistencyLevel(s.cl).Do(ctx)
-	if err == nil {
-		err = batchErrors(resp)
-	}
-	if err != nil {
-		return fmt.Errorf("weaviate: write vocabulary of %s@%s: %w", v.Source, v.Branch, describe(err))
+	if err := putObject(ctx, s.client, s.vocab, s.cl, v.ID(), props); err != nil {
+		return fmt.Errorf("weaviate: write vocabulary of %s@%s: %w", v.Source, v.Branch, err)
 	}
 	s.vocabs.invalidate()
 	return nil
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // ReadVocabulary returns the stored vocabulary of source and branch; ok is
@@ -210,11 +198,7 @@ func (s *Store) ScanVocabulary(ctx context.Context, source, branch string) (v *r
 // encodeTerms is the stored form of a vocabulary's terms: "term\tcount"
 // lines in byte order, gzipped, base64 (a text property holds strings).
 func encodeTerms(terms map[string]int) (string, error) {
-	keys := make([]string, 0, len(terms))
-	for t := range terms {
-		keys = append(keys, t)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(terms))
 	var buf bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
 	if err != nil {
@@ -270,11 +254,8 @@ func decodeTerms(data string) (map[string]int, error) {
 func (s *Store) HasVocabulary(ctx context.Context, st retrieval.SourceState) (bool, error) {
 	id := (&retrieval.SourceVocabulary{Source: st.Source, Branch: st.Branch}).ID()
 	where := filters.Where().WithPath([]string{"id"}).WithOperator(filters.Equal).WithValueText(id)
-	resp, err := s.client.GraphQL().Get().WithClassName(s.vocab).WithWhere(where).WithConsistencyLevel(s.gqlLevel()).WithLimit(1).
-		WithFields(graphql.Field{Name: "source"}, graphql.Field{Name: "branch"}, graphql.Field{Name: "commit_sha"}, graphql.Field{Name: "indexed_at"}).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.vocab).WithWhere(where).WithConsistencyLevel(s.gqlLevel()).WithLimit(1).
+		WithFields(graphql.Field{Name: "source"}, graphql.Field{Name: "branch"}, graphql.Field{Name: "commit_sha"}, graphql.Field{Name: "indexed_at"}).Do(ctx))
 	if err != nil {
 		return false, fmt.Errorf("weaviate: read vocabulary stamp of %s@%s: %w", st.Source, st.Branch, describe(err))
 	}

@@ -100,10 +100,7 @@ func (s *Store) Vocabulary(ctx context.Context, q retrieval.Query) (retrieval.Vo
 func (s *Store) readStamps(ctx context.Context) ([]vocabStamp, error) {
 	q := fmt.Sprintf(`{Get{s: %s(limit: %d){source branch commit_sha indexed_at} v: %s(limit: %d){source branch commit_sha indexed_at acl chunks}}}`,
 		s.state, maxFiltered, s.vocab, maxFiltered)
-	resp, err := s.client.GraphQL().Raw().WithQuery(q).Do(ctx)
-	if err == nil {
-		err = gqlErrors(resp)
-	}
+	resp, err := gqlResult(s.client.GraphQL().Raw().WithQuery(q).Do(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: read vocabulary stamps: %w", describe(err))
 	}

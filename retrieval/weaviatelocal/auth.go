@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // APIKeyFile and ClusterPasswordFile are the names, in a local server's
@@ -145,32 +143,12 @@ func (c credentials) authEnv() []string {
 // probe (GET /v1/.well-known/ready -> 200) within 2 seconds, sending apiKey
 // as a bearer token when it is not empty.
 func ReadyKey(ctx context.Context, baseURL, apiKey string) bool {
-	return get(ctx, baseURL+"/v1/.well-known/ready", apiKey) == http.StatusOK
+	return getJSON(ctx, baseURL+"/v1/.well-known/ready", apiKey, nil) == nil
 }
 
 // KeyAccepted reports whether the Weaviate at baseURL accepts apiKey:
 // GET /v1/meta, which needs an authenticated user once anonymous access
 // is off, answers 200 within 2 seconds.
 func KeyAccepted(ctx context.Context, baseURL, apiKey string) bool {
-	return get(ctx, baseURL+"/v1/meta", apiKey) == http.StatusOK
-}
-
-// get GETs u with apiKey as a bearer token (none when empty) and returns
-// the status, 0 when the request failed; it gives up after 2 seconds.
-func get(ctx context.Context, u, apiKey string) int {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return 0
-	}
-	if apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+apiKey)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return getJSON(ctx, baseURL+"/v1/meta", apiKey, nil) == nil
 }

@@ -1,13 +1,13 @@
 package weaviatelocal
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,10 +106,7 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 		}
 		c.Nodes = append(c.Nodes, srv)
 	}
-	timeout := opt.ReadyTimeout
-	if timeout == 0 {
-		timeout = 90 * time.Second
-	}
+	timeout := cmp.Or(opt.ReadyTimeout, 90*time.Second)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i, srv := range c.Nodes {
@@ -131,93 +128,6 @@ func StartCluster(ctx context.Context, opt Options, n int) (*Cluster, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-// WaitSettled waits until the cluster agrees on which of its nodes run:
-// GET /v1/nodes on a running node lists exactly the nodes whose process has
-// not exited, all HEALTHY, and every running node names a running node as
-// its Raft leader (GET /v1/cluster/statistics). After a node is killed this
-// takes memberlist's failure detection and, when the leader died, an
-// election: until then schema reads wait (see docs/deploy.md, "Scaling
-// out"). Errors: ctx ending first (naming what was last seen), or no node
-// running.
-func (c *Cluster) WaitSettled(ctx context.Context) error {
-	running := map[string]bool{}
-	var url, key string
-	for _, n := range c.Nodes {
-		select {
-		case <-n.Done():
-		default:
-			running[n.Name] = true
-			if url == "" {
-				url, key = n.URL, n.APIKey
-			}
-		}
-	}
-	if url == "" {
-		return errors.New("weaviate cluster: no node is running")
-	}
-	tick := time.NewTicker(250 * time.Millisecond)
-	defer tick.Stop()
-	last := "no answer yet"
-	for {
-		ok, why := settled(ctx, url, key, running)
-		if ok {
-			return nil
-		}
-		last = why
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("weaviate cluster did not settle on nodes %v (%s): %w", keys(running), last, context.Cause(ctx))
-		case <-tick.C:
-		}
-	}
-}
-
-func settled(ctx context.Context, url, key string, running map[string]bool) (bool, string) {
-	var nodes struct {
-		Nodes []struct {
-			Name   string `json:"name"`
-			Status string `json:"status"`
-		} `json:"nodes"`
-	}
-	if err := getJSON(ctx, url+"/v1/nodes", key, &nodes); err != nil {
-		return false, err.Error()
-	}
-	listed := map[string]bool{}
-	for _, n := range nodes.Nodes {
-		if !running[n.Name] || n.Status != "HEALTHY" {
-			return false, fmt.Sprintf("/v1/nodes lists %s %s", n.Name, n.Status)
-		}
-		listed[n.Name] = true
-	}
-	if len(listed) != len(running) {
-		return false, fmt.Sprintf("/v1/nodes lists %v", keys(listed))
-	}
-	var stats struct {
-		Statistics []struct {
-			Name     string `json:"name"`
-			LeaderID any    `json:"leaderId"`
-		} `json:"statistics"`
-	}
-	if err := getJSON(ctx, url+"/v1/cluster/statistics", key, &stats); err != nil {
-		return false, err.Error()
-	}
-	for _, s := range stats.Statistics {
-		if id, _ := s.LeaderID.(string); !running[id] {
-			return false, fmt.Sprintf("%s names Raft leader %q", s.Name, id)
-		}
-	}
-	return true, ""
-}
-
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // waitFormed polls the node at url until its GET /v1/nodes lists n nodes,
@@ -290,6 +200,9 @@ func raftFormed(ctx context.Context, url, key string) (bool, string) {
 	return true, ""
 }
 
+// getJSON GETs url with key as a bearer token (none when empty), giving up
+// after 2 seconds, and decodes a 200 answer into v unless v is nil; any
+// other status is an error.
 func getJSON(ctx context.Context, url, key string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -307,6 +220,9 @@ func getJSON(ctx context.Context, url, key string, v any) error {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET %s: %s", strings.TrimPrefix(url, "http://"), resp.Status)
+	}
+	if v == nil {
+		return nil
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
 }

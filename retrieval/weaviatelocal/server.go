@@ -10,6 +10,7 @@
 package weaviatelocal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -159,10 +160,7 @@ func launch(opt Options, ports [6]int, node nodeEnv, creds credentials, keyFile 
 	if err := os.MkdirAll(opt.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("weaviate data dir: %w", err)
 	}
-	logger := opt.Logger
-	if logger == nil {
-		logger = slog.Default()
-	}
+	logger := cmp.Or(opt.Logger, slog.Default())
 	logPath := filepath.Join(opt.DataDir, "weaviate.log")
 	var closer io.Closer
 	out := opt.Log
@@ -196,10 +194,7 @@ func launch(opt Options, ports [6]int, node nodeEnv, creds credentials, keyFile 
 }
 
 func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
-	logPath := s.logPath
-	if timeout == 0 {
-		timeout = 90 * time.Second
-	}
+	logPath, timeout := s.logPath, cmp.Or(timeout, 90*time.Second)
 	start := time.Now()
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
