@@ -53,8 +53,8 @@ var (
 	// traces print it: "path:line" or "path:line:column".
 	placeRe = regexp.MustCompile(`^(.+?):([0-9]{1,7})(?::[0-9]{1,5})?$`)
 	// pyFrameRe is a frame of a Python traceback, `File "PATH", line N`
-	// (Python docs, the traceback module).
-	pyFrameRe = regexp.MustCompile(`File "([^"]{1,500})", line ([0-9]{1,7})`)
+	// (Python docs, the traceback module), in any case.
+	pyFrameRe = regexp.MustCompile(`(?i)File "([^"]{1,500})", line ([0-9]{1,7})`)
 	// receiverRe is the receiver of a Go method as the runtime, panics and
 	// pprof print it: "(*Store).Upsert", "weaviate.(*Store).Upsert" (the
 	// Go spec, "Method expressions").

@@ -48,7 +48,8 @@ func TestAnalyze(t *testing.T) {
 		// versioned folder and a Go frame with its import path are a trace.
 		{"panic at /home/ci/shop/orders/service.go:47 +0x3a", Analysis{Paths: []string{"/home/ci/shop/orders/service.go"}, Lines: []int{47}, Trace: true, Plain: []string{"panic", "at", "+0x3a"}, Words: 3}},
 		{`File "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, Plain: []string{"in", "render"}, Words: 2}},
-		{"file \"notify/email.py\", line 12, in render", Analysis{Literals: []string{"notify/email.py"}, Plain: []string{"file", "line", "12", "in", "render"}, Words: 5}},
+		{`file "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, Plain: []string{"in", "render"}, Words: 2}},
+		{`file "notify/email.py" at line 12`, Analysis{Literals: []string{"notify/email.py"}, Plain: []string{"file", "at", "line", "12"}, Words: 4}},
 		{"github.com/hashicorp/raft@v1.7.1/raft.go:1234", Analysis{Paths: []string{"github.com/hashicorp/raft@v1.7.1/raft.go"}, Lines: []int{1234}, Trace: true}},
 		{"github.com/acme/shop/orders.(*Service).Create(0xc000132000)", Analysis{Identifiers: []string{"orders.Service.Create"}, Trace: true}},
 	}

@@ -166,7 +166,8 @@ smtplib.SMTPRecipientsRefused: {'bob@example.org': (550, b'no such user')}`
 			goTrace:                  "orders/service.go",
 			strings.ToLower(goTrace): "orders/service.go",
 			"why does it crash at /home/ci/work/shop/orders/service.go:47": "orders/service.go",
-			pyTrace: "notify/email.py",
+			pyTrace:                  "notify/email.py",
+			strings.ToLower(pyTrace): "notify/email.py",
 		} {
 			ans := ask(t, q)
 			if ans.Coverage == retrieval.NoCoverage || len(ans.Snippets) == 0 || ans.Snippets[0].Path != want {
