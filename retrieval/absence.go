@@ -330,6 +330,13 @@ func (a *Asker) Absence(ctx context.Context, r Request) (Absence, error) {
 	if err != nil || !ok {
 		return Absence{}, err
 	}
-	missing, typos := absence(Analyze(r.Question).Plain, v)
+	an := Analyze(r.Question)
+	missing, typos := absence(an.Plain, v)
+	if an.Trace { // a trace's words are the runtime's, as printed: never typos
+		for _, t := range typos {
+			missing = append(missing, t.Word)
+		}
+		typos = nil
+	}
 	return Absence{Missing: missing, Typos: typos, Vocabulary: true}, nil
 }

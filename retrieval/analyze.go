@@ -14,7 +14,9 @@ type Analysis struct {
 	// SCREAMING_CASE and dotted Type.method tokens (e.g. "Silences.Set",
 	// "group_wait", "findByEmail"), as written.
 	Identifiers []string
-	// Paths are file paths or file names ("cli/silence_import.go", "main.go").
+	// Paths are file paths or file names ("cli/silence_import.go", "main.go"),
+	// or a trace's absolute ones ("/home/ci/src/shop/orders/service.go",
+	// "/root/go/pkg/mod/github.com/x/y@v1.2.0/z.go"; see OutsidePath).
 	Paths []string
 	// Literals are quoted strings, CLI flags (without their dashes: code
 	// declares "cluster.settle-timeout", docs write --cluster.settle-timeout)
@@ -29,9 +31,15 @@ type Analysis struct {
 	// lack, whatever its case (see absence.go).
 	Plain []string
 	// Lines are the line numbers named with a path, as compilers, linters
-	// and stack traces print a place ("store.go:230", "store.go:230:7"),
-	// 1-based.
+	// and stack traces print a place ("store.go:230", "store.go:230:7",
+	// Python's `File "store.py", line 230`), 1-based.
 	Lines []int
+	// Trace is set when the question holds a frame of a pasted stack
+	// trace: a place at an absolute path, a Python traceback frame, or a
+	// Go frame with its import path. A trace names the runtime's and
+	// libraries' frames beside the asker's, so one name of it that the
+	// sources lack does not make the answer "no coverage" (missingName).
+	Trace bool
 	// Endpoint is "METHOD /path" when the question names an HTTP operation.
 	Endpoint string
 	// Words is the number of plain words (not identifiers, paths or
@@ -44,6 +52,9 @@ var (
 	// placeRe is a place in a file as compilers, linters and Go's stack
 	// traces print it: "path:line" or "path:line:column".
 	placeRe = regexp.MustCompile(`^(.+?):([0-9]{1,7})(?::[0-9]{1,5})?$`)
+	// pyFrameRe is a frame of a Python traceback, `File "PATH", line N`
+	// (Python docs, the traceback module), in any case.
+	pyFrameRe = regexp.MustCompile(`(?i)File "([^"]{1,500})", line ([0-9]{1,7})`)
 	// receiverRe is the receiver of a Go method as the runtime, panics and
 	// pprof print it: "(*Store).Upsert", "weaviate.(*Store).Upsert" (the
 	// Go spec, "Method expressions").
@@ -53,7 +64,9 @@ var (
 	quotedRe   = regexp.MustCompile("\"([^\"]{3,200})\"|(?:^|[^\\pL\\pN])'([^']{3,200})'(?:[^\\pL\\pN]|$)|`([^`]{2,200})`|“([^”]{3,200})”")
 	endpointRe = regexp.MustCompile(`(?i)\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(/[^\s?"'` + "`" + `]*)`)
 	flagRe     = regexp.MustCompile(`^--?[a-zA-Z][\w.-]*[\w]$`)
-	pathRe     = regexp.MustCompile(`^[\w.\-/]*[\w-]\.(go|py|js|jsx|ts|tsx|java|kt|rb|rs|c|h|cc|cpp|cs|php|swift|scala|md|yaml|yml|json|toml|proto|sql|sh|html|css|elm|tmpl)$`)
+	// pathRe: "@" and "+" stand in folder names of module caches and
+	// installs ("x/y@v1.2.0/z.go", "urllib3-1.26+dfsg/").
+	pathRe = regexp.MustCompile(`^[\w.\-/@+]*[\w-]\.(go|py|js|jsx|ts|tsx|java|kt|rb|rs|c|h|cc|cpp|cs|php|swift|scala|md|yaml|yml|json|toml|proto|sql|sh|html|css|elm|tmpl)$`)
 )
 
 // IsName reports whether a word names code or a file as Analyze recognises
@@ -111,6 +124,20 @@ func Analyze(q string) Analysis {
 			*dst = append(*dst, s)
 		}
 	}
+	place := func(path, line string) {
+		add(&a.Paths, path)
+		a.Trace = a.Trace || OutsidePath(path)
+		if n, err := strconv.Atoi(line); err == nil && !slices.Contains(a.Lines, n) {
+			a.Lines = append(a.Lines, n)
+		}
+	}
+	for _, m := range pyFrameRe.FindAllStringSubmatch(q, -1) {
+		if pathRe.MatchString(m[1]) {
+			place(m[1], m[2])
+			a.Trace = true
+		}
+	}
+	q = pyFrameRe.ReplaceAllString(q, " ")
 	for _, m := range quotedRe.FindAllStringSubmatch(q, -1) {
 		for _, g := range m[1:] {
 			// "... but ... does not advertise": an ellipsis stands for the
@@ -126,7 +153,8 @@ func Analyze(q string) Analysis {
 		a.Endpoint = strings.ToUpper(m[1]) + " " + m[2]
 	}
 	for _, f := range strings.Fields(quotedRe.ReplaceAllString(q, " ")) {
-		tok := goName(strings.TrimRight(strings.TrimLeft(receiverRe.ReplaceAllString(f, "$1."), "([{\"'`"), ")]}.,;:?!\"'`"))
+		tok, frame := goName(strings.TrimRight(strings.TrimLeft(receiverRe.ReplaceAllString(f, "$1."), "([{\"'`"), ")]}.,;:?!\"'`"))
+		a.Trace = a.Trace || frame
 		switch {
 		case tok == "":
 		case strings.HasPrefix(tok, "-") && strings.Contains(tok, "="): // --flag=value
@@ -139,10 +167,7 @@ func Analyze(q string) Analysis {
 			add(&a.Paths, tok)
 		case placeRe.MatchString(tok) && pathRe.MatchString(placeRe.FindStringSubmatch(tok)[1]):
 			m := placeRe.FindStringSubmatch(tok)
-			add(&a.Paths, m[1])
-			if n, err := strconv.Atoi(m[2]); err == nil && !slices.Contains(a.Lines, n) {
-				a.Lines = append(a.Lines, n)
-			}
+			place(m[1], m[2])
 		case isIdentifier(tok):
 			add(&a.Identifiers, tok)
 			if strings.Contains(tok, "_") { // ENV_VAR, config_key: also found verbatim in docs and tags
@@ -160,23 +185,52 @@ func Analyze(q string) Analysis {
 	return a
 }
 
+// OutsidePath reports whether p is a path as a trace prints it rather than
+// as a repository names it: absolute, or through a module cache's or an
+// install's "name@version" folder. Its repository path is one of its
+// trailing sub-paths (PathTails).
+func OutsidePath(p string) bool {
+	return strings.HasPrefix(p, "/") || strings.Contains(p, "@")
+}
+
+// PathTails returns paths with, after each OutsidePath, each of its
+// trailing sub-paths, longest first: "/src/shop/orders/service.go" adds
+// "src/shop/orders/service.go", "shop/orders/service.go",
+// "orders/service.go" and "service.go". A path filter that matches whole
+// paths then finds the repository's own.
+func PathTails(paths []string) []string {
+	out := slices.Clone(paths)
+	for _, p := range paths {
+		if !OutsidePath(p) {
+			continue
+		}
+		for rest := p; strings.Contains(rest, "/"); {
+			_, rest, _ = strings.Cut(rest, "/")
+			if rest != "" && !slices.Contains(out, rest) {
+				out = append(out, rest)
+			}
+		}
+	}
+	return out
+}
+
 // goName returns tok written as a Go call or stack frame without its
 // arguments and import path: "Upsert(" and "Upsert(ctx," are "Upsert",
 // and "github.com/org/repo/weaviate.Store.Upsert(0xc0001," (a goroutine
-// trace's frame, its receiver already unwrapped) is "weaviate.Store.Upsert";
-// other tokens are returned as they are.
-func goName(tok string) string {
+// trace's frame, its receiver already unwrapped) is "weaviate.Store.Upsert"
+// with frame set; other tokens are returned as they are.
+func goName(tok string) (name string, frame bool) {
 	name, _, call := strings.Cut(tok, "(")
 	if !call || name == "" {
-		return tok
+		return tok, false
 	}
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		if isIdentifier(name[i+1:]) {
-			return name[i+1:]
+			return name[i+1:], true
 		}
-		return tok
+		return tok, false
 	}
-	return name
+	return name, false
 }
 
 // Unqualified returns id without the package names that qualify it, the

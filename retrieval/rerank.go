@@ -191,9 +191,12 @@ func symbolMatch(a Analysis, symbol string) int {
 	return best
 }
 
+// pathMatch reports whether the chunk path p is one of paths: the same, a
+// file or folder path it ends with, or, for a path a trace printed
+// (OutsidePath), the repository path it ends with.
 func pathMatch(paths []string, p string) bool {
 	for _, q := range paths {
-		if p == q || strings.HasSuffix(p, "/"+q) {
+		if p == q || strings.HasSuffix(p, "/"+q) || OutsidePath(q) && strings.HasSuffix(q, "/"+p) {
 			return true
 		}
 	}

@@ -40,10 +40,18 @@ func TestAnalyze(t *testing.T) {
 		// receiver unwrapped, a frame's import path and call dropped.
 		{"where is weaviate.(*Store).Upsert", Analysis{Identifiers: []string{"weaviate.Store.Upsert"}, Plain: []string{"where", "is"}, Words: 2}},
 		{"(*Store).Upsert", Analysis{Identifiers: []string{"Store.Upsert"}}},
-		{"github.com/org/repo/retrieval/weaviate.(*Store).Upsert(0xc000123, {0x1, 0x2})", Analysis{Identifiers: []string{"weaviate.Store.Upsert"}, Plain: []string{"0x1", "0x2"}, Words: 2}},
+		{"github.com/org/repo/retrieval/weaviate.(*Store).Upsert(0xc000123, {0x1, 0x2})", Analysis{Identifiers: []string{"weaviate.Store.Upsert"}, Plain: []string{"0x1", "0x2"}, Trace: true, Words: 2}},
 		{"where is retrieval/weaviate/store.go:230", Analysis{Paths: []string{"retrieval/weaviate/store.go"}, Lines: []int{230}, Plain: []string{"where", "is"}, Words: 2}},
 		{"store.go:230:7: undefined: x", Analysis{Paths: []string{"store.go"}, Lines: []int{230}, Plain: []string{"undefined", "x"}, Words: 2}},
 		{"store.Upsert(...) panics", Analysis{Identifiers: []string{"store.Upsert"}, Plain: []string{"panics"}, Words: 1}},
+		// Pasted traces: absolute places, a Python frame, a module cache's
+		// versioned folder and a Go frame with its import path are a trace.
+		{"panic at /home/ci/shop/orders/service.go:47 +0x3a", Analysis{Paths: []string{"/home/ci/shop/orders/service.go"}, Lines: []int{47}, Trace: true, Plain: []string{"panic", "at", "+0x3a"}, Words: 3}},
+		{`File "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, Plain: []string{"in", "render"}, Words: 2}},
+		{`file "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, Plain: []string{"in", "render"}, Words: 2}},
+		{`file "notify/email.py" at line 12`, Analysis{Literals: []string{"notify/email.py"}, Plain: []string{"file", "at", "line", "12"}, Words: 4}},
+		{"github.com/hashicorp/raft@v1.7.1/raft.go:1234", Analysis{Paths: []string{"github.com/hashicorp/raft@v1.7.1/raft.go"}, Lines: []int{1234}, Trace: true}},
+		{"github.com/acme/shop/orders.(*Service).Create(0xc000132000)", Analysis{Identifiers: []string{"orders.Service.Create"}, Trace: true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.q, func(t *testing.T) {
@@ -72,6 +80,24 @@ func TestRerankLine(t *testing.T) {
 		if got[0].ID != want {
 			t.Errorf("%q: first %s, want %s", q, got[0].ID, want)
 		}
+	}
+}
+
+func TestPathTails(t *testing.T) {
+	got := PathTails([]string{"cli/import.go", "/src/shop/orders/service.go", "x@v1.2.0/y/z.py", "service.go"})
+	want := []string{"cli/import.go", "/src/shop/orders/service.go", "x@v1.2.0/y/z.py", "service.go",
+		"src/shop/orders/service.go", "shop/orders/service.go", "orders/service.go", "y/z.py", "z.py"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("PathTails (-want +got):\n%s", diff)
+	}
+	for p, want := range map[string]bool{"orders/service.go": true, "service.go": true, "rders/service.go": false, "shop/orders/service.go/x": false} {
+		if got := pathMatch([]string{"/home/ci/shop/orders/service.go"}, p); got != want {
+			t.Errorf("pathMatch(trace path, %q) = %v, want %v", p, got, want)
+		}
+	}
+	// A repository path never matches a longer chunk path through its head.
+	if pathMatch([]string{"orders/service.go"}, "service.go") {
+		t.Error(`pathMatch("orders/service.go", "service.go") = true, want false`)
 	}
 }
 

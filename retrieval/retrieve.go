@@ -208,7 +208,7 @@ func lookups(base Query, an Analysis) []Query {
 	}
 	if len(an.Paths) > 0 {
 		q := bm25(base.Text, nil, pathLookupLimit)
-		q.Paths = an.Paths
+		q.Paths = PathTails(an.Paths)
 		qs = append(qs, q)
 	}
 	for _, l := range an.Literals {

@@ -138,6 +138,52 @@ func TestAbsentNames(t *testing.T) {
 		}
 	})
 
+	// A pasted trace names the runtime's and libraries' frames beside the
+	// asker's, at absolute paths: the asker's own frame is found and ranked
+	// first, in any case; a trace that names nothing indexed is refused.
+	t.Run("pasted traces", func(t *testing.T) {
+		goTrace := `panic: runtime error: invalid memory address or nil pointer dereference
+[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x6b2f1a]
+
+goroutine 42 [running]:
+github.com/acme/shop/orders.(*Service).Create(0xc000132000, {0x7f2c, 0xc0001}, {0xc00001a0c0, 0x8}, 0x1f4)
+	/home/ci/work/shop/orders/service.go:47 +0x3a
+net/http.HandlerFunc.ServeHTTP(0xc0000a2000, {0x8a1e40, 0xc0001c4000}, 0xc0001b6000)
+	/usr/local/go/src/net/http/server.go:2220 +0x29
+net/http.(*conn).serve(0xc0001a4000, {0x8a2f88, 0xc00009c0f0})
+	/usr/local/go/src/net/http/server.go:2092 +0x5f4
+created by net/http.(*Server).Serve in goroutine 1
+	/usr/local/go/src/net/http/server.go:3360 +0x485`
+		pyTrace := `Traceback (most recent call last):
+  File "/srv/shop/app.py", line 88, in handle
+    notifier.send(user.email, "Welcome", body)
+  File "/srv/shop/notify/email.py", line 26, in send
+    smtp.sendmail(self.sender, [to], msg)
+  File "/usr/lib/python3.11/smtplib.py", line 887, in sendmail
+    raise SMTPRecipientsRefused(senderrs)
+smtplib.SMTPRecipientsRefused: {'bob@example.org': (550, b'no such user')}`
+		for q, want := range map[string]string{
+			goTrace:                  "orders/service.go",
+			strings.ToLower(goTrace): "orders/service.go",
+			"why does it crash at /home/ci/work/shop/orders/service.go:47": "orders/service.go",
+			pyTrace:                  "notify/email.py",
+			strings.ToLower(pyTrace): "notify/email.py",
+		} {
+			ans := ask(t, q)
+			if ans.Coverage == retrieval.NoCoverage || len(ans.Snippets) == 0 || ans.Snippets[0].Path != want {
+				first := ""
+				if len(ans.Snippets) > 0 {
+					first = ans.Snippets[0].Label()
+				}
+				t.Errorf("%.60q…: %s, missing %q, first %q; want %s first", q, ans.Coverage, ans.Missing, first, want)
+			}
+		}
+		other := "goroutine 1 [running]:\ngithub.com/other/thing/ledger.(*Book).Post(0xc0000a0000)\n\t/home/ci/thing/ledger/book.go:12 +0x1d"
+		if ans := ask(t, other); ans.Coverage != retrieval.NoCoverage {
+			t.Errorf("a trace of another codebase: %s, want no_coverage", ans.Coverage)
+		}
+	})
+
 	t.Run("one of two names missing", func(t *testing.T) {
 		ans := ask(t, "where does the billing retry publish to rabbitmq?")
 		if ans.Coverage != retrieval.NoCoverage || ans.Missing != "rabbitmq" || ans.ClosestFor != "billing retry publish" || len(ans.Snippets) == 0 {
