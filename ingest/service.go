@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 )
@@ -138,12 +139,8 @@ func (s *GitService) takeDeleted(name string, branches []string) (gone, rest []s
 	defer s.mu.Unlock()
 	marked := s.deleted[name]
 	if branches == nil {
-		for b := range marked {
-			gone = append(gone, b)
-		}
 		delete(s.deleted, name)
-		sort.Strings(gone)
-		return gone, nil
+		return slices.Sorted(maps.Keys(marked)), nil
 	}
 	rest = []string{}
 	for _, b := range branches {

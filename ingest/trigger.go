@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 )
@@ -161,10 +161,7 @@ func (q *Queue) Status(source string) QueueStatus {
 	if s.backoff.failures > 0 {
 		st.NextAttempt = s.backoff.until
 	}
-	for b := range s.pending {
-		st.Pending = append(st.Pending, b)
-	}
-	sort.Strings(st.Pending)
+	st.Pending = slices.Sorted(maps.Keys(s.pending))
 	return st
 }
 
@@ -241,10 +238,7 @@ func (q *Queue) startDue(ctx context.Context, now time.Time, wg *sync.WaitGroup)
 // take empties the pending set: nil branches when any trigger asked for all.
 func (s *queued) take() (branches, reasons []string) {
 	if !s.pending[""] {
-		for b := range s.pending {
-			branches = append(branches, b)
-		}
-		sort.Strings(branches)
+		branches = slices.Sorted(maps.Keys(s.pending))
 	}
 	reasons = slices.Clone(s.reasons)
 	s.pending, s.reasons = nil, nil
