@@ -126,11 +126,7 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 	}
 	sort.Strings(r.ids)
 	sort.Strings(r.always)
-	words := make([]string, 0, len(rulesOf))
-	for k := range rulesOf {
-		words = append(words, k)
-	}
-	sort.Strings(words)
+	words := slices.Sorted(maps.Keys(rulesOf))
 	for _, k := range words {
 		r.byWord = append(r.byWord, rulesOf[k])
 	}
@@ -426,32 +422,19 @@ func (r *Redactor) Chunk(c *retrieval.Chunk) []Redaction {
 	if r == nil {
 		return nil
 	}
-	var all []Redaction
-	var found []Redaction
-	c.Content, found = r.Text(c.Path, c.Content)
-	for _, f := range found {
-		f.Line += c.StartLine - 1
-		all = append(all, f)
+	var all, more []Redaction
+	c.Content, all = r.Text(c.Path, c.Content)
+	for i := range all {
+		all[i].Line += c.StartLine - 1
 	}
 	for _, field := range []*string{&c.Signature, &c.Symbol} {
-		var more []Redaction
-		if *field, more = r.Text(c.Path, *field); len(more) > 0 {
-			for _, f := range more {
-				f.Line = c.StartLine
-				if !containsRule(all, f.Rule) { // the signature repeats the content's lines
-					all = append(all, f)
-				}
+		*field, more = r.Text(c.Path, *field)
+		for _, f := range more {
+			f.Line = c.StartLine
+			if !slices.ContainsFunc(all, func(a Redaction) bool { return a.Rule == f.Rule }) { // the signature repeats the content's lines
+				all = append(all, f)
 			}
 		}
 	}
 	return all
-}
-
-func containsRule(rs []Redaction, rule string) bool {
-	for _, r := range rs {
-		if r.Rule == rule {
-			return true
-		}
-	}
-	return false
 }
