@@ -380,11 +380,8 @@ func jsonPayload(contentType string, body []byte) []byte {
 // candidates are the repos a delivery may be for: the one named by the last
 // segment of the URL path, else those whose URLs the payload names.
 func (h *WebhookHandler) candidates(urlPath string, payload []byte) []Repo {
-	name := path.Base(path.Clean("/" + urlPath))
-	for _, r := range h.Repos {
-		if r.Name == name {
-			return []Repo{r}
-		}
+	if r, ok := h.named(urlPath); ok {
+		return []Repo{r}
 	}
 	var push pushEvent
 	if json.Unmarshal(payload, &push) != nil {
@@ -458,8 +455,6 @@ func judgeNamed(provider string, hdr http.Header, repo Repo) string {
 	return ""
 }
 
-// macMatches compares X-Hub-Signature-256 with the HMAC of the body read
-// through mac, in constant time.
 // errBadSignature is spoolSigned's error for a body whose HMAC does not
 // match its X-Hub-Signature-256.
 var errBadSignature = errors.New("signature does not match")
@@ -485,6 +480,8 @@ func spoolSigned(w http.ResponseWriter, r *http.Request, mac hash.Hash) ([]byte,
 	return os.ReadFile(f.Name())
 }
 
+// macMatches compares X-Hub-Signature-256 with the HMAC of the body read
+// through mac, in constant time.
 func macMatches(header string, mac hash.Hash) bool {
 	got, err := hex.DecodeString(strings.TrimPrefix(header, "sha256="))
 	return err == nil && hmac.Equal(got, mac.Sum(nil))
@@ -493,17 +490,12 @@ func macMatches(header string, mac hash.Hash) bool {
 // validGitHubSignature checks X-Hub-Signature-256: "sha256=" and the hex
 // HMAC-SHA256 of the raw body keyed with the secret, compared in constant time.
 func validGitHubSignature(body []byte, header string, secret config.Secret) bool {
-	hexSig, ok := strings.CutPrefix(header, "sha256=")
-	if !ok || secret == "" {
-		return false
-	}
-	got, err := hex.DecodeString(hexSig)
-	if err != nil {
+	if !strings.HasPrefix(header, "sha256=") || secret == "" {
 		return false
 	}
 	mac := hmac.New(sha256.New, []byte(secret.Reveal()))
 	mac.Write(body)
-	return hmac.Equal(got, mac.Sum(nil))
+	return macMatches(header, mac)
 }
 
 // validGitLabToken checks X-Gitlab-Token, a plain shared secret, in
