@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,7 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -182,7 +183,6 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}
-	sort.Strings(files)
 	meta := runMeta{source: src.ID, acl: src.ACL, link: src.LinkTemplate}
 	g, err := openDirGit(ctx, src.Dir, files)
 	if err != nil {
@@ -359,11 +359,8 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	sort.Slice(chunks, func(i, j int) bool { // deterministic write order
-		if chunks[i].Path != chunks[j].Path {
-			return chunks[i].Path < chunks[j].Path
-		}
-		return chunks[i].StartLine < chunks[j].StartLine
+	slices.SortFunc(chunks, func(a, b retrieval.Chunk) int { // deterministic write order
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
 	})
 	return chunks, nil
 }
@@ -447,7 +444,7 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 			stale = append(stale, id)
 		}
 	}
-	sort.Strings(stale)
+	slices.Sort(stale)
 	if err := ix.Store.DeleteIDs(ctx, stale); err != nil {
 		return err
 	}
