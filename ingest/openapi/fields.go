@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -85,7 +86,7 @@ func expand(obj *openapi3.Schema, prefix string, max int) ([]*field, int) {
 			child, p := unwrap(props[name], f.path)
 			switch {
 			case child == nil:
-			case contains(j.ancestors, child):
+			case slices.Contains(j.ancestors, child):
 				f.recursive = true
 			case j.depth < MaxFieldDepth:
 				anc := append(append([]*openapi3.Schema{}, j.ancestors...), child)
@@ -181,15 +182,6 @@ func requiredSet(names []string) map[string]bool {
 		m[n] = true
 	}
 	return m
-}
-
-func contains(list []*openapi3.Schema, s *openapi3.Schema) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // firstSuccess returns the lowest 2xx response code with content ("200",
