@@ -263,7 +263,11 @@ func (ix *Indexer) finishPages(ctx context.Context, log *slog.Logger, st *PageSt
 	if err := ix.Store.PutState(ctx, next); err != nil {
 		return fmt.Errorf("ingest: %s: %w", st.Source, err)
 	}
-	ix.putPagesVocabulary(ctx, log, st.Fetched > 0 || st.Deleted > 0, prev, next)
+	var vr *vocabRun // pages changed: counted from the index
+	if st.Fetched == 0 && st.Deleted == 0 {
+		vr = &vocabRun{}
+	}
+	ix.putVocabulary(ctx, log, vr, prev, next)
 	log.Info("page sync done", "pages", st.Pages, "fetched", st.Fetched, "removed", st.Removed, "chunks", st.Chunks,
 		"embedded", st.Embedded, "redacted", st.Redacted.Total(), "reused", st.Reused, "deleted", st.Deleted, "seconds", st.Duration.Seconds())
 	return nil
