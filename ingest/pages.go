@@ -163,11 +163,12 @@ func (ix *Indexer) syncPages(ctx context.Context, log *slog.Logger, src PageSet,
 		p.versions[c.Version] = true
 	}
 	var todo []PageRef
-	fetch := map[string]bool{} // paths of todo
+	unchanged := map[string]bool{} // paths listed at their stored version, not fetched
 	for _, r := range refs {
 		if p := stored[r.Path]; rewrite || p == nil || !p.current(r.Version) {
 			todo = append(todo, r)
-			fetch[r.Path] = true
+		} else {
+			unchanged[r.Path] = true
 		}
 	}
 	log.Debug("pages listed", "pages", len(refs), "to_fetch", len(todo), "stored_pages", len(stored))
@@ -182,16 +183,12 @@ func (ix *Indexer) syncPages(ctx context.Context, log *slog.Logger, src PageSet,
 	// A stored page not written now is kept when it was listed unchanged;
 	// otherwise it left the scope, or was gone (or renamed) by the time it
 	// was fetched: its chunks go.
-	listed := make(map[string]bool, len(refs))
-	for _, r := range refs {
-		listed[r.Path] = true
-	}
 	var gone []string
 	for path, p := range stored {
 		if _, ok := w.written[path]; ok {
 			continue
 		}
-		if listed[path] && !fetch[path] {
+		if unchanged[path] {
 			st.Pages++
 			st.Chunks += len(p.hashes)
 			continue

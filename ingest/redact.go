@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
@@ -250,11 +251,8 @@ func (r *Redactor) Text(path, text string) (string, []Redaction) {
 		}
 		red = append(red, Redaction{Path: path, Line: h.line, Rule: h.rule})
 	}
-	sort.SliceStable(red, func(i, j int) bool {
-		if red[i].Line != red[j].Line {
-			return red[i].Line < red[j].Line
-		}
-		return red[i].Rule < red[j].Rule
+	slices.SortStableFunc(red, func(a, b Redaction) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Rule, b.Rule))
 	})
 	return out, red
 }
