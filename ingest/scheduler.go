@@ -148,7 +148,7 @@ func (s *Scheduler) Add(name, spec string, last time.Time, run func(context.Cont
 		}
 	}
 	s.tasks = append(s.tasks, &task{name: name, spec: spec, schedule: sched, run: run, next: next, lastOK: last})
-	s.poke()
+	poke(s.wake)
 	return nil
 }
 
@@ -180,7 +180,7 @@ func (s *Scheduler) Trigger(name string) error {
 	} else {
 		t.next = s.clock.Now()
 	}
-	s.poke()
+	poke(s.wake)
 	return nil
 }
 
@@ -234,10 +234,11 @@ func (s *Scheduler) find(name string) *task {
 	return nil
 }
 
-// poke wakes the loop to recompute its timer; s.mu is held or not needed.
-func (s *Scheduler) poke() {
+// poke wakes a loop (the Scheduler's, the Queue's) to look again at its
+// tasks: it sends on wake (buffered 1) unless a wake-up is pending already.
+func poke(wake chan struct{}) {
 	select {
-	case s.wake <- struct{}{}:
+	case wake <- struct{}{}:
 	default:
 	}
 }
@@ -300,7 +301,7 @@ func (s *Scheduler) runTask(t *task) {
 	defer s.jobs.Done()
 	log := s.log.With("task", t.name)
 	log.Debug("task started")
-	err := s.call(t)
+	err := recovered(fmt.Sprintf("task %q", t.name), func() error { return t.run(s.ctx) })
 	end := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -327,16 +328,16 @@ func (s *Scheduler) runTask(t *task) {
 		t.again, next = false, end
 	}
 	t.next = next
-	s.poke()
+	poke(s.wake)
 }
 
-// call runs the task, turning a panic into an error so that one bad run
-// cannot take the process down.
-func (s *Scheduler) call(t *task) (err error) {
+// recovered runs fn, turning a panic into an error naming what panicked,
+// so that one bad run (a task, an index run) cannot take the process down.
+func recovered(what string, fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("task %q panicked: %v", t.name, r)
+			err = fmt.Errorf("%s panicked: %v", what, r)
 		}
 	}()
-	return t.run(s.ctx)
+	return fn()
 }

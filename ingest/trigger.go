@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -115,7 +114,7 @@ func (q *Queue) Trigger(source, branch, reason string) {
 		s.reasons = append(s.reasons, reason)
 	}
 	q.mu.Unlock()
-	q.poke()
+	poke(q.wake)
 }
 
 // Push is Trigger for a push webhook: a push brings new commits, which may
@@ -130,13 +129,6 @@ func (q *Queue) Push(source, branch, reason string) {
 	}
 	q.mu.Unlock()
 	q.Trigger(source, branch, reason)
-}
-
-func (q *Queue) poke() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
 }
 
 // QueueStatus is what Status reports about a source.
@@ -262,7 +254,7 @@ func (s *queued) requeue(branches []string, now time.Time, reason string) {
 func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []string) {
 	log := q.opt.Log.With("source", source)
 	log.Debug("index run starts", "branches", branches, "triggers", reasons)
-	err := q.call(ctx, source, branches)
+	err := recovered("index run of "+source, func() error { return q.index(ctx, source, branches) })
 	now := q.opt.Clock.Now()
 	later, deferred := errors.AsType[*RetryLater](err)
 	q.mu.Lock()
@@ -288,17 +280,7 @@ func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []s
 	if q.opt.OnDone != nil {
 		q.opt.OnDone(source, branches, err)
 	}
-	q.poke()
-}
-
-// call runs the index func, turning a panic into an error.
-func (q *Queue) call(ctx context.Context, source string, branches []string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("index run of %s panicked: %v", source, r)
-		}
-	}()
-	return q.index(ctx, source, branches)
+	poke(q.wake)
 }
 
 // backoff is the wait of one source after consecutive failed runs (as
