@@ -19,6 +19,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/ragbot/ragbot/config"
 )
 
@@ -74,7 +76,7 @@ type WebhookHandler struct {
 	OnReject func(reason string)
 
 	largeOnce sync.Once
-	large     chan struct{} // semaphore of large body reads
+	large     *semaphore.Weighted // of large body reads
 }
 
 // DefaultMaxLargeWebhookBodies is WebhookHandler.MaxLargeBodies' default:
@@ -99,16 +101,9 @@ func (h *WebhookHandler) maxLarge() int {
 }
 
 func (h *WebhookHandler) acquireLarge() bool {
-	h.largeOnce.Do(func() { h.large = make(chan struct{}, h.maxLarge()) })
-	select {
-	case h.large <- struct{}{}:
-		return true
-	default:
-		return false
-	}
+	h.largeOnce.Do(func() { h.large = semaphore.NewWeighted(int64(h.maxLarge())) })
+	return h.large.TryAcquire(1)
 }
-
-func (h *WebhookHandler) releaseLarge() { <-h.large }
 
 // readBody reads at most MaxWebhookBody bytes of r's body: into one buffer
 // of its Content-Length when announced (io.ReadAll would grow its buffer by
@@ -259,7 +254,7 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			reply(http.StatusServiceUnavailable, webhookReply{Status: "error", Reason: fmt.Sprintf("%d large deliveries are being read; retry later", h.maxLarge()), reject: RejectBusy})
 			return
 		}
-		defer h.releaseLarge()
+		defer h.large.Release(1)
 	}
 	// A hook URL that names its source is judged before its body is read
 	// where the headers suffice (GitLab's token, a malformed GitHub
