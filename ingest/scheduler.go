@@ -79,8 +79,8 @@ type task struct {
 	tick     time.Time // while running: the next fire time, which the run will make skip
 	skipped  int       // fire times skipped because a run was still going
 	running  bool
-	again    bool // Trigger came while running: run once more right after
-	failures int  // consecutive failed runs
+	again    bool    // Trigger came while running: run once more right after
+	backoff  backoff // consecutive failed runs and the retry they earn (trigger.go)
 	lastOK   time.Time
 	lastErr  error
 }
@@ -192,7 +192,7 @@ func (s *Scheduler) Status(name string) (st TaskStatus, ok bool) {
 	if t == nil {
 		return TaskStatus{}, false
 	}
-	return TaskStatus{Spec: t.spec, Next: t.next, Running: t.running, LastOK: t.lastOK, LastErr: t.lastErr, Failures: t.failures,
+	return TaskStatus{Spec: t.spec, Next: t.next, Running: t.running, LastOK: t.lastOK, LastErr: t.lastErr, Failures: t.backoff.failures,
 		Skipped: t.skipped}, true
 }
 
@@ -309,20 +309,17 @@ func (s *Scheduler) runTask(t *task) {
 	t.running, t.lastErr, t.tick = false, err, time.Time{}
 	next := t.schedule.Next(end)
 	if err == nil {
-		t.failures, t.lastOK = 0, end
+		t.backoff.reset()
+		t.lastOK = end
 		log.Debug("task done", "next", next)
 	} else if s.stopped {
 		log.Info("task cancelled by stop", "err", err)
 	} else {
-		t.failures++
-		retry := s.retryMin << min(t.failures-1, 30)
-		if retry > s.retryMax || retry <= 0 {
-			retry = s.retryMax
+		t.backoff.fail(end, s.retryMin, s.retryMax)
+		if t.backoff.until.Before(next) {
+			next = t.backoff.until
 		}
-		if r := end.Add(retry); r.Before(next) {
-			next = r
-		}
-		log.Warn("task failed, will retry", "err", err, "failures", t.failures, "retry_at", next)
+		log.Warn("task failed, will retry", "err", err, "failures", t.backoff.failures, "retry_at", next)
 	}
 	if t.again {
 		t.again, next = false, end
