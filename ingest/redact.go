@@ -396,17 +396,11 @@ func pickTarget(text string, f report.Finding) string {
 func markerLines(secret, rule string) string {
 	m := RedactMarker(rule)
 	lines := strings.Split(secret, "\n")
-	for i, l := range lines {
-		if i == 0 {
-			lines[i] = m
-			continue
+	lines[0] = m
+	for i, l := range lines[1:] {
+		if strings.TrimSpace(l) != "" { // keep an empty line empty
+			lines[i+1] = l[:len(l)-len(strings.TrimLeft(l, " \t"))] + m
 		}
-		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-		if strings.TrimSpace(l) == "" {
-			lines[i] = l // keep an empty line empty
-			continue
-		}
-		lines[i] = indent + m
 	}
 	return strings.Join(lines, "\n")
 }
