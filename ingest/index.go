@@ -299,8 +299,8 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, vr *voc
 }
 
 // chunkFiles chunks the files that produce sends, Workers at a time, and
-// returns the chunks sorted by path and line. It counts files, skips and
-// fallbacks in st.
+// returns the chunks sorted by path and line. It counts files, skips (in
+// the st.Skipped its caller made) and fallbacks in st.
 func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, meta runMeta, prog *progress,
 	produce func(context.Context, chan<- fileInput) error) ([]retrieval.Chunk, error) {
 	indexedAt := ix.now().UTC()
@@ -313,9 +313,6 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 		mu     sync.Mutex
 		chunks []retrieval.Chunk
 	)
-	if st.Skipped == nil {
-		st.Skipped = map[string]int{}
-	}
 	st.Fallback = map[string]int{}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { // producer: exits when all files are sent or ctx ends
@@ -449,14 +446,8 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 		return err
 	}
 	st.Deleted = len(stale)
-	st.Chunks = 0
-	var kept []retrieval.Chunk
-	for _, c := range chunks {
-		if !out.has(c.Path) {
-			st.Chunks++
-			kept = append(kept, c)
-		}
-	}
+	kept := slices.DeleteFunc(slices.Clone(chunks), func(c retrieval.Chunk) bool { return out.has(c.Path) })
+	st.Chunks = len(kept)
 	if vr != nil {
 		var replaced []string
 		for _, s := range stored {
