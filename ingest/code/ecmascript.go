@@ -60,18 +60,9 @@ func esSymbols(root *sitter.Node, src []byte) []symbol {
 				continue
 			}
 		}
-		s := symbol{name: name, kind: kind, start: docStart(outer, esDoc), end: endLine(outer), sig: bodySig(src, outer, fn)}
-		if kind == "class" {
-			s.container = true
-		}
-		out = append(out, s)
-		if s.container {
-			i := len(out) - 1
-			out = append(out, esMembers(decl, src, name)...)
-			if len(out) > i+1 {
-				out[i].member = out[i+1].start
-			}
-		}
+		s := symbol{name: name, kind: kind, start: docStart(outer, esDoc), end: endLine(outer), sig: bodySig(src, outer, fn),
+			container: kind == "class"}
+		out = withMembers(out, s, func(out []symbol) []symbol { return append(out, esMembers(decl, src, name)...) })
 	}
 	return out
 }
