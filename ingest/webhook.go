@@ -237,9 +237,6 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery", reject: RejectNotAHook})
 		return
 	}
-	// Nothing is read before the delivery could verify: a delivery without
-	// its provider's signature or token header cannot, and one announcing
-	// more than MaxWebhookBody bytes is refused from its Content-Length.
 	if signatureHeader(provider, r.Header) == "" {
 		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "no signature (X-Hub-Signature-256) or token (X-Gitlab-Token) header", reject: RejectMissingSignature})
 		return
@@ -256,9 +253,6 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer h.large.Release(1)
 	}
-	// A hook URL that names its source is judged before its body is read
-	// where the headers suffice (GitLab's token, a malformed GitHub
-	// signature), and a GitHub body is hashed while it is read.
 	named, isNamed := h.named(r.URL.Path)
 	var mac hash.Hash
 	if isNamed {
