@@ -307,10 +307,10 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case provider == providerGitHub && event == "ping":
 		rep.Status = "pong"
-		reply(http.StatusOK, rep)
-		return
 	case provider == providerGitHub && event != "push", provider == providerGitLab && event != "Push Hook":
 		rep.Status, rep.Reason = "ignored", "not a push event"
+	}
+	if rep.Status != "" {
 		reply(http.StatusOK, rep)
 		return
 	}
@@ -322,25 +322,22 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	branch, isBranch := strings.CutPrefix(push.Ref, "refs/heads/")
 	rep.Branch = branch
+	deleted, code := push.Deleted || push.After == zeroSHA, http.StatusOK
 	switch {
 	case !isBranch:
 		rep.Status, rep.Reason = "ignored", fmt.Sprintf("ref %q is not a branch", push.Ref)
 	case !repo.tracks(branch, push.defaultBranch()):
 		rep.Status, rep.Reason = "ignored", fmt.Sprintf("branch %q is not tracked", branch)
-	case (push.Deleted || push.After == zeroSHA) && h.Delete == nil:
+	case deleted && h.Delete == nil:
 		rep.Status, rep.Reason = "ignored", "branch deleted; this handler removes no chunks"
-	case push.Deleted || push.After == zeroSHA:
+	case deleted:
 		h.Delete(repo.Name, branch, provider+" branch deleted")
-		rep.Status, rep.Reason = "queued", "branch deleted; its chunks will be removed"
-		reply(http.StatusAccepted, rep)
-		return
+		code, rep.Status, rep.Reason = http.StatusAccepted, "queued", "branch deleted; its chunks will be removed"
 	default:
 		h.Trigger(repo.Name, branch, fmt.Sprintf("%s push %s", provider, short(push.After)))
-		rep.Status = "queued"
-		reply(http.StatusAccepted, rep)
-		return
+		code, rep.Status = http.StatusAccepted, "queued"
 	}
-	reply(http.StatusOK, rep)
+	reply(code, rep)
 }
 
 // deliveryHeaders returns the provider, event name and delivery id of a request.
