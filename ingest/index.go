@@ -607,11 +607,7 @@ func finishChunk(c *retrieval.Chunk, f fileInput, lines *blameLines, m runMeta, 
 }
 
 func isMarkdown(p string) bool {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".md", ".markdown", ".mdx":
-		return true
-	}
-	return false
+	return slices.Contains([]string{".md", ".markdown", ".mdx"}, strings.ToLower(path.Ext(p)))
 }
 
 // lockfiles are generated dependency pins: large, and never the answer to
