@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
@@ -62,12 +63,7 @@ func (r Remote) Sync(ctx context.Context, dir string, branches []string) ([]stri
 			return nil, err
 		}
 	}
-	var found []string
-	for _, b := range branches {
-		if heads[b] {
-			found = append(found, b)
-		}
-	}
+	found := slices.DeleteFunc(slices.Clone(branches), func(b string) bool { return !heads[b] })
 	if len(found) == 0 {
 		return nil, nil
 	}

@@ -393,19 +393,10 @@ func (h *WebhookHandler) candidates(urlPath string, payload []byte) []Repo {
 
 // verified returns the first candidate whose secret verifies the delivery.
 func verified(provider string, hdr http.Header, body []byte, candidates []Repo) (Repo, bool) {
-	for _, r := range candidates {
-		if r.WebhookSecret == "" {
-			continue
-		}
-		switch provider {
-		case providerGitHub:
-			if validGitHubSignature(body, hdr.Get("X-Hub-Signature-256"), r.WebhookSecret) {
-				return r, true
-			}
-		case providerGitLab:
-			if validGitLabToken(hdr.Get("X-Gitlab-Token"), r.WebhookSecret) {
-				return r, true
-			}
+	for _, r := range candidates { // both checks refuse an empty secret
+		if provider == providerGitHub && validGitHubSignature(body, hdr.Get("X-Hub-Signature-256"), r.WebhookSecret) ||
+			provider == providerGitLab && validGitLabToken(hdr.Get("X-Gitlab-Token"), r.WebhookSecret) {
+			return r, true
 		}
 	}
 	return Repo{}, false
