@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -167,10 +168,7 @@ func (r Remote) env() []string {
 }
 
 func (r Remote) basic() string {
-	user := r.TokenUser
-	if user == "" {
-		user = "x-access-token"
-	}
+	user := cmp.Or(r.TokenUser, "x-access-token")
 	return base64.StdEncoding.EncodeToString([]byte(user + ":" + r.Token.Reveal()))
 }
 

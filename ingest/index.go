@@ -156,12 +156,7 @@ func (ix *Indexer) after(d time.Duration) <-chan time.Time {
 	return time.After(d)
 }
 
-func (ix *Indexer) log() *slog.Logger {
-	if ix.Log != nil {
-		return ix.Log
-	}
-	return slog.Default()
-}
+func (ix *Indexer) log() *slog.Logger { return cmp.Or(ix.Log, slog.Default()) }
 
 // settings fingerprints everything that shapes stored chunks.
 func (ix *Indexer) settings(extra string) string {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -101,9 +102,7 @@ func NewScheduler(opt SchedulerOptions) *Scheduler {
 	if opt.Clock == nil {
 		opt.Clock = realClock{}
 	}
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
+	opt.Log = cmp.Or(opt.Log, slog.Default())
 	if opt.RetryMin <= 0 {
 		opt.RetryMin = time.Minute
 	}

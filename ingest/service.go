@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -57,12 +58,8 @@ type GitServiceOptions struct {
 // NewGitService returns a service for repos, indexed by ix (whose LockDir
 // should be set). Errors: two repos with one name.
 func NewGitService(ix *Indexer, repos []Repo, opt GitServiceOptions) (*GitService, error) {
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
-	if opt.Queue.Log == nil {
-		opt.Queue.Log = opt.Log
-	}
+	opt.Log = cmp.Or(opt.Log, slog.Default())
+	opt.Queue.Log = cmp.Or(opt.Queue.Log, opt.Log)
 	s := &GitService{ix: ix, repos: map[string]Repo{}, sched: opt.Scheduler, log: opt.Log, clock: opt.Queue.Clock,
 		skip: opt.OnLeaseSkip, deleted: map[string]map[string]bool{}, pushed: map[string]bool{}}
 	if s.clock == nil {

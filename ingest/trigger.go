@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -77,9 +78,7 @@ func NewQueue(index IndexFunc, opt QueueOptions) *Queue {
 	if opt.Clock == nil {
 		opt.Clock = realClock{}
 	}
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
+	opt.Log = cmp.Or(opt.Log, slog.Default())
 	switch {
 	case opt.Settle == 0:
 		opt.Settle = 500 * time.Millisecond

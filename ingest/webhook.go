@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -174,10 +175,7 @@ func (e pushEvent) urls() []string {
 }
 
 func (e pushEvent) defaultBranch() string {
-	if e.Project.DefaultBranch != "" {
-		return e.Project.DefaultBranch
-	}
-	return e.Repository.DefaultBranch
+	return cmp.Or(e.Project.DefaultBranch, e.Repository.DefaultBranch) // GitLab's, else GitHub's
 }
 
 // webhookReply is the JSON body of every answer; GitHub and GitLab show it
@@ -203,12 +201,7 @@ const (
 	RejectBadPayload       = "bad_payload"       // a verified push that is not JSON
 )
 
-func (h *WebhookHandler) log() *slog.Logger {
-	if h.Log != nil {
-		return h.Log
-	}
-	return slog.Default()
-}
+func (h *WebhookHandler) log() *slog.Logger { return cmp.Or(h.Log, slog.Default()) }
 
 // ServeHTTP handles one delivery.
 func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

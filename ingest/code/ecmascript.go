@@ -1,6 +1,7 @@
 package code
 
 import (
+	"cmp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -101,10 +102,7 @@ func esMembers(class *sitter.Node, src []byte, className string) []symbol {
 		default:
 			continue
 		}
-		name := fieldText(m, "name", src)
-		if name == "" {
-			name = fieldText(m, "property", src) // JavaScript field_definition
-		}
+		name := cmp.Or(fieldText(m, "name", src), fieldText(m, "property", src)) // property: JavaScript field_definition
 		out = append(out, symbol{
 			name:  className + "." + name,
 			kind:  "method",
