@@ -149,9 +149,4 @@ func currentChunk(ctx context.Context, repo gitRepo, s *retrieval.Snippet, blob 
 }
 
 // lineGap is the distance between two line numbers.
-func lineGap(a, b int) int {
-	if a < b {
-		return b - a
-	}
-	return a - b
-}
+func lineGap(a, b int) int { return max(a, b) - min(a, b) }

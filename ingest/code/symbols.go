@@ -106,9 +106,7 @@ func signature(src []byte, from, to uint32) string {
 	s := strings.TrimSpace(string(src[from:to]))
 	s = strings.TrimSpace(strings.TrimRight(s, "{:;"))
 	ls := strings.Split(s, "\n")
-	if len(ls) > maxSigLines {
-		ls = ls[:maxSigLines]
-	}
+	ls = ls[:min(len(ls), maxSigLines)]
 	for i, l := range ls {
 		ls[i] = strings.TrimRight(l, " \t\r")
 	}
