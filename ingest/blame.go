@@ -90,15 +90,7 @@ func parseBlame(out string) (*blameLines, error) {
 // isObjectName reports whether s is a full object name: 40 hex digits
 // (SHA-1) or 64 (SHA-256 repositories).
 func isObjectName(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
+	return (len(s) == 40 || len(s) == 64) && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // span returns the newest commit (by commit time) among lines start..end;

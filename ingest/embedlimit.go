@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,7 +31,7 @@ type UnembeddedError struct {
 }
 
 func (e *UnembeddedError) Error() string {
-	paths := e.paths()
+	paths := slices.Sorted(maps.Keys(e.Files))
 	shown := paths[:min(len(paths), 5)]
 	parts := make([]string, len(shown))
 	for i, p := range shown {
@@ -41,15 +42,6 @@ func (e *UnembeddedError) Error() string {
 		more = fmt.Sprintf(" | and %d more", len(paths)-len(shown))
 	}
 	return fmt.Sprintf("%d files not stored, the next run retries them: %s%s", len(paths), strings.Join(parts, " | "), more)
-}
-
-func (e *UnembeddedError) paths() []string {
-	paths := make([]string, 0, len(e.Files))
-	for p := range e.Files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	return paths
 }
 
 // leftOut collects what a run left out: files, path -> why, and semantic

@@ -167,11 +167,11 @@ func (g gitRepo) blobIDs(ctx context.Context, names []string) (map[string]string
 	}
 	res := make(map[string]string, len(names))
 	for i, l := range lines {
-		if sha, typ, ok := strings.Cut(l, " "); ok && typ == "blob" {
-			res[names[i]] = sha
-		} else {
-			res[names[i]] = ""
+		sha, typ, _ := strings.Cut(l, " ")
+		if typ != "blob" {
+			sha = ""
 		}
+		res[names[i]] = sha
 	}
 	return res, nil
 }

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/ragbot/ragbot/ingest/code"
@@ -132,13 +133,7 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, v
 	if err != nil {
 		return err
 	}
-	stored, err := ix.Store.ListStored(ctx, meta.source, meta.branch)
-	if err != nil {
-		return err
-	}
-	prog := ix.newProgress(meta.source, len(keep))
-	defer prog.done()
-	produce := func(ctx context.Context, out chan<- fileInput) error {
+	return ix.run(ctx, log, st, vr, meta, len(keep), rewrite, func(ctx context.Context, out chan<- fileInput) error {
 		return readFiles(ctx, repo, keep, out, func(e treeEntry, f *fileInput) {
 			h := hist[e.path]
 			f.author, f.modified = h.last.author, h.last.when
@@ -146,12 +141,7 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, v
 				f.blame = blameFunc(repo, meta.commit, e.path)
 			}
 		})
-	}
-	chunks, err := ix.chunkFiles(ctx, log, st, meta, prog, produce)
-	if err != nil {
-		return err
-	}
-	return ix.write(ctx, log, st, vr, chunks, stored, rewrite, prog)
+	})
 }
 
 // indexDelta is the incremental run from prev.CommitSHA to meta.commit.
@@ -190,11 +180,7 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 		st.Files, st.Chunks, st.Kept = prev.Files, prev.Chunks, prev.Chunks
 		return nil
 	}
-	paths := make([]string, 0, len(affected))
-	for p := range affected {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	paths := slices.Sorted(maps.Keys(affected))
 	stored, err := ix.Store.ListStoredPaths(ctx, meta.source, meta.branch, paths)
 	if err != nil {
 		return err

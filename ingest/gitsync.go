@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/config"
@@ -62,12 +64,7 @@ func (r Remote) Sync(ctx context.Context, dir string, branches []string) ([]stri
 			return nil, err
 		}
 	}
-	var found []string
-	for _, b := range branches {
-		if heads[b] {
-			found = append(found, b)
-		}
-	}
+	found := slices.DeleteFunc(slices.Clone(branches), func(b string) bool { return !heads[b] })
 	if len(found) == 0 {
 		return nil, nil
 	}
@@ -171,10 +168,7 @@ func (r Remote) env() []string {
 }
 
 func (r Remote) basic() string {
-	user := r.TokenUser
-	if user == "" {
-		user = "x-access-token"
-	}
+	user := cmp.Or(r.TokenUser, "x-access-token")
 	return base64.StdEncoding.EncodeToString([]byte(user + ":" + r.Token.Reveal()))
 }
 

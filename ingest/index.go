@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -12,7 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -155,12 +156,7 @@ func (ix *Indexer) after(d time.Duration) <-chan time.Time {
 	return time.After(d)
 }
 
-func (ix *Indexer) log() *slog.Logger {
-	if ix.Log != nil {
-		return ix.Log
-	}
-	return slog.Default()
-}
+func (ix *Indexer) log() *slog.Logger { return cmp.Or(ix.Log, slog.Default()) }
 
 // settings fingerprints everything that shapes stored chunks.
 func (ix *Indexer) settings(extra string) string {
@@ -182,7 +178,6 @@ func (ix *Indexer) IndexDir(ctx context.Context, src DirSource) (Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
 	}
-	sort.Strings(files)
 	meta := runMeta{source: src.ID, acl: src.ACL, link: src.LinkTemplate}
 	g, err := openDirGit(ctx, src.Dir, files)
 	if err != nil {
@@ -299,8 +294,8 @@ func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, vr *voc
 }
 
 // chunkFiles chunks the files that produce sends, Workers at a time, and
-// returns the chunks sorted by path and line. It counts files, skips and
-// fallbacks in st.
+// returns the chunks sorted by path and line. It counts files, skips (in
+// the st.Skipped its caller made) and fallbacks in st.
 func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, meta runMeta, prog *progress,
 	produce func(context.Context, chan<- fileInput) error) ([]retrieval.Chunk, error) {
 	indexedAt := ix.now().UTC()
@@ -313,9 +308,6 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 		mu     sync.Mutex
 		chunks []retrieval.Chunk
 	)
-	if st.Skipped == nil {
-		st.Skipped = map[string]int{}
-	}
 	st.Fallback = map[string]int{}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { // producer: exits when all files are sent or ctx ends
@@ -359,11 +351,8 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	sort.Slice(chunks, func(i, j int) bool { // deterministic write order
-		if chunks[i].Path != chunks[j].Path {
-			return chunks[i].Path < chunks[j].Path
-		}
-		return chunks[i].StartLine < chunks[j].StartLine
+	slices.SortFunc(chunks, func(a, b retrieval.Chunk) int { // deterministic write order
+		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
 	})
 	return chunks, nil
 }
@@ -447,19 +436,13 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 			stale = append(stale, id)
 		}
 	}
-	sort.Strings(stale)
+	slices.Sort(stale)
 	if err := ix.Store.DeleteIDs(ctx, stale); err != nil {
 		return err
 	}
 	st.Deleted = len(stale)
-	st.Chunks = 0
-	var kept []retrieval.Chunk
-	for _, c := range chunks {
-		if !out.has(c.Path) {
-			st.Chunks++
-			kept = append(kept, c)
-		}
-	}
+	kept := slices.DeleteFunc(slices.Clone(chunks), func(c retrieval.Chunk) bool { return out.has(c.Path) })
+	st.Chunks = len(kept)
 	if vr != nil {
 		var replaced []string
 		for _, s := range stored {
@@ -619,11 +602,7 @@ func finishChunk(c *retrieval.Chunk, f fileInput, lines *blameLines, m runMeta, 
 }
 
 func isMarkdown(p string) bool {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".md", ".markdown", ".mdx":
-		return true
-	}
-	return false
+	return slices.Contains([]string{".md", ".markdown", ".mdx"}, strings.ToLower(path.Ext(p)))
 }
 
 // lockfiles are generated dependency pins: large, and never the answer to

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,12 +61,9 @@ func (l *Leased) ttl() time.Duration {
 // and tried again at the next third. err is fn's, or the failure to take
 // the lease (Weaviate down: indexing cannot work either).
 func (l *Leased) Run(ctx context.Context, key string, fn func(context.Context) error) (held LeaseHeld, err error) {
-	ttl, clock, log := l.ttl(), l.Clock, l.Log
+	ttl, clock, log := l.ttl(), l.Clock, cmp.Or(l.Log, slog.Default())
 	if clock == nil {
 		clock = realClock{}
-	}
-	if log == nil {
-		log = slog.Default()
 	}
 	renew, release, err := l.Leaser.AcquireLease(ctx, key, ttl)
 	if h, ok := errors.AsType[LeaseHeld](err); ok {

@@ -120,7 +120,7 @@ func (ix *Indexer) IndexPages(ctx context.Context, src PageSet, full bool) (Page
 func (ix *Indexer) indexPages(ctx context.Context, src PageSet, full bool) (PageStats, error) {
 	start := time.Now()
 	st := PageStats{Source: src.ID}
-	log := ix.pagesLog().With("source", src.ID)
+	log := ix.log().With("source", src.ID)
 	unlock, err := lockSource(ctx, ix.LockDir, src.ID, ix.after) // no overlap with another process's run either
 	if err != nil {
 		return st, fmt.Errorf("ingest: %s: %w", src.ID, err)
@@ -163,15 +163,16 @@ func (ix *Indexer) syncPages(ctx context.Context, log *slog.Logger, src PageSet,
 		p.versions[c.Version] = true
 	}
 	var todo []PageRef
-	fetch := map[string]bool{} // paths of todo
+	unchanged := map[string]bool{} // paths listed at their stored version, not fetched
 	for _, r := range refs {
 		if p := stored[r.Path]; rewrite || p == nil || !p.current(r.Version) {
 			todo = append(todo, r)
-			fetch[r.Path] = true
+		} else {
+			unchanged[r.Path] = true
 		}
 	}
 	log.Debug("pages listed", "pages", len(refs), "to_fetch", len(todo), "stored_pages", len(stored))
-	w := &pageWriter{ix: ix, src: src, stored: stored, st: st, indexedAt: ix.pagesNow().UTC(), written: map[string]int{},
+	w := &pageWriter{ix: ix, src: src, stored: stored, st: st, indexedAt: ix.now().UTC(), written: map[string]int{},
 		log: log, total: len(todo), reported: time.Now()}
 	if err := src.Pages.FetchPages(ctx, todo, func(p Page) error { return w.add(ctx, p) }); err != nil {
 		return err
@@ -182,16 +183,12 @@ func (ix *Indexer) syncPages(ctx context.Context, log *slog.Logger, src PageSet,
 	// A stored page not written now is kept when it was listed unchanged;
 	// otherwise it left the scope, or was gone (or renamed) by the time it
 	// was fetched: its chunks go.
-	listed := make(map[string]bool, len(refs))
-	for _, r := range refs {
-		listed[r.Path] = true
-	}
 	var gone []string
 	for path, p := range stored {
 		if _, ok := w.written[path]; ok {
 			continue
 		}
-		if listed[path] && !fetch[path] {
+		if unchanged[path] {
 			st.Pages++
 			st.Chunks += len(p.hashes)
 			continue
@@ -258,29 +255,17 @@ func (ix *Indexer) finishPages(ctx context.Context, log *slog.Logger, st *PageSt
 		}
 		return fmt.Errorf("ingest: %s: %w", st.Source, runErr)
 	}
-	next.Embedder, next.Settings, next.IndexedAt, next.LastError = ix.Embedder.Name(), settings, ix.pagesNow(), ""
+	next.Embedder, next.Settings, next.IndexedAt, next.LastError = ix.Embedder.Name(), settings, ix.now(), ""
 	next.Files, next.Chunks = st.Pages, st.Chunks
 	if err := ix.Store.PutState(ctx, next); err != nil {
 		return fmt.Errorf("ingest: %s: %w", st.Source, err)
 	}
-	ix.putPagesVocabulary(ctx, log, st.Fetched > 0 || st.Deleted > 0, prev, next)
+	var vr *vocabRun // pages changed: counted from the index
+	if st.Fetched == 0 && st.Deleted == 0 {
+		vr = &vocabRun{}
+	}
+	ix.putVocabulary(ctx, log, vr, prev, next)
 	log.Info("page sync done", "pages", st.Pages, "fetched", st.Fetched, "removed", st.Removed, "chunks", st.Chunks,
 		"embedded", st.Embedded, "redacted", st.Redacted.Total(), "reused", st.Reused, "deleted", st.Deleted, "seconds", st.Duration.Seconds())
 	return nil
-}
-
-// pagesNow and pagesLog read the Indexer's clock and logger (time.Now and
-// slog.Default when unset).
-func (ix *Indexer) pagesNow() time.Time {
-	if ix.Now != nil {
-		return ix.Now()
-	}
-	return time.Now()
-}
-
-func (ix *Indexer) pagesLog() *slog.Logger {
-	if ix.Log != nil {
-		return ix.Log
-	}
-	return slog.Default()
 }

@@ -1,9 +1,6 @@
 package ingest
 
-import (
-	"context"
-	"log/slog"
-)
+import "context"
 
 // A PageSync is a page source that SchedulePageSyncs keeps in sync.
 type PageSync struct {
@@ -30,10 +27,7 @@ type PageSync struct {
 // source) and onSkip, when not nil, is told the source id. Its errors are
 // the store's (reading the states) and sched.Add's (a bad Spec).
 func SchedulePageSyncs(ctx context.Context, sched *Scheduler, ix *Indexer, syncs []PageSync, lease Leased, onSkip func(source string)) error {
-	log := ix.Log
-	if log == nil {
-		log = slog.Default()
-	}
+	log := ix.log()
 	for _, ps := range syncs {
 		st, _, err := ix.Store.State(ctx, ps.ID, "")
 		if err != nil {

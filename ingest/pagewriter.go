@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -48,9 +49,7 @@ func (w *pageWriter) add(ctx context.Context, p Page) error {
 		found := w.ix.Redact.Chunk(&c)
 		logRedactions(w.log, found)
 		w.st.Redacted.add(found)
-		if c.Version == "" {
-			c.Version = p.Version
-		}
+		c.Version = cmp.Or(c.Version, p.Version)
 		c.ContentHash = retrieval.HashContent(c.Content)
 		c.SearchText = retrieval.SearchText(c)
 		if err := c.Validate(); err != nil {

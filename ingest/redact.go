@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"fmt"
@@ -126,11 +127,7 @@ func NewRedactor(opt RedactOptions) (*Redactor, error) {
 	}
 	sort.Strings(r.ids)
 	sort.Strings(r.always)
-	words := make([]string, 0, len(rulesOf))
-	for k := range rulesOf {
-		words = append(words, k)
-	}
-	sort.Strings(words)
+	words := slices.Sorted(maps.Keys(rulesOf))
 	for _, k := range words {
 		r.byWord = append(r.byWord, rulesOf[k])
 	}
@@ -254,11 +251,8 @@ func (r *Redactor) Text(path, text string) (string, []Redaction) {
 		}
 		red = append(red, Redaction{Path: path, Line: h.line, Rule: h.rule})
 	}
-	sort.SliceStable(red, func(i, j int) bool {
-		if red[i].Line != red[j].Line {
-			return red[i].Line < red[j].Line
-		}
-		return red[i].Rule < red[j].Rule
+	slices.SortStableFunc(red, func(a, b Redaction) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Rule, b.Rule))
 	})
 	return out, red
 }
@@ -402,17 +396,11 @@ func pickTarget(text string, f report.Finding) string {
 func markerLines(secret, rule string) string {
 	m := RedactMarker(rule)
 	lines := strings.Split(secret, "\n")
-	for i, l := range lines {
-		if i == 0 {
-			lines[i] = m
-			continue
+	lines[0] = m
+	for i, l := range lines[1:] {
+		if strings.TrimSpace(l) != "" { // keep an empty line empty
+			lines[i+1] = l[:len(l)-len(strings.TrimLeft(l, " \t"))] + m
 		}
-		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-		if strings.TrimSpace(l) == "" {
-			lines[i] = l // keep an empty line empty
-			continue
-		}
-		lines[i] = indent + m
 	}
 	return strings.Join(lines, "\n")
 }
@@ -426,32 +414,19 @@ func (r *Redactor) Chunk(c *retrieval.Chunk) []Redaction {
 	if r == nil {
 		return nil
 	}
-	var all []Redaction
-	var found []Redaction
-	c.Content, found = r.Text(c.Path, c.Content)
-	for _, f := range found {
-		f.Line += c.StartLine - 1
-		all = append(all, f)
+	var all, more []Redaction
+	c.Content, all = r.Text(c.Path, c.Content)
+	for i := range all {
+		all[i].Line += c.StartLine - 1
 	}
 	for _, field := range []*string{&c.Signature, &c.Symbol} {
-		var more []Redaction
-		if *field, more = r.Text(c.Path, *field); len(more) > 0 {
-			for _, f := range more {
-				f.Line = c.StartLine
-				if !containsRule(all, f.Rule) { // the signature repeats the content's lines
-					all = append(all, f)
-				}
+		*field, more = r.Text(c.Path, *field)
+		for _, f := range more {
+			f.Line = c.StartLine
+			if !slices.ContainsFunc(all, func(a Redaction) bool { return a.Rule == f.Rule }) { // the signature repeats the content's lines
+				all = append(all, f)
 			}
 		}
 	}
 	return all
-}
-
-func containsRule(rs []Redaction, rule string) bool {
-	for _, r := range rs {
-		if r.Rule == rule {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -79,8 +80,8 @@ type task struct {
 	tick     time.Time // while running: the next fire time, which the run will make skip
 	skipped  int       // fire times skipped because a run was still going
 	running  bool
-	again    bool // Trigger came while running: run once more right after
-	failures int  // consecutive failed runs
+	again    bool    // Trigger came while running: run once more right after
+	backoff  backoff // consecutive failed runs and the retry they earn (trigger.go)
 	lastOK   time.Time
 	lastErr  error
 }
@@ -101,9 +102,7 @@ func NewScheduler(opt SchedulerOptions) *Scheduler {
 	if opt.Clock == nil {
 		opt.Clock = realClock{}
 	}
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
+	opt.Log = cmp.Or(opt.Log, slog.Default())
 	if opt.RetryMin <= 0 {
 		opt.RetryMin = time.Minute
 	}
@@ -148,7 +147,7 @@ func (s *Scheduler) Add(name, spec string, last time.Time, run func(context.Cont
 		}
 	}
 	s.tasks = append(s.tasks, &task{name: name, spec: spec, schedule: sched, run: run, next: next, lastOK: last})
-	s.poke()
+	poke(s.wake)
 	return nil
 }
 
@@ -180,7 +179,7 @@ func (s *Scheduler) Trigger(name string) error {
 	} else {
 		t.next = s.clock.Now()
 	}
-	s.poke()
+	poke(s.wake)
 	return nil
 }
 
@@ -192,7 +191,7 @@ func (s *Scheduler) Status(name string) (st TaskStatus, ok bool) {
 	if t == nil {
 		return TaskStatus{}, false
 	}
-	return TaskStatus{Spec: t.spec, Next: t.next, Running: t.running, LastOK: t.lastOK, LastErr: t.lastErr, Failures: t.failures,
+	return TaskStatus{Spec: t.spec, Next: t.next, Running: t.running, LastOK: t.lastOK, LastErr: t.lastErr, Failures: t.backoff.failures,
 		Skipped: t.skipped}, true
 }
 
@@ -234,10 +233,11 @@ func (s *Scheduler) find(name string) *task {
 	return nil
 }
 
-// poke wakes the loop to recompute its timer; s.mu is held or not needed.
-func (s *Scheduler) poke() {
+// poke wakes a loop (the Scheduler's, the Queue's) to look again at its
+// tasks: it sends on wake (buffered 1) unless a wake-up is pending already.
+func poke(wake chan struct{}) {
 	select {
-	case s.wake <- struct{}{}:
+	case wake <- struct{}{}:
 	default:
 	}
 }
@@ -300,7 +300,7 @@ func (s *Scheduler) runTask(t *task) {
 	defer s.jobs.Done()
 	log := s.log.With("task", t.name)
 	log.Debug("task started")
-	err := s.call(t)
+	err := recovered(fmt.Sprintf("task %q", t.name), func() error { return t.run(s.ctx) })
 	end := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -308,35 +308,32 @@ func (s *Scheduler) runTask(t *task) {
 	t.running, t.lastErr, t.tick = false, err, time.Time{}
 	next := t.schedule.Next(end)
 	if err == nil {
-		t.failures, t.lastOK = 0, end
+		t.backoff.reset()
+		t.lastOK = end
 		log.Debug("task done", "next", next)
 	} else if s.stopped {
 		log.Info("task cancelled by stop", "err", err)
 	} else {
-		t.failures++
-		retry := s.retryMin << min(t.failures-1, 30)
-		if retry > s.retryMax || retry <= 0 {
-			retry = s.retryMax
+		t.backoff.fail(end, s.retryMin, s.retryMax)
+		if t.backoff.until.Before(next) {
+			next = t.backoff.until
 		}
-		if r := end.Add(retry); r.Before(next) {
-			next = r
-		}
-		log.Warn("task failed, will retry", "err", err, "failures", t.failures, "retry_at", next)
+		log.Warn("task failed, will retry", "err", err, "failures", t.backoff.failures, "retry_at", next)
 	}
 	if t.again {
 		t.again, next = false, end
 	}
 	t.next = next
-	s.poke()
+	poke(s.wake)
 }
 
-// call runs the task, turning a panic into an error so that one bad run
-// cannot take the process down.
-func (s *Scheduler) call(t *task) (err error) {
+// recovered runs fn, turning a panic into an error naming what panicked,
+// so that one bad run (a task, an index run) cannot take the process down.
+func recovered(what string, fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("task %q panicked: %v", t.name, r)
+			err = fmt.Errorf("%s panicked: %v", what, r)
 		}
 	}()
-	return t.run(s.ctx)
+	return fn()
 }

@@ -1,12 +1,14 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 )
@@ -56,12 +58,8 @@ type GitServiceOptions struct {
 // NewGitService returns a service for repos, indexed by ix (whose LockDir
 // should be set). Errors: two repos with one name.
 func NewGitService(ix *Indexer, repos []Repo, opt GitServiceOptions) (*GitService, error) {
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
-	if opt.Queue.Log == nil {
-		opt.Queue.Log = opt.Log
-	}
+	opt.Log = cmp.Or(opt.Log, slog.Default())
+	opt.Queue.Log = cmp.Or(opt.Queue.Log, opt.Log)
 	s := &GitService{ix: ix, repos: map[string]Repo{}, sched: opt.Scheduler, log: opt.Log, clock: opt.Queue.Clock,
 		skip: opt.OnLeaseSkip, deleted: map[string]map[string]bool{}, pushed: map[string]bool{}}
 	if s.clock == nil {
@@ -138,12 +136,8 @@ func (s *GitService) takeDeleted(name string, branches []string) (gone, rest []s
 	defer s.mu.Unlock()
 	marked := s.deleted[name]
 	if branches == nil {
-		for b := range marked {
-			gone = append(gone, b)
-		}
 		delete(s.deleted, name)
-		sort.Strings(gone)
-		return gone, nil
+		return slices.Sorted(maps.Keys(marked)), nil
 	}
 	rest = []string{}
 	for _, b := range branches {

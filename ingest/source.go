@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,27 +52,15 @@ func included(path string, include, exclude []string) bool {
 		prefix = strings.TrimSuffix(prefix, "/")
 		return prefix == "" || path == prefix || strings.HasPrefix(path, prefix+"/")
 	}
-	if len(include) > 0 {
-		ok := false
-		for _, p := range include {
-			ok = ok || under(p)
-		}
-		if !ok {
-			return false
-		}
+	if len(include) > 0 && !slices.ContainsFunc(include, under) {
+		return false
 	}
-	for _, p := range exclude {
-		if !config.IsGlob(p) {
-			if under(p) {
-				return false
-			}
-			continue
+	return !slices.ContainsFunc(exclude, func(p string) bool {
+		if config.IsGlob(p) {
+			return GlobMatchesUnder(p, path)
 		}
-		if GlobMatchesUnder(p, path) {
-			return false
-		}
-	}
-	return true
+		return under(p)
+	})
 }
 
 // GlobMatchesUnder reports whether the doublestar glob g matches path or

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -85,10 +86,7 @@ func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src G
 	if blobs[at] != "" && blobs[at] == blobs[now] {
 		return nil // the file is as it was at the chunk's commit
 	}
-	what := s.Symbol
-	if what == "" {
-		what = fmt.Sprintf("lines %d-%d", s.StartLine, s.EndLine)
-	}
+	what := cmp.Or(s.Symbol, fmt.Sprintf("lines %d-%d", s.StartLine, s.EndLine))
 	if blobs[now] == "" {
 		s.Stale = fmt.Sprintf("changed since indexed at %s: %s is no longer on %s at %s (deleted or renamed); not yet reindexed",
 			short(s.CommitSHA), s.Path, s.Branch, short(head))
@@ -151,9 +149,4 @@ func currentChunk(ctx context.Context, repo gitRepo, s *retrieval.Snippet, blob 
 }
 
 // lineGap is the distance between two line numbers.
-func lineGap(a, b int) int {
-	if a < b {
-		return b - a
-	}
-	return a - b
-}
+func lineGap(a, b int) int { return max(a, b) - min(a, b) }

@@ -1,12 +1,12 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
-	"sort"
 	"sync"
 	"time"
 )
@@ -78,9 +78,7 @@ func NewQueue(index IndexFunc, opt QueueOptions) *Queue {
 	if opt.Clock == nil {
 		opt.Clock = realClock{}
 	}
-	if opt.Log == nil {
-		opt.Log = slog.Default()
-	}
+	opt.Log = cmp.Or(opt.Log, slog.Default())
 	switch {
 	case opt.Settle == 0:
 		opt.Settle = 500 * time.Millisecond
@@ -115,7 +113,7 @@ func (q *Queue) Trigger(source, branch, reason string) {
 		s.reasons = append(s.reasons, reason)
 	}
 	q.mu.Unlock()
-	q.poke()
+	poke(q.wake)
 }
 
 // Push is Trigger for a push webhook: a push brings new commits, which may
@@ -130,13 +128,6 @@ func (q *Queue) Push(source, branch, reason string) {
 	}
 	q.mu.Unlock()
 	q.Trigger(source, branch, reason)
-}
-
-func (q *Queue) poke() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
 }
 
 // QueueStatus is what Status reports about a source.
@@ -161,10 +152,7 @@ func (q *Queue) Status(source string) QueueStatus {
 	if s.backoff.failures > 0 {
 		st.NextAttempt = s.backoff.until
 	}
-	for b := range s.pending {
-		st.Pending = append(st.Pending, b)
-	}
-	sort.Strings(st.Pending)
+	st.Pending = slices.Sorted(maps.Keys(s.pending))
 	return st
 }
 
@@ -241,10 +229,7 @@ func (q *Queue) startDue(ctx context.Context, now time.Time, wg *sync.WaitGroup)
 // take empties the pending set: nil branches when any trigger asked for all.
 func (s *queued) take() (branches, reasons []string) {
 	if !s.pending[""] {
-		for b := range s.pending {
-			branches = append(branches, b)
-		}
-		sort.Strings(branches)
+		branches = slices.Sorted(maps.Keys(s.pending))
 	}
 	reasons = slices.Clone(s.reasons)
 	s.pending, s.reasons = nil, nil
@@ -268,7 +253,7 @@ func (s *queued) requeue(branches []string, now time.Time, reason string) {
 func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []string) {
 	log := q.opt.Log.With("source", source)
 	log.Debug("index run starts", "branches", branches, "triggers", reasons)
-	err := q.call(ctx, source, branches)
+	err := recovered("index run of "+source, func() error { return q.index(ctx, source, branches) })
 	now := q.opt.Clock.Now()
 	later, deferred := errors.AsType[*RetryLater](err)
 	q.mu.Lock()
@@ -294,17 +279,7 @@ func (q *Queue) runOne(ctx context.Context, source string, branches, reasons []s
 	if q.opt.OnDone != nil {
 		q.opt.OnDone(source, branches, err)
 	}
-	q.poke()
-}
-
-// call runs the index func, turning a panic into an error.
-func (q *Queue) call(ctx context.Context, source string, branches []string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("index run of %s panicked: %v", source, r)
-		}
-	}()
-	return q.index(ctx, source, branches)
+	poke(q.wake)
 }
 
 // backoff is the wait of one source after consecutive failed runs (as

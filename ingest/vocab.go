@@ -51,7 +51,9 @@ func (v *vocabRun) record(chunks []retrieval.Chunk, stored []string, leftOut boo
 }
 
 // putVocabulary stores the vocabulary of the run that took the source from
-// state prev to next (see above).
+// state prev to next (see above). A nil run counts it from the index; a page
+// source's run that changed no chunk passes an empty incremental run, which
+// keeps the stored vocabulary, stamped anew, when it was current.
 func (ix *Indexer) putVocabulary(ctx context.Context, log *slog.Logger, run *vocabRun, prev, next retrieval.SourceState) {
 	var v *retrieval.SourceVocabulary
 	switch {
@@ -74,23 +76,6 @@ func (ix *Indexer) putVocabulary(ctx context.Context, log *slog.Logger, run *voc
 			for _, t := range run.added {
 				v.Count(t, 1)
 			}
-		}
-	}
-	ix.storeVocabulary(ctx, log, v, next)
-}
-
-// putPagesVocabulary stores the vocabulary of a page source's run from
-// state prev to next: the stored one, stamped anew, when the run changed no
-// chunk and it was current; else counted from the index.
-func (ix *Indexer) putPagesVocabulary(ctx context.Context, log *slog.Logger, changed bool, prev, next retrieval.SourceState) {
-	var v *retrieval.SourceVocabulary
-	if !changed {
-		old, ok, err := ix.Store.ReadVocabulary(ctx, next.Source, next.Branch)
-		if err != nil {
-			log.Warn("could not read the vocabulary, counting it from the index", "err", err)
-		}
-		if ok && old.Current(prev) {
-			v = old
 		}
 	}
 	ix.storeVocabulary(ctx, log, v, next)

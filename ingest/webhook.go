@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -18,6 +19,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/ragbot/ragbot/config"
 )
@@ -74,7 +77,7 @@ type WebhookHandler struct {
 	OnReject func(reason string)
 
 	largeOnce sync.Once
-	large     chan struct{} // semaphore of large body reads
+	large     *semaphore.Weighted // of large body reads
 }
 
 // DefaultMaxLargeWebhookBodies is WebhookHandler.MaxLargeBodies' default:
@@ -99,16 +102,9 @@ func (h *WebhookHandler) maxLarge() int {
 }
 
 func (h *WebhookHandler) acquireLarge() bool {
-	h.largeOnce.Do(func() { h.large = make(chan struct{}, h.maxLarge()) })
-	select {
-	case h.large <- struct{}{}:
-		return true
-	default:
-		return false
-	}
+	h.largeOnce.Do(func() { h.large = semaphore.NewWeighted(int64(h.maxLarge())) })
+	return h.large.TryAcquire(1)
 }
-
-func (h *WebhookHandler) releaseLarge() { <-h.large }
 
 // readBody reads at most MaxWebhookBody bytes of r's body: into one buffer
 // of its Content-Length when announced (io.ReadAll would grow its buffer by
@@ -179,10 +175,7 @@ func (e pushEvent) urls() []string {
 }
 
 func (e pushEvent) defaultBranch() string {
-	if e.Project.DefaultBranch != "" {
-		return e.Project.DefaultBranch
-	}
-	return e.Repository.DefaultBranch
+	return cmp.Or(e.Project.DefaultBranch, e.Repository.DefaultBranch) // GitLab's, else GitHub's
 }
 
 // webhookReply is the JSON body of every answer; GitHub and GitLab show it
@@ -208,12 +201,7 @@ const (
 	RejectBadPayload       = "bad_payload"       // a verified push that is not JSON
 )
 
-func (h *WebhookHandler) log() *slog.Logger {
-	if h.Log != nil {
-		return h.Log
-	}
-	return slog.Default()
-}
+func (h *WebhookHandler) log() *slog.Logger { return cmp.Or(h.Log, slog.Default()) }
 
 // ServeHTTP handles one delivery.
 func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -242,9 +230,6 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(http.StatusBadRequest, webhookReply{Status: "error", Reason: "not a GitHub (X-GitHub-Event) or GitLab (X-Gitlab-Event) delivery", reject: RejectNotAHook})
 		return
 	}
-	// Nothing is read before the delivery could verify: a delivery without
-	// its provider's signature or token header cannot, and one announcing
-	// more than MaxWebhookBody bytes is refused from its Content-Length.
 	if signatureHeader(provider, r.Header) == "" {
 		reply(http.StatusUnauthorized, webhookReply{Status: "error", Reason: "no signature (X-Hub-Signature-256) or token (X-Gitlab-Token) header", reject: RejectMissingSignature})
 		return
@@ -259,11 +244,8 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			reply(http.StatusServiceUnavailable, webhookReply{Status: "error", Reason: fmt.Sprintf("%d large deliveries are being read; retry later", h.maxLarge()), reject: RejectBusy})
 			return
 		}
-		defer h.releaseLarge()
+		defer h.large.Release(1)
 	}
-	// A hook URL that names its source is judged before its body is read
-	// where the headers suffice (GitLab's token, a malformed GitHub
-	// signature), and a GitHub body is hashed while it is read.
 	named, isNamed := h.named(r.URL.Path)
 	var mac hash.Hash
 	if isNamed {
@@ -318,10 +300,10 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case provider == providerGitHub && event == "ping":
 		rep.Status = "pong"
-		reply(http.StatusOK, rep)
-		return
 	case provider == providerGitHub && event != "push", provider == providerGitLab && event != "Push Hook":
 		rep.Status, rep.Reason = "ignored", "not a push event"
+	}
+	if rep.Status != "" {
 		reply(http.StatusOK, rep)
 		return
 	}
@@ -333,25 +315,22 @@ func (h *WebhookHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	branch, isBranch := strings.CutPrefix(push.Ref, "refs/heads/")
 	rep.Branch = branch
+	deleted, code := push.Deleted || push.After == zeroSHA, http.StatusOK
 	switch {
 	case !isBranch:
 		rep.Status, rep.Reason = "ignored", fmt.Sprintf("ref %q is not a branch", push.Ref)
 	case !repo.tracks(branch, push.defaultBranch()):
 		rep.Status, rep.Reason = "ignored", fmt.Sprintf("branch %q is not tracked", branch)
-	case (push.Deleted || push.After == zeroSHA) && h.Delete == nil:
+	case deleted && h.Delete == nil:
 		rep.Status, rep.Reason = "ignored", "branch deleted; this handler removes no chunks"
-	case push.Deleted || push.After == zeroSHA:
+	case deleted:
 		h.Delete(repo.Name, branch, provider+" branch deleted")
-		rep.Status, rep.Reason = "queued", "branch deleted; its chunks will be removed"
-		reply(http.StatusAccepted, rep)
-		return
+		code, rep.Status, rep.Reason = http.StatusAccepted, "queued", "branch deleted; its chunks will be removed"
 	default:
 		h.Trigger(repo.Name, branch, fmt.Sprintf("%s push %s", provider, short(push.After)))
-		rep.Status = "queued"
-		reply(http.StatusAccepted, rep)
-		return
+		code, rep.Status = http.StatusAccepted, "queued"
 	}
-	reply(http.StatusOK, rep)
+	reply(code, rep)
 }
 
 // deliveryHeaders returns the provider, event name and delivery id of a request.
@@ -380,11 +359,8 @@ func jsonPayload(contentType string, body []byte) []byte {
 // candidates are the repos a delivery may be for: the one named by the last
 // segment of the URL path, else those whose URLs the payload names.
 func (h *WebhookHandler) candidates(urlPath string, payload []byte) []Repo {
-	name := path.Base(path.Clean("/" + urlPath))
-	for _, r := range h.Repos {
-		if r.Name == name {
-			return []Repo{r}
-		}
+	if r, ok := h.named(urlPath); ok {
+		return []Repo{r}
 	}
 	var push pushEvent
 	if json.Unmarshal(payload, &push) != nil {
@@ -410,19 +386,10 @@ func (h *WebhookHandler) candidates(urlPath string, payload []byte) []Repo {
 
 // verified returns the first candidate whose secret verifies the delivery.
 func verified(provider string, hdr http.Header, body []byte, candidates []Repo) (Repo, bool) {
-	for _, r := range candidates {
-		if r.WebhookSecret == "" {
-			continue
-		}
-		switch provider {
-		case providerGitHub:
-			if validGitHubSignature(body, hdr.Get("X-Hub-Signature-256"), r.WebhookSecret) {
-				return r, true
-			}
-		case providerGitLab:
-			if validGitLabToken(hdr.Get("X-Gitlab-Token"), r.WebhookSecret) {
-				return r, true
-			}
+	for _, r := range candidates { // both checks refuse an empty secret
+		if provider == providerGitHub && validGitHubSignature(body, hdr.Get("X-Hub-Signature-256"), r.WebhookSecret) ||
+			provider == providerGitLab && validGitLabToken(hdr.Get("X-Gitlab-Token"), r.WebhookSecret) {
+			return r, true
 		}
 	}
 	return Repo{}, false
@@ -458,8 +425,6 @@ func judgeNamed(provider string, hdr http.Header, repo Repo) string {
 	return ""
 }
 
-// macMatches compares X-Hub-Signature-256 with the HMAC of the body read
-// through mac, in constant time.
 // errBadSignature is spoolSigned's error for a body whose HMAC does not
 // match its X-Hub-Signature-256.
 var errBadSignature = errors.New("signature does not match")
@@ -485,6 +450,8 @@ func spoolSigned(w http.ResponseWriter, r *http.Request, mac hash.Hash) ([]byte,
 	return os.ReadFile(f.Name())
 }
 
+// macMatches compares X-Hub-Signature-256 with the HMAC of the body read
+// through mac, in constant time.
 func macMatches(header string, mac hash.Hash) bool {
 	got, err := hex.DecodeString(strings.TrimPrefix(header, "sha256="))
 	return err == nil && hmac.Equal(got, mac.Sum(nil))
@@ -493,17 +460,12 @@ func macMatches(header string, mac hash.Hash) bool {
 // validGitHubSignature checks X-Hub-Signature-256: "sha256=" and the hex
 // HMAC-SHA256 of the raw body keyed with the secret, compared in constant time.
 func validGitHubSignature(body []byte, header string, secret config.Secret) bool {
-	hexSig, ok := strings.CutPrefix(header, "sha256=")
-	if !ok || secret == "" {
-		return false
-	}
-	got, err := hex.DecodeString(hexSig)
-	if err != nil {
+	if !strings.HasPrefix(header, "sha256=") || secret == "" {
 		return false
 	}
 	mac := hmac.New(sha256.New, []byte(secret.Reveal()))
 	mac.Write(body)
-	return hmac.Equal(got, mac.Sum(nil))
+	return macMatches(header, mac)
 }
 
 // validGitLabToken checks X-Gitlab-Token, a plain shared secret, in

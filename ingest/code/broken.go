@@ -1,6 +1,7 @@
 package code
 
 import (
+	"slices"
 	"sort"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -51,25 +52,28 @@ func uncovered(errs []span, kept []symbol, broken []span) []span {
 	for _, e := range errs {
 		zone.from, zone.to = min(zone.from, e.from), max(zone.to, e.to)
 	}
-	covered := make([]bool, zone.to-zone.from+1)
-	cover := func(from, to int) {
-		for l := max(from, zone.from); l <= min(to, zone.to); l++ {
-			covered[l-zone.from] = true
-		}
-	}
+	covered := slices.Clone(broken)
 	for _, s := range kept {
 		if s.header && s.member > s.start {
-			cover(s.start, s.member-1)
+			covered = append(covered, span{s.start, s.member - 1})
 		} else {
-			cover(s.start, s.end)
+			covered = append(covered, span{s.start, s.end})
 		}
 	}
-	for _, b := range broken {
-		cover(b.from, b.to)
+	return gaps(zone.from, zone.to, covered)
+}
+
+// gaps returns the runs of lines in lo..hi that no span of covered holds.
+func gaps(lo, hi int, covered []span) []span {
+	held := make([]bool, hi-lo+1)
+	for _, c := range covered {
+		for l := max(c.from, lo); l <= min(c.to, hi); l++ {
+			held[l-lo] = true
+		}
 	}
 	var out []span
-	for l := zone.from; l <= zone.to; l++ {
-		if covered[l-zone.from] {
+	for l := lo; l <= hi; l++ {
+		if held[l-lo] {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].to == l-1 {

@@ -2,6 +2,7 @@ package code
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -31,9 +32,7 @@ func (o Options) withDefaults() Options {
 	if o.WindowLines <= 0 {
 		o.WindowLines = DefaultWindowLines
 	}
-	if o.Overlap == 0 {
-		o.Overlap = DefaultOverlap
-	}
+	o.Overlap = cmp.Or(o.Overlap, DefaultOverlap)
 	o.Overlap = max(0, min(o.Overlap, o.WindowLines/2))
 	return o
 }

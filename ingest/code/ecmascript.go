@@ -1,6 +1,7 @@
 package code
 
 import (
+	"cmp"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -60,18 +61,9 @@ func esSymbols(root *sitter.Node, src []byte) []symbol {
 				continue
 			}
 		}
-		s := symbol{name: name, kind: kind, start: docStart(outer, esDoc), end: endLine(outer), sig: bodySig(src, outer, fn)}
-		if kind == "class" {
-			s.container = true
-		}
-		out = append(out, s)
-		if s.container {
-			i := len(out) - 1
-			out = append(out, esMembers(decl, src, name)...)
-			if len(out) > i+1 {
-				out[i].member = out[i+1].start
-			}
-		}
+		s := symbol{name: name, kind: kind, start: docStart(outer, esDoc), end: endLine(outer), sig: bodySig(src, outer, fn),
+			container: kind == "class"}
+		out = withMembers(out, s, func(out []symbol) []symbol { return append(out, esMembers(decl, src, name)...) })
 	}
 	return out
 }
@@ -110,10 +102,7 @@ func esMembers(class *sitter.Node, src []byte, className string) []symbol {
 		default:
 			continue
 		}
-		name := fieldText(m, "name", src)
-		if name == "" {
-			name = fieldText(m, "property", src) // JavaScript field_definition
-		}
+		name := cmp.Or(fieldText(m, "name", src), fieldText(m, "property", src)) // property: JavaScript field_definition
 		out = append(out, symbol{
 			name:  className + "." + name,
 			kind:  "method",

@@ -1,6 +1,7 @@
 package code
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/ragbot/ragbot/retrieval"
@@ -72,36 +73,24 @@ func (c *chunker) window(from, to int) {
 // (which have windows of their own) when it has more than topLevelCodeMin
 // non-blank lines; each uncovered run is windowed on its own.
 func (c *chunker) topLevel(syms []symbol, broken []span) {
-	covered := make([]bool, len(c.lines)+2)
-	cover := func(from, to int) {
-		for l := from; l <= to && l <= len(c.lines); l++ {
-			covered[l] = true
-		}
-	}
+	covered := slices.Clone(broken)
 	for _, s := range syms {
-		cover(s.start, s.end)
+		covered = append(covered, span{s.start, s.end})
 	}
-	for _, b := range broken {
-		cover(b.from, b.to)
-	}
+	runs := gaps(1, len(c.lines), covered)
 	code := 0
-	for l := 1; l <= len(c.lines); l++ {
-		if !covered[l] && !c.lines.blank(l) {
-			code++
+	for _, r := range runs {
+		for l := r.from; l <= r.to; l++ {
+			if !c.lines.blank(l) {
+				code++
+			}
 		}
 	}
 	if code <= topLevelCodeMin {
 		return
 	}
-	for l := 1; l <= len(c.lines); l++ {
-		if covered[l] {
-			continue
-		}
-		from := l
-		for l < len(c.lines) && !covered[l+1] {
-			l++
-		}
-		c.window(from, l)
+	for _, r := range runs {
+		c.window(r.from, r.to)
 	}
 }
 

@@ -48,9 +48,7 @@ func goReceiver(recv *sitter.Node, src []byte) string {
 			t = typ.Content(src)
 		}
 	}
-	if i := strings.IndexByte(t, '['); i >= 0 {
-		t = t[:i]
-	}
+	t, _, _ = strings.Cut(t, "[")
 	return strings.Trim(t, "*() \t")
 }
 

@@ -55,15 +55,11 @@ func javaWalk(body *sitter.Node, src []byte, class string, out *[]symbol) {
 		if isType {
 			s.kind, s.container = kind, true
 		}
-		*out = append(*out, s)
-		if s.container {
-			i := len(*out) - 1
+		*out = withMembers(*out, s, func(out []symbol) []symbol {
 			if b := n.ChildByFieldName("body"); b != nil {
-				javaWalk(b, src, s.name+".", out)
+				javaWalk(b, src, s.name+".", &out)
 			}
-			if len(*out) > i+1 {
-				(*out)[i].member = (*out)[i+1].start
-			}
-		}
+			return out
+		})
 	}
 }

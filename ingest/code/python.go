@@ -39,16 +39,12 @@ func pyWalk(block *sitter.Node, src []byte, class string, out *[]symbol) {
 		case class != "":
 			s.kind = "method"
 		}
-		*out = append(*out, s)
-		if s.container {
-			i := len(*out) - 1
+		*out = withMembers(*out, s, func(out []symbol) []symbol {
 			if body := def.ChildByFieldName("body"); body != nil {
-				pyWalk(body, src, s.name+".", out)
+				pyWalk(body, src, s.name+".", &out)
 			}
-			if len(*out) > i+1 {
-				(*out)[i].member = (*out)[i+1].start
-			}
-		}
+			return out
+		})
 	}
 }
 

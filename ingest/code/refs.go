@@ -2,7 +2,7 @@ package code
 
 import (
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -57,16 +57,10 @@ func refsByLine(root *sitter.Node, src []byte) map[int][]string {
 
 // refsIn returns the distinct names of lines from..to in byLine, sorted.
 func refsIn(byLine map[int][]string, from, to int) []string {
-	seen := map[string]bool{}
 	var out []string
 	for l := from; l <= to; l++ {
-		for _, r := range byLine[l] {
-			if !seen[r] {
-				seen[r] = true
-				out = append(out, r)
-			}
-		}
+		out = append(out, byLine[l]...)
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -66,12 +67,7 @@ func SkipReason(p string, src []byte) string {
 
 func vendored(p string) bool {
 	dirs := strings.Split(p, "/")
-	for _, d := range dirs[:len(dirs)-1] {
-		if vendorDirs[d] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(dirs[:len(dirs)-1], func(d string) bool { return vendorDirs[d] })
 }
 
 // binary reports a NUL byte, or a share of control bytes (other than tab,

@@ -19,6 +19,21 @@ type symbol struct {
 	header    bool   // classes: keep only the lines before member, however short
 }
 
+// withMembers appends s to out and, when s is a container, the member
+// symbols that members appends after it, setting s.member to the first
+// one's start line.
+func withMembers(out []symbol, s symbol, members func([]symbol) []symbol) []symbol {
+	out = append(out, s)
+	if !s.container {
+		return out
+	}
+	i := len(out) - 1
+	if out = members(out); len(out) > i+1 {
+		out[i].member = out[i+1].start
+	}
+	return out
+}
+
 // maxSigLines caps a signature that spans many lines (long parameter lists).
 const maxSigLines = 3
 
@@ -91,9 +106,7 @@ func signature(src []byte, from, to uint32) string {
 	s := strings.TrimSpace(string(src[from:to]))
 	s = strings.TrimSpace(strings.TrimRight(s, "{:;"))
 	ls := strings.Split(s, "\n")
-	if len(ls) > maxSigLines {
-		ls = ls[:maxSigLines]
-	}
+	ls = ls[:min(len(ls), maxSigLines)]
 	for i, l := range ls {
 		ls[i] = strings.TrimRight(l, " \t\r")
 	}

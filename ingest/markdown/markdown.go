@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,15 +85,8 @@ func Chunk(path string, src []byte) []retrieval.Chunk {
 	var trail [maxSplitLevel + 1]string // heading text per level, 1-based
 	for i, h := range heads {
 		trail[h.level] = h.text
-		for l := h.level + 1; l <= maxSplitLevel; l++ {
-			trail[l] = ""
-		}
-		var parts []string
-		for l := 1; l <= h.level; l++ {
-			if trail[l] != "" {
-				parts = append(parts, trail[l])
-			}
-		}
+		clear(trail[h.level+1:])
+		parts := slices.DeleteFunc(slices.Clone(trail[1:h.level+1]), func(t string) bool { return t == "" })
 		end := len(lines)
 		if i+1 < len(heads) {
 			end = heads[i+1].start - 1
@@ -141,11 +135,7 @@ func blankFrontMatter(doc string, lines []string) string {
 	for i := 1; i < len(lines); i++ {
 		l := strings.TrimRight(lines[i], " \t")
 		if l == fence || (fence == "---" && l == "...") {
-			n := 0
-			for _, fl := range lines[:i+1] {
-				n += len(fl) + 1
-			}
-			n = min(n, len(doc))
+			n := min(len(strings.Join(lines[:i+1], "\n"))+1, len(doc))
 			blank := []byte(doc[:n])
 			for j, c := range blank {
 				if c != '\n' {

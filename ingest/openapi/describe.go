@@ -12,21 +12,13 @@ import (
 func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) string {
 	var t text
 	t.line("%s", symbol)
-	if op.OperationID != "" {
-		t.line("operationId: %s", op.OperationID)
-	}
-	if op.Summary != "" {
-		t.line("summary: %s", op.Summary)
-	}
+	t.field("operationId", op.OperationID)
+	t.field("summary", op.Summary)
 	if op.Deprecated {
 		t.line("deprecated: true")
 	}
-	if len(op.Tags) > 0 {
-		t.line("tags: %s", strings.Join(op.Tags, ", "))
-	}
-	if d := clip(op.Description); d != "" {
-		t.line("description: %s", d)
-	}
+	t.field("tags", strings.Join(op.Tags, ", "))
+	t.field("description", clip(op.Description))
 	t.parameters(append(append(openapi3.Parameters{}, item.Parameters...), op.Parameters...))
 	body := t.requestBody(op.RequestBody)
 	t.responses(op.Responses, body)
@@ -44,6 +36,13 @@ func describe(symbol string, item *openapi3.PathItem, op *openapi3.Operation) st
 type text struct{ strings.Builder }
 
 func (t *text) line(format string, args ...any) { fmt.Fprintf(t, format+"\n", args...) }
+
+// field writes "name: value", unless value is empty.
+func (t *text) field(name, value string) {
+	if value != "" {
+		t.line("%s: %s", name, value)
+	}
+}
 
 // parameters writes "- name (in, type[, required]): description" lines.
 func (t *text) parameters(params openapi3.Parameters) {
@@ -171,10 +170,7 @@ func schemaType(ref *openapi3.SchemaRef, depth int) string {
 	if u := unresolved(s.Extensions); u != "" {
 		return "unresolved $ref '" + u + "'"
 	}
-	t := ""
-	if s.Type != nil && len(s.Type.Slice()) > 0 {
-		t = strings.Join(s.Type.Slice(), "|")
-	}
+	t := strings.Join(s.Type.Slice(), "|")
 	switch {
 	case t == "array" && depth < 3:
 		t = "array of " + schemaType(s.Items, depth+1)

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -80,12 +81,12 @@ func expand(obj *openapi3.Schema, prefix string, max int) ([]*field, int) {
 				continue
 			}
 			n++
-			f := &field{path: joinField(j.prefix, name), schema: props[name], required: required[name]}
+			f := &field{path: joinField(j.prefix, name), schema: props[name], required: slices.Contains(required, name)}
 			j.parent.children = append(j.parent.children, f)
 			child, p := unwrap(props[name], f.path)
 			switch {
 			case child == nil:
-			case contains(j.ancestors, child):
+			case slices.Contains(j.ancestors, child):
 				f.recursive = true
 			case j.depth < MaxFieldDepth:
 				anc := append(append([]*openapi3.Schema{}, j.ancestors...), child)
@@ -134,14 +135,14 @@ func unwrap(ref *openapi3.SchemaRef, path string) (*openapi3.Schema, string) {
 // properties merges a schema's own properties with those of its allOf,
 // oneOf and anyOf members (the first definition of a name wins), with the
 // names required by the schema or the allOf member defining them.
-func properties(s *openapi3.Schema) (openapi3.Schemas, map[string]bool) {
+func properties(s *openapi3.Schema) (props openapi3.Schemas, required []string) {
 	if s == nil {
 		return nil, nil
 	}
 	if len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 {
-		return s.Properties, requiredSet(s.Required)
+		return s.Properties, s.Required
 	}
-	props, req := openapi3.Schemas{}, map[string]bool{}
+	props = openapi3.Schemas{}
 	var merge func(s *openapi3.Schema, all bool, depth int)
 	merge = func(s *openapi3.Schema, all bool, depth int) {
 		if s == nil || depth > MaxFieldDepth {
@@ -153,9 +154,7 @@ func properties(s *openapi3.Schema) (openapi3.Schemas, map[string]bool) {
 			}
 		}
 		if all {
-			for _, r := range s.Required {
-				req[r] = true
-			}
+			required = append(required, s.Required...)
 		}
 		for _, alts := range []struct {
 			refs openapi3.SchemaRefs
@@ -169,27 +168,7 @@ func properties(s *openapi3.Schema) (openapi3.Schemas, map[string]bool) {
 		}
 	}
 	merge(s, true, 0)
-	return props, req
-}
-
-func requiredSet(names []string) map[string]bool {
-	if len(names) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}
-
-func contains(list []*openapi3.Schema, s *openapi3.Schema) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return props, required
 }
 
 // firstSuccess returns the lowest 2xx response code with content ("200",

@@ -13,8 +13,9 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -161,20 +162,13 @@ func (s *Spec) Chunks(file string) []retrieval.Chunk {
 // eachOperation calls fn for every operation, ordered by path then method,
 // with its symbol.
 func (s *Spec) eachOperation(fn func(symbol string, item *openapi3.PathItem, op *openapi3.Operation)) {
-	paths := s.Doc.Paths.Keys()
-	sort.Strings(paths)
-	for _, p := range paths {
+	for _, p := range slices.Sorted(slices.Values(s.Doc.Paths.Keys())) {
 		item := s.Doc.Paths.Value(p)
 		if item == nil {
 			continue
 		}
 		ops := item.Operations()
-		methods := make([]string, 0, len(ops))
-		for m := range ops {
-			methods = append(methods, m)
-		}
-		sort.Strings(methods)
-		for _, m := range methods {
+		for _, m := range sortedKeys(ops) {
 			fn(strings.ToUpper(m)+" "+s.BasePath+p, item, ops[m])
 		}
 	}
@@ -183,11 +177,7 @@ func (s *Spec) eachOperation(fn func(symbol string, item *openapi3.PathItem, op 
 func lines(origins ...*openapi3.Origin) (int, int) {
 	for _, o := range origins {
 		if o != nil && o.Key != nil && o.Key.Line > 0 {
-			end := o.Key.EndLine
-			if end < o.Key.Line {
-				end = o.Key.Line
-			}
-			return o.Key.Line, end
+			return o.Key.Line, max(o.Key.EndLine, o.Key.Line)
 		}
 	}
 	return 1, 1
@@ -200,14 +190,7 @@ func signature(symbol string, op *openapi3.Operation) string {
 	return symbol
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
