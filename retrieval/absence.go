@@ -176,11 +176,8 @@ func absence(plain []string, v Vocabulary) (missing []string, typos []Typo) {
 func absentNames(plain []string, absent []string) []string {
 	var out []string
 	for _, n := range nameWords(plain) {
-		for _, a := range absent {
-			if a == n.term {
-				out = append(out, n.word)
-				break
-			}
+		if slices.Contains(absent, n.term) {
+			out = append(out, n.word)
 		}
 	}
 	return out
@@ -199,13 +196,9 @@ func absentNames(plain []string, absent []string) []string {
 // is a name, not a typo) and no compound of two everyday words ("openid",
 // one edit from "opened", is open + id: a name made on purpose).
 func correction(term string, v Vocabulary) string {
-	if len(term) < typoMinLen || english.Proper(term) || compound(term) {
+	notLetter := func(r rune) bool { return r < 'a' || r > 'z' }
+	if len(term) < typoMinLen || strings.IndexFunc(term, notLetter) >= 0 || english.Proper(term) || compound(term) {
 		return ""
-	}
-	for i := 0; i < len(term); i++ {
-		if term[i] < 'a' || term[i] > 'z' {
-			return ""
-		}
 	}
 	best, bestDF := "", 0
 	consider := func(c string) {

@@ -102,12 +102,7 @@ func isIdentifier(tok string) bool {
 func Analyze(q string) Analysis {
 	var a Analysis
 	add := func(dst *[]string, s string) {
-		for _, have := range *dst {
-			if have == s {
-				return
-			}
-		}
-		if s != "" {
+		if s != "" && !slices.Contains(*dst, s) {
 			*dst = append(*dst, s)
 		}
 	}

@@ -362,20 +362,14 @@ func trimLines(s string, n int) (string, int) {
 // Ago renders a duration the way citations say it: "just now", "3 minutes
 // ago", "2 hours ago", "5 days ago".
 func Ago(d time.Duration) string {
-	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit + " ago"
-		}
-		return fmt.Sprintf("%d %ss ago", n, unit)
-	}
+	n, unit := int(d/(24*time.Hour)), "day"
 	switch {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute")
+		n, unit = int(d/time.Minute), "minute"
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour")
-	default:
-		return plural(int(d/(24*time.Hour)), "day")
+		n, unit = int(d/time.Hour), "hour"
 	}
+	return fmt.Sprintf("%d %s ago", n, plural(n, unit))
 }

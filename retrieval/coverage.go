@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -124,12 +125,7 @@ func (e Evidence) inBand(th Thresholds) bool {
 	if len(top) == 0 {
 		top = []HitEvidence{{Similarity: e.Similarity, TermCoverage: e.TermCoverage}}
 	}
-	for _, h := range top {
-		if relevant(th, false, h.Similarity, h.TermCoverage) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(top, func(h HitEvidence) bool { return relevant(th, false, h.Similarity, h.TermCoverage) })
 }
 
 // Decide makes the coverage decision:
@@ -266,12 +262,7 @@ func lexicalMatch(an Analysis, c Chunk) bool {
 func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []Hit) (string, error) {
 	an := q.Analysis
 	inHits := func(match func(Chunk) bool) bool {
-		for _, h := range hits {
-			if match(h.Chunk) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(hits, func(h Hit) bool { return match(h.Chunk) })
 	}
 	containsFold := func(s string) func(Chunk) bool {
 		s = strings.ToLower(s)
@@ -350,11 +341,11 @@ var fillerWords = map[string]bool{
 // termWeights are a question's content terms with their inverse document
 // frequencies in the asker's scope.
 type termWeights struct {
-	forms  [][]string // per term, its inflections (the term first)
-	idf    []float64
-	df     []int // document frequency of each term, before smoothing
-	sum    float64
-	absent []string // terms with document frequency 0
+	forms     [][]string // per term, its inflections (the term first)
+	idf       []float64
+	sum       float64
+	absent    []string // terms with document frequency 0
+	absentIDF float64  // the sum of their idf
 }
 
 // weighTerms looks up the document frequency of every content term (in
@@ -386,17 +377,15 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 		return w, err
 	}
 	w.idf = make([]float64, len(df))
-	w.df = make([]int, len(df))
 	for i, d := range df {
-		w.df[i] = d
-		if d == 0 {
-			w.absent = append(w.absent, kept[i])
-		}
 		// add-one: an absent term weighs as one found once; a total counted
 		// before the latest chunks were indexed is never below a term's count.
-		d = max(d, 1)
-		w.idf[i] = bm25IDF(float64(max(n, d)), float64(d))
+		w.idf[i] = bm25IDF(float64(max(n, d, 1)), float64(max(d, 1)))
 		w.sum += w.idf[i]
+		if d == 0 {
+			w.absent = append(w.absent, kept[i])
+			w.absentIDF += w.idf[i]
+		}
 	}
 	return w, nil
 }
@@ -407,13 +396,7 @@ func (w termWeights) absentShare() float64 {
 	if w.sum == 0 {
 		return 0
 	}
-	var got float64
-	for i := range w.forms {
-		if w.df[i] == 0 {
-			got += w.idf[i]
-		}
-	}
-	return got / w.sum
+	return w.absentIDF / w.sum
 }
 
 // bm25IDF is BM25's inverse document frequency of a term found in df of n

@@ -1,5 +1,7 @@
 package retrieval
 
+import "slices"
+
 // questionWords are words of how people ask, not of what they ask about; they
 // carry no evidence that a chunk is relevant.
 var questionWords = map[string]bool{
@@ -15,16 +17,7 @@ var questionWords = map[string]bool{
 // QueryTerms returns the content terms of a question: its word pieces and
 // joined identifiers (see Terms) without question words, each once.
 func QueryTerms(q string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range Terms(q) {
-		if questionWords[t] || seen[t] {
-			continue
-		}
-		seen[t] = true
-		out = append(out, t)
-	}
-	return out
+	return dedupe(slices.DeleteFunc(Terms(q), func(t string) bool { return questionWords[t] }))
 }
 
 // chunkTerms is the set of the terms (see Terms) of c's symbol, path and

@@ -192,12 +192,7 @@ func symbolMatch(a Analysis, symbol string) int {
 }
 
 func pathMatch(paths []string, p string) bool {
-	for _, q := range paths {
-		if p == q || strings.HasSuffix(p, "/"+q) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(paths, func(q string) bool { return p == q || strings.HasSuffix(p, "/"+q) })
 }
 
 // literalMatch is the share (0..1) of the literals found verbatim in
@@ -262,12 +257,8 @@ func isVendoredPath(p string) bool {
 // isHistoryPath reports changelogs and release notes.
 func isHistoryPath(p string) bool {
 	base := strings.ToLower(path.Base(p))
-	for _, prefix := range []string{"changelog", "changes", "history", "release-notes", "releases", "news"} {
-		if strings.HasPrefix(base, prefix) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"changelog", "changes", "history", "release-notes", "releases", "news"},
+		func(prefix string) bool { return strings.HasPrefix(base, prefix) })
 }
 
 // literalDefined reports whether one of the literals occurs inside a string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -114,15 +115,10 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	if err != nil {
 		return res, err
 	}
-	hits := found[0]
-	var extra []Hit
-	for _, more := range found[1:] {
-		extra = append(extra, more...)
-	}
 	if res.w, err = wait(); err != nil {
 		return res, err
 	}
-	hits = rerank(q, res.w, mergeHits(hits, extra), a.Without...)
+	hits := rerank(q, res.w, mergeHits(found[0], slices.Concat(found[1:]...)), a.Without...)
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}

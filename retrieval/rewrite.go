@@ -86,11 +86,12 @@ type pendingRewrite struct {
 	start   time.Time
 	timeout time.Duration
 
-	mu     sync.Mutex
-	trace  Rewritten
-	waited bool // the first wait's outcome is final: res and resErr
+	once   sync.Once // the first wait's outcome is final: res and resErr
 	res    Rewrite
 	resErr error
+
+	mu    sync.Mutex
+	trace Rewritten
 }
 
 // startRewrite asks the rewriter in the background, bounded by
@@ -118,12 +119,7 @@ var errRewriteLate = errors.New("rewrite later than its time bound")
 // call returns what the first one did, so a rewrite dropped as late stays
 // dropped.
 func (p *pendingRewrite) wait(ctx context.Context) (Rewrite, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.waited {
-		p.res, p.resErr = p.await(ctx)
-		p.waited = true
-	}
+	p.once.Do(func() { p.res, p.resErr = p.await(ctx) })
 	return p.res, p.resErr
 }
 

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -239,11 +240,7 @@ func siteMatcher(defs []Hit, name string) *regexp.Regexp {
 			flags = "(?i)"
 		}
 	}
-	names := make([]string, 0, len(alts))
-	for n := range alts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(alts))
 	// "$" is a boundary: shell reads X as "$X" or "${X}".
 	return regexp.MustCompile(flags + `(?:^|[^A-Za-z0-9_])(?:` + strings.Join(names, "|") + `)(?:$|[^A-Za-z0-9_])`)
 }

@@ -86,12 +86,7 @@ func (v Vocabulary) DF(term string) int {
 // Has reports whether any chunk holds term in one of its inflections
 // (inflections), as DocFreq counts a question's terms.
 func (v Vocabulary) Has(term string) bool {
-	for _, f := range inflections(term) {
-		if v.DF(f) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(inflections(term), func(f string) bool { return v.DF(f) > 0 })
 }
 
 // A VocabularySource gives the vocabulary of the chunks a query searches;
