@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -263,12 +264,7 @@ func (a *Asker) answerUsage(ctx context.Context, r Request) (Answer, error) {
 	return a.answerRewritten(ctx, r)
 }
 
-func (a *Asker) logger() *slog.Logger {
-	if a.Log != nil {
-		return a.Log
-	}
-	return slog.Default()
-}
+func (a *Asker) logger() *slog.Logger { return cmp.Or(a.Log, slog.Default()) }
 
 // NotSureMatches is how many closest matches a NotSure answer shows with
 // their code: enough to recognise the right one, few enough not to read as

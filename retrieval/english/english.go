@@ -93,10 +93,7 @@ func parse(m map[string]uint8, gz []byte, upper uint8) error {
 	if err != nil {
 		return err
 	}
-	text := string(data)
-	for len(text) > 0 {
-		line, rest, _ := strings.Cut(text, "\n")
-		text = rest
+	for line := range strings.SplitSeq(string(data), "\n") {
 		switch {
 		case line == "":
 		case strings.IndexFunc(line, unicode.IsUpper) < 0:

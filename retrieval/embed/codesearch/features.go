@@ -19,12 +19,6 @@ const (
 	endMarker   = 0x03
 )
 
-// FNV-1a 64-bit parameters (Fowler, Noll, Vo; draft-eastlake-fnv).
-const (
-	fnvOffset64 = 14695981039346656037
-	fnvPrime64  = 1099511628211
-)
-
 // Pieces returns the lower-case identifier pieces of text that the encoder
 // reads, in order, at most MaxPieces: retrieval.AppendTerms without the
 // joined forms, and without long numeric literals (more than 4 bytes, at
@@ -44,20 +38,26 @@ func Pieces(text string) []string {
 	return out
 }
 
-// gramBucket returns the bucket, in [0, buckets), of the 3-gram g.
-func gramBucket(g []byte, buckets int) int {
-	h := uint64(fnvOffset64)
-	for _, b := range g {
-		h = (h ^ uint64(b)) * fnvPrime64
+// Hash is the 64-bit FNV-1a hash (Fowler, Noll, Vo; draft-eastlake-fnv) of
+// the bytes of prefix followed by those of b, finished with the splitmix64
+// mixer (Steele, Lea & Flood 2014) so that every bit depends on every byte.
+// A 3-gram's bucket is its Hash with no prefix, modulo the bucket count;
+// the offline embedder (package embed) hashes its features with it too.
+func Hash[T string | []byte](prefix string, b T) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for i := range len(prefix) {
+		h = (h ^ uint64(prefix[i])) * prime
 	}
-	// splitmix64 finaliser (Steele, Lea & Flood 2014): every bit of the
-	// bucket depends on every byte.
+	for i := range len(b) {
+		h = (h ^ uint64(b[i])) * prime
+	}
 	h ^= h >> 30
 	h *= 0xbf58476d1ce4e5b9
 	h ^= h >> 27
 	h *= 0x94d049bb133111eb
 	h ^= h >> 31
-	return int(h % uint64(buckets))
+	return h
 }
 
 // A Bag is the features of one text: distinct table rows in order of
@@ -117,7 +117,7 @@ func (f *Featurizer) bag(pieces []string) Bag {
 		}
 		f.gram = append(append(append(f.gram[:0], beginMarker), p...), endMarker)
 		for i := 0; i+3 <= len(f.gram); i++ {
-			add(int32(f.words + gramBucket(f.gram[i:i+3], f.buckets)))
+			add(int32(f.words + int(Hash("", f.gram[i:i+3])%uint64(f.buckets))))
 		}
 	}
 	b.LogCount = make([]float32, len(b.Rows))
