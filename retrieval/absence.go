@@ -43,15 +43,10 @@ const (
 // chatWords are words of chat and of asking about any codebase that the
 // word list lacks (abbreviations, generic jargon): like fillerWords, being
 // absent from the sources says nothing.
-var chatWords = map[string]bool{
-	"pls": true, "plz": true, "thx": true, "btw": true, "fyi": true, "ok": true, "lol": true, "tbh": true,
-	"imo": true, "ie": true, "eg": true, "etc": true, "aka": true, "asap": true, "ragbot": true,
-	"codebase": true, "repo": true, "repos": true, "impl": true, "func": true, "funcs": true, "src": true,
-	"lib": true, "libs": true, "util": true, "utils": true, "dir": true, "dirs": true, "config": true,
-	"configs": true, "param": true, "params": true, "arg": true, "args": true, "env": true, "dev": true,
-	"api": true, "apis": true, "endpoint": true, "endpoints": true, "struct": true, "structs": true,
-	"enum": true, "enums": true, "async": true, "regex": true, "init": true,
-}
+var chatWords = wordSet(`
+pls plz thx btw fyi ok lol tbh imo ie eg etc aka asap ragbot codebase repo repos impl func funcs src
+lib libs util utils dir dirs config configs param params arg args env dev api apis endpoint
+endpoints struct structs enum enums async regex init`)
 
 // everydayTerm reports whether a lower-case term is everyday English:
 // a stopword, a word of asking (questionWords, fillerWords, chatWords), an

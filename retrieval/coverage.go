@@ -318,25 +318,14 @@ func (a *Asker) termIndexed(ctx context.Context, r Request, term string) (bool, 
 // says nothing, so coverage does not weigh them; weighed, the documentation
 // words lifted every section that mentions "documentation" above the one
 // asked for (docs/evaluation.md, "Generated benchmark").
-var fillerWords = map[string]bool{
-	"i": true, "me": true, "my": true, "we": true, "us": true, "our": true, "you": true, "your": true,
-	"he": true, "she": true, "his": true, "her": true, "its": true, "them": true, "someone": true,
-	"something": true, "anything": true, "everything": true, "one": true, "ones": true, "some": true,
-	"any": true, "all": true, "each": true, "every": true, "other": true, "another": true, "same": true,
-	"many": true, "much": true, "more": true, "most": true, "few": true, "less": true, "own": true,
-	"about": true, "from": true, "up": true, "down": true, "out": true, "off": true, "over": true,
-	"before": true, "after": true, "between": true, "through": true, "via": true, "without": true,
-	"so": true, "than": true, "too": true, "very": true, "just": true, "only": true, "also": true,
-	"already": true, "again": true, "still": true, "ever": true, "whether": true, "like": true,
-	"have": true, "has": true, "had": true, "been": true, "being": true, "would": true, "could": true,
-	"should": true, "may": true, "might": true, "must": true, "shall": true, "get": true, "gets": true,
-	"getting": true, "got": true, "go": true, "goes": true, "going": true, "look": true, "looking": true,
-	"find": true, "see": true, "use": true, "using": true, "used": true, "make": true, "need": true,
-	"want": true, "know": true, "tell": true, "happen": true, "work": true, "works": true, "way": true,
-	"thing": true, "things": true, "incl": true, "e": true, "g": true, "etc": true,
-	"doc": true, "docs": true, "documentation": true, "documented": true, "explain": true, "explains": true,
-	"explained": true, "describe": true, "describes": true, "described": true,
-}
+var fillerWords = wordSet(`
+i me my we us our you your he she his her its them someone something anything everything one ones
+some any all each every other another same many much more most few less own about from up down out
+off over before after between through via without so than too very just only also already again
+still ever whether like have has had been being would could should may might must shall get gets
+getting got go goes going look looking find see use using used make need want know tell happen work
+works way thing things incl e g etc doc docs documentation documented explain explains explained
+describe describes described`)
 
 // termWeights are a question's content terms with their inverse document
 // frequencies in the asker's scope.

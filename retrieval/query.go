@@ -4,15 +4,10 @@ import "slices"
 
 // questionWords are words of how people ask, not of what they ask about; they
 // carry no evidence that a chunk is relevant.
-var questionWords = map[string]bool{
-	"a": true, "an": true, "the": true, "is": true, "are": true, "was": true, "be": true, "it": true,
-	"where": true, "what": true, "which": true, "how": true, "why": true, "who": true, "when": true,
-	"do": true, "does": true, "did": true, "can": true, "i": true, "we": true, "you": true, "our": true,
-	"of": true, "to": true, "in": true, "for": true, "on": true, "and": true, "or": true, "with": true,
-	"that": true, "this": true, "there": true, "s": true, "me": true, "show": true,
-	"defined": true, "define": true, "implemented": true, "implement": true, "handled": true,
-	"located": true, "code": true, "happens": true, "done": true,
-}
+var questionWords = wordSet(`
+a an the is are was be it where what which how why who when do does did can i we you our of to in
+for on and or with that this there s me show defined define implemented implement handled located
+code happens done`)
 
 // QueryTerms returns the content terms of a question: its word pieces and
 // joined identifiers (see Terms) without question words, each once.
