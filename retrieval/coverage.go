@@ -430,26 +430,18 @@ func inflections(term string) []string {
 			stems = append(stems, b)
 		}
 	}
-	seen := map[string]bool{}
 	var out []string
-	add := func(f string) {
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
 	for _, b := range stems {
-		add(b)
+		out = append(out, b)
 		for _, suf := range []string{"s", "es", "ed", "d", "ing"} {
-			add(b + suf)
+			out = append(out, b+suf)
 		}
 		if y, ok := strings.CutSuffix(b, "y"); ok {
-			add(y + "ies")
-			add(y + "ied")
+			out = append(out, y+"ies", y+"ied")
 		}
 		if e, ok := strings.CutSuffix(b, "e"); ok && len(e) >= 3 {
-			add(e + "ing") // snooze -> snoozing
+			out = append(out, e+"ing") // snooze -> snoozing
 		}
 	}
-	return out
+	return dedupe(out)
 }

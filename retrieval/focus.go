@@ -169,10 +169,7 @@ func newFocusLines(c Chunk) focusLines {
 
 // scores is each body line's score for t (see focusExact).
 func (f focusLines) scores(t FocusTerms) []float64 {
-	want := map[string]bool{}
-	for _, term := range t.Terms {
-		want[term] = true
-	}
+	want := setOf(t.Terms)
 	lineTerms := make([]map[string]bool, len(f.body))
 	df := map[string]int{}
 	for i, l := range f.body {

@@ -18,9 +18,5 @@ func QueryTerms(q string) []string {
 // chunkTerms is the set of the terms (see Terms) of c's symbol, path and
 // content: what the rerank's coverage and the coverage decision look for.
 func chunkTerms(c Chunk) map[string]bool {
-	have := map[string]bool{}
-	for _, t := range Terms(c.Symbol + " " + c.Path + " " + c.Content) {
-		have[t] = true
-	}
-	return have
+	return setOf(Terms(c.Symbol + " " + c.Path + " " + c.Content))
 }

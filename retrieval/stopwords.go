@@ -15,10 +15,13 @@ a an and are as at be but by for if in into is it no not of on or such that the 
 these they this to was will with`)
 
 // wordSet is the set of the space-separated words of list.
-func wordSet(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		m[w] = true
+func wordSet(list string) map[string]bool { return setOf(strings.Fields(list)) }
+
+// setOf is the set of the elements of s.
+func setOf[T comparable](s []T) map[T]bool {
+	m := make(map[T]bool, len(s))
+	for _, x := range s {
+		m[x] = true
 	}
 	return m
 }

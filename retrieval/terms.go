@@ -170,20 +170,8 @@ func SearchText(c Chunk) string {
 // are not among those terms, for the symbol property, which Weaviate
 // tokenizes itself. It returns "" for a question without letters or digits.
 func SearchQuery(q string) string {
-	terms := dedupe(Terms(q))
-	have := make(map[string]bool, len(terms))
-	for _, t := range terms {
-		have[t] = true
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if !have[w] {
-			have[w] = true
-			terms = append(terms, w)
-		}
-	}
-	return strings.Join(terms, " ")
+	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.Join(dedupe(append(Terms(q), words...)), " ")
 }
 
 // dedupe returns words without repeats, keeping first occurrences in order.
