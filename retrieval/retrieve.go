@@ -78,18 +78,9 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	}
 	// The term weights do not depend on the hits: look them up (one
 	// Aggregate request) while the search runs.
-	type weighed struct {
-		w   termWeights
-		err error
-	}
 	var wait func() (termWeights, error)
 	if weights || mode == ModeHybridRerank {
-		ch := make(chan weighed, 1) // buffered: the goroutine never blocks, even after an early return
-		go func() {
-			w, err := a.weighTerms(ctx, r, q.content)
-			ch <- weighed{w, err}
-		}()
-		wait = func() (termWeights, error) { wd := <-ch; return wd.w, wd.err }
+		wait = background(func() (termWeights, error) { return a.weighTerms(ctx, r, q.content) })
 	}
 	var res retrieved
 	if alpha > 0 {
@@ -321,4 +312,19 @@ func (a *Asker) scoreHits(ctx context.Context, question string, q *question, res
 		hits[i].TermCoverage = res.w.coverage(q.chunkTerms(hits[i]))
 	}
 	return nil
+}
+
+// background runs f in a goroutine and returns a function that waits for
+// its result. The goroutine never blocks, even when nobody waits.
+func background[T any](f func() (T, error)) func() (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	return func() (T, error) { r := <-ch; return r.v, r.err }
 }

@@ -239,50 +239,40 @@ func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, l
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the other side when one fails
 	// The question's search and the rewrite's (wait for the model, then
-	// search its queries) run side by side; channels are buffered, so
-	// neither goroutine blocks after an early return.
-	type own struct {
-		res retrieved
-		err error
-	}
+	// search its queries) run side by side.
 	type rewritten struct {
 		lists   []RankedList
 		queries []rewriteQuery
-		why     error // the rewrite was dropped
 	}
-	ownc, rwc := make(chan own, 1), make(chan rewritten, 1)
 	raw := q.raw
-	go func() {
-		res, err := a.retrieve(context.WithValue(ctx, plainKey{}, true), r, q, limit, weights)
-		ownc <- own{res, err}
-	}()
-	go func() {
+	own := background(func() (retrieved, error) {
+		return a.retrieve(context.WithValue(ctx, plainKey{}, true), r, q, limit, weights)
+	})
+	rewrites := background(func() (rewritten, error) { // the error says why the rewrite was dropped
 		rw, err := p.wait(ctx)
 		if err != nil {
-			rwc <- rewritten{why: err}
-			return
+			return rewritten{}, err
 		}
 		queries := rewriteQueries(raw, rw)
 		if len(queries) == 0 {
-			rwc <- rewritten{why: errors.New("the rewrite held no usable query")}
-			return
+			return rewritten{}, errors.New("the rewrite held no usable query")
 		}
 		lists, err := a.searchRewrites(ctx, r, queries, max(limit, a.Candidates))
 		if err != nil {
 			err = fmt.Errorf("searching the rewritten queries: %w", err)
 		}
-		rwc <- rewritten{lists: lists, queries: queries, why: err}
-	}()
-	o := <-ownc
-	if o.err != nil {
-		return o.res, o.err
+		return rewritten{lists: lists, queries: queries}, err
+	})
+	res, err := own()
+	if err != nil {
+		return res, err
 	}
-	res, rw := o.res, <-rwc
-	if rw.why != nil {
+	rw, why := rewrites()
+	if why != nil {
 		if ctx.Err() == nil {
-			a.logger().Warn("query rewrite dropped; searched the question alone", "err", rw.why, "ms", time.Since(p.start).Milliseconds())
+			a.logger().Warn("query rewrite dropped; searched the question alone", "err", why, "ms", time.Since(p.start).Milliseconds())
 		}
-		p.setTrace(func(t *Rewritten) { t.Dropped = rw.why.Error() })
+		p.setTrace(func(t *Rewritten) { t.Dropped = why.Error() })
 		return res, nil
 	}
 	ids := make(map[string]bool, len(res.hits))
