@@ -282,12 +282,7 @@ func chunkSites(c Chunk, match *regexp.Regexp, mention bool) []site {
 }
 
 func isComment(t string) bool {
-	for _, p := range []string{"//", "#", "/*", "* ", "--"} {
-		if strings.HasPrefix(t, p) || t == "*" {
-			return true
-		}
-	}
-	return false
+	return t == "*" || slices.ContainsFunc([]string{"//", "#", "/*", "* ", "--"}, func(p string) bool { return strings.HasPrefix(t, p) })
 }
 
 // usageAnswer orders the sites (by group, mention, test file, path, line),

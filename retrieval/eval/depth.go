@@ -40,12 +40,7 @@ type DepthReport struct {
 // out; a question whose corpus is not configured counts as not found, as in
 // Score.
 func ScoreDepth(depth int, outs []Outcome) DepthReport {
-	var ks []int
-	for _, k := range DepthKs {
-		if k <= depth {
-			ks = append(ks, k)
-		}
-	}
+	ks := slices.DeleteFunc(slices.Clone(DepthKs), func(k int) bool { return k > depth })
 	if !slices.Contains(ks, depth) {
 		ks = append(ks, depth)
 	}

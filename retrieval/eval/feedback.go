@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/ragbot/ragbot/retrieval"
 )
@@ -98,13 +99,8 @@ func feedbackID(corpus, question string) string {
 
 // mergeExpect appends to have the locations of more it lacks.
 func mergeExpect(have, more []Expect) []Expect {
-	seen := map[Expect]bool{}
-	for _, e := range have {
-		seen[e] = true
-	}
 	for _, e := range more {
-		if !seen[e] {
-			seen[e] = true
+		if !slices.Contains(have, e) {
 			have = append(have, e)
 		}
 	}

@@ -46,6 +46,26 @@ func checkBaseURL(what, raw string) error {
 	return nil
 }
 
+// newChatClient checks the settings of a chat model's client and returns
+// it; kind ("llm summary") and the model start its errors. A nil client
+// is a new one with timeout, or def when timeout <= 0.
+func newChatClient(kind, baseURL, model, apiKey string, timeout, def time.Duration, client *http.Client, retries int) (*apiClient, error) {
+	what := kind + " " + model
+	if err := checkBaseURL(what, baseURL); err != nil {
+		return nil, err
+	}
+	if model == "" {
+		return nil, errors.New(kind + ": model must be set")
+	}
+	if timeout <= 0 {
+		timeout = def
+	}
+	if client == nil {
+		client = &http.Client{Timeout: timeout}
+	}
+	return &apiClient{what: what, baseURL: baseURL, apiKey: apiKey, client: client, maxRetries: retries, sleep: httpretry.Sleep}, nil
+}
+
 // retryable reports statuses worth retrying: rate limits, timeouts and
 // server errors.
 func retryable(status int) bool {

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragbot/ragbot/internal/httpretry"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -68,28 +68,14 @@ var _ retrieval.QueryRewriter = (*Rewriter)(nil)
 
 // NewRewriter checks cfg and returns a rewriter; it makes no request.
 func NewRewriter(cfg RewriteConfig) (*Rewriter, error) {
-	what := "llm rewrite " + cfg.Model
-	if err := checkBaseURL(what, cfg.BaseURL); err != nil {
+	api, err := newChatClient("llm rewrite", cfg.BaseURL, cfg.Model, cfg.APIKey, cfg.Timeout, retrieval.DefaultRewriteTimeout, cfg.Client, rewriteRetries)
+	if err != nil {
 		return nil, err
-	}
-	if cfg.Model == "" {
-		return nil, errors.New("llm rewrite: model must be set")
 	}
 	if cfg.Variants < 0 || cfg.Variants > MaxRewriteVariants {
 		return nil, fmt.Errorf("llm rewrite: variants must be 1..%d, or 0 for %d, got %d", MaxRewriteVariants, DefaultRewriteVariants, cfg.Variants)
 	}
-	if cfg.Variants == 0 {
-		cfg.Variants = DefaultRewriteVariants
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = retrieval.DefaultRewriteTimeout
-	}
-	if cfg.Client == nil {
-		cfg.Client = &http.Client{Timeout: cfg.Timeout}
-	}
-	return &Rewriter{model: cfg.Model, variants: cfg.Variants, hyde: cfg.HyDE, api: &apiClient{
-		what: what, baseURL: cfg.BaseURL, apiKey: cfg.APIKey, client: cfg.Client, maxRetries: rewriteRetries, sleep: httpretry.Sleep,
-	}}, nil
+	return &Rewriter{model: cfg.Model, variants: cmp.Or(cfg.Variants, DefaultRewriteVariants), hyde: cfg.HyDE, api: api}, nil
 }
 
 // ErrRewriteMalformed wraps the reason a reply was not used: not the JSON

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ragbot/ragbot/internal/httpretry"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -55,22 +54,11 @@ type Summarizer struct {
 
 // NewSummarizer checks cfg and returns a summarizer; it makes no request.
 func NewSummarizer(cfg SummaryConfig) (*Summarizer, error) {
-	what := "llm summary " + cfg.Model
-	if err := checkBaseURL(what, cfg.BaseURL); err != nil {
+	api, err := newChatClient("llm summary", cfg.BaseURL, cfg.Model, cfg.APIKey, cfg.Timeout, DefaultSummaryTimeout, cfg.Client, summaryRetries)
+	if err != nil {
 		return nil, err
 	}
-	if cfg.Model == "" {
-		return nil, errors.New("llm summary: model must be set")
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultSummaryTimeout
-	}
-	if cfg.Client == nil {
-		cfg.Client = &http.Client{Timeout: cfg.Timeout}
-	}
-	return &Summarizer{model: cfg.Model, api: &apiClient{
-		what: what, baseURL: cfg.BaseURL, apiKey: cfg.APIKey, client: cfg.Client, maxRetries: summaryRetries, sleep: httpretry.Sleep,
-	}}, nil
+	return &Summarizer{model: cfg.Model, api: api}, nil
 }
 
 // ErrSummaryDropped wraps the reason a summary was not kept: the model
