@@ -219,7 +219,7 @@ type Request struct {
 
 // Ask is the one answer pipeline of ask, serve and eval: it resolves the
 // request's branch (Branches) when it names none, retrieves, decides
-// coverage (see Evidence.Covered) and builds the answer (the best-ranked
+// coverage (see Evidence.Decide) and builds the answer (the best-ranked
 // hit and those of the other top TopK hits that are relevant on their own,
 // or NoCoverage with no snippets; a usage question gets a usage answer,
 // see answerUsage), runs the Guards in order, then the Summarizer on a

@@ -182,9 +182,6 @@ func (e Evidence) farFromAll(th Thresholds) bool {
 		th.MaxAbsentShare > 0 && e.AbsentShare > th.MaxAbsentShare
 }
 
-// Covered reports whether Decide answers the question outright.
-func (e Evidence) Covered(th Thresholds) bool { return e.Decide(th) == Covered }
-
 // relevant reports whether one hit, of a covered question, is worth showing.
 func relevant(th Thresholds, lexical bool, sim, cov float64) bool {
 	return lexical || (sim >= th.MinSimilarity && cov >= th.MinTermCoverage)
