@@ -121,9 +121,9 @@ func (w *Rewriter) Rewrite(ctx context.Context, question string, earlier []strin
 
 // rewriteReply is the JSON object the model is asked for.
 type rewriteReply struct {
-	Standalone *string   `json:"standalone"`
-	Variants   *[]string `json:"variants"`
-	HyDE       *string   `json:"hyde"`
+	Standalone string   `json:"standalone"`
+	Variants   []string `json:"variants"`
+	HyDE       string   `json:"hyde"`
 }
 
 // parse applies Rewrite's rules to the model's reply.
@@ -145,24 +145,22 @@ func (w *Rewriter) parse(content string, followUp bool) (retrieval.Rewrite, erro
 		return retrieval.Rewrite{}, fmt.Errorf("%w: text after the JSON object", ErrRewriteMalformed)
 	}
 	var rw retrieval.Rewrite
-	if reply.Variants != nil {
-		for _, v := range *reply.Variants {
-			v = oneLine(v)
-			if len(v) > maxRewriteLine {
-				v = cutUTF8(v, maxRewriteLine)
-			}
-			if v != "" && len(rw.Variants) < w.variants {
-				rw.Variants = append(rw.Variants, v)
-			}
+	for _, v := range reply.Variants {
+		v = oneLine(v)
+		if len(v) > maxRewriteLine {
+			v = cutUTF8(v, maxRewriteLine)
+		}
+		if v != "" && len(rw.Variants) < w.variants {
+			rw.Variants = append(rw.Variants, v)
 		}
 	}
-	if followUp && reply.Standalone != nil {
-		if s := oneLine(*reply.Standalone); len(s) <= maxRewriteLine {
+	if followUp {
+		if s := oneLine(reply.Standalone); len(s) <= maxRewriteLine {
 			rw.Standalone = s
 		}
 	}
-	if w.hyde && reply.HyDE != nil {
-		if h := strings.TrimSpace(stripFence(*reply.HyDE)); len(h) <= maxRewriteSnippet {
+	if w.hyde {
+		if h := strings.TrimSpace(stripFence(reply.HyDE)); len(h) <= maxRewriteSnippet {
 			rw.HyDE = h
 		}
 	}
