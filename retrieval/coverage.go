@@ -151,23 +151,19 @@ func (e Evidence) inBand(th Thresholds) bool {
 // A question searched with corrected typos (DidYouMean) is NotSure where it
 // would be covered: the asker did not ask it.
 func (e Evidence) Decide(th Thresholds) Coverage {
-	c := e.decide(th)
-	if c == Covered && e.DidYouMean != "" {
-		return NotSure
+	covered := Covered
+	if e.DidYouMean != "" {
+		covered = NotSure
 	}
-	return c
-}
-
-func (e Evidence) decide(th Thresholds) Coverage {
 	switch {
 	case len(e.AbsentNames) > 0:
 		return NoCoverage
 	case e.Lexical:
-		return Covered
+		return covered
 	case e.Missing != "":
 		return NoCoverage
 	case e.inBand(th):
-		return Covered
+		return covered
 	case e.farFromAll(th):
 		return NoCoverage
 	}

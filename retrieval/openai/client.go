@@ -66,18 +66,13 @@ func newChatClient(kind, baseURL, model, apiKey string, timeout, def time.Durati
 	return &apiClient{what: what, baseURL: baseURL, apiKey: apiKey, client: client, maxRetries: retries, sleep: httpretry.Sleep}, nil
 }
 
-// retryable reports statuses worth retrying: rate limits, timeouts and
-// server errors.
-func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
-}
-
-// retryableErr reports the errors of try worth retrying: a retryable
-// status, or a network error (try marks the others httpretry.Permanent).
+// retryableErr reports the errors of try worth retrying: a status of a
+// rate limit, a timeout or a server error, or a network error (try marks
+// the others httpretry.Permanent).
 func retryableErr(err error) bool {
 	var se *httpretry.StatusError
 	if errors.As(err, &se) {
-		return retryable(se.Status)
+		return se.Status == http.StatusTooManyRequests || se.Status == http.StatusRequestTimeout || se.Status >= 500
 	}
 	return true
 }
