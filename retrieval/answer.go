@@ -266,9 +266,8 @@ func (a *Asker) answerUsage(ctx context.Context, r Request) (Answer, error) {
 
 func (a *Asker) logger() *slog.Logger { return cmp.Or(a.Log, slog.Default()) }
 
-// NotSureMatches is how many closest matches a NotSure answer shows with
-// their code: enough to recognise the right one, few enough not to read as
-// an answer.
+// NotSureMatches is how many closest matches a NotSure answer shows with their
+// code: enough to recognise the right one, few enough not to read as an answer.
 const NotSureMatches = 3
 
 // NotSureListed is how many closest matches a NotSure answer holds in all:

@@ -193,9 +193,8 @@ func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) 
 	return res.hits, ev, err
 }
 
-// assess is Assess that also returns the whole retrieval (for scoring more
-// hits later: answer's "not sure" list) and the question's analysis, made
-// once.
+// assess is Assess that also returns the whole retrieval (for scoring more hits
+// later: answer's "not sure" list) and the question's analysis, made once.
 //
 // The absence check (absence.go) runs first: a typo is corrected in the
 // question searched (Evidence.DidYouMean), and a plain word that names
@@ -330,17 +329,17 @@ type termWeights struct {
 	absentIDF float64  // the sum of their idf
 }
 
-// weighTerms looks up the document frequency of every content term (in
-// any of its inflections) in r's scope, one Aggregate request for all
-// (Store.DocFreq), and weighs each by the BM25 inverse document frequency
-// ln(1 + (N - n + 0.5) / (n + 0.5)) (Robertson and Zaragoza, "The
-// Probabilistic Relevance Framework: BM25 and Beyond", 2009, in the
-// non-negative form Lucene uses). So a hit that contains the question's rare
-// words covers it more than one that contains its common ones, and a term
-// the sources never mention weighs most: "snooze" in a question about
-// snoozing alerts, when nothing indexed says snooze (counted as found once,
-// add-one smoothing, so in a small repository an unused word does not
-// outweigh the rest). Weaviate's stopwords are left out, as its BM25 leaves
+// weighTerms looks up the document frequency of every content term (in any of
+// its inflections) in r's scope, one Aggregate request for all (Store.DocFreq),
+// and weighs each by the BM25 inverse document frequency
+// ln(1 + (N - n + 0.5) / (n + 0.5)) (Robertson and Zaragoza, "The Probabilistic
+// Relevance Framework: BM25 and Beyond", 2009, in the non-negative form Lucene
+// uses). So a hit that
+// contains the question's rare words covers it more than one that contains its
+// common ones, and a term the sources never mention weighs most: "snooze" in a
+// question about snoozing alerts, when nothing indexed says snooze (counted as
+// found once, add-one smoothing, so in a small repository an unused word does
+// not outweigh the rest). Weaviate's stopwords are left out, as its BM25 leaves
 // them out, and so are fillerWords.
 func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (termWeights, error) {
 	var w termWeights

@@ -197,14 +197,13 @@ func (f focusLines) scores(t FocusTerms) []float64 {
 	return out
 }
 
-// bestWindow returns the start of the width-line window with the highest
-// sum of scores, the earliest among equals, then moved so that its matched
-// lines (from its first to its last line scoring above 0) sit in its
-// middle: they get context on both sides, and stay in view when a surface
-// cuts the snippet's end to fit its size limits. The move keeps every
-// matched line of the window in it, and adds none (a window holding more
-// would have won), so the sum stays the highest. Windows stop at the last
-// line.
+// bestWindow returns the start of the width-line window with the highest sum of
+// scores, the earliest among equals, then moved so that its matched lines (from
+// its first to its last line scoring above 0) sit in its middle: they get
+// context on both sides, and stay in view when a surface cuts the snippet's end
+// to fit its size limits. The move keeps every matched line of the window in
+// it, and adds none (a window holding more would have won), so the sum stays
+// the highest. Windows stop at the last line.
 func bestWindow(scores []float64, width int) int {
 	if len(scores) <= width {
 		return 0

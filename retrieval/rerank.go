@@ -32,14 +32,13 @@ import (
 //	-history         1.000/0.828   0.957/0.796   0.913/0.678   0.923/0.814
 //	none (hybrid)    0.913/0.643   0.913/0.651   0.870/0.632   0.815/0.673
 //
-// Every feature helps at least one held-out corpus and lowers none's
-// MRR@10, except three that no held-out question exercises differently:
-// symbol_member and path (their questions name a method or a file that
-// BM25's symbol and path terms already rank first) and defined (in-sample
-// only). They are kept for the question shapes they were made for, which
-// the ranking goldens (testdata/rank) cover; the held-out sets neither
-// confirm nor contradict them. coverage trades axios recall@5 (0.957 ->
-// 0.870) for the other three corpora.
+// Every feature helps at least one held-out corpus and lowers none's MRR@10,
+// except three that no held-out question exercises differently: symbol_member
+// and path (their questions name a method or a file that BM25's symbol and path
+// terms already rank first) and defined (in-sample only). They are kept for the
+// question shapes they were made for, which the ranking goldens (testdata/rank)
+// cover; the held-out sets neither confirm nor contradict them. coverage trades
+// axios recall@5 (0.957 -> 0.870) for the other three corpora.
 const (
 	// wSymbolExact: the question names the chunk's symbol exactly
 	// ("Silences.Set", "GET /rate_limit"): the definition of the thing asked for.

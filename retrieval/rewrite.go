@@ -94,8 +94,7 @@ type pendingRewrite struct {
 	trace Rewritten
 }
 
-// startRewrite asks the rewriter in the background, bounded by
-// RewriteTimeout.
+// startRewrite asks the rewriter in the background, bounded by RewriteTimeout.
 func (a *Asker) startRewrite(ctx context.Context, question string, earlier []string) *pendingRewrite {
 	timeout := a.RewriteTimeout
 	if timeout <= 0 {
@@ -114,10 +113,9 @@ func (a *Asker) startRewrite(ctx context.Context, question string, earlier []str
 // errRewriteLate is the cause of a rewrite dropped for its time bound.
 var errRewriteLate = errors.New("rewrite later than its time bound")
 
-// wait returns the rewrite, or an error when it failed or had not come by
-// its time bound (even from a rewriter that ignores its context). Every
-// call returns what the first one did, so a rewrite dropped as late stays
-// dropped.
+// wait returns the rewrite, or an error when it failed or had not come by its
+// time bound (even from a rewriter that ignores its context). Every call
+// returns what the first one did, so a rewrite dropped as late stays dropped.
 func (p *pendingRewrite) wait(ctx context.Context) (Rewrite, error) {
 	p.once.Do(func() { p.res, p.resErr = p.await(ctx) })
 	return p.res, p.resErr
@@ -220,17 +218,16 @@ func rewriteQueries(question string, rw Rewrite) []rewriteQuery {
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// retrieveRewritten is retrieve with a Rewriter: it searches the question
-// (the full path of the mode, hybrid and lookups and rerank by default)
-// while the rewriter runs, then each variant the same way and the HyDE
-// snippet by its vector (searchRewrites), all with the request's scope,
-// and fuses the lists by
-// Reciprocal Rank Fusion (FuseRRF), the question's list first. The result
-// keeps the question's vector and term weights, and a hit that only a
-// rewrite found loses its Similarity and BM25 (they measured the rewrite),
-// so the coverage decision reads the question alone. A rewrite that fails,
-// is late or holds no usable query is logged and the question's hits are
-// returned as they are; so is a failed variant search.
+// retrieveRewritten is retrieve with a Rewriter: it searches the question (the
+// full path of the mode, hybrid and lookups and rerank by default) while the
+// rewriter runs, then each variant the same way and the HyDE snippet by its
+// vector (searchRewrites), all with the request's scope, and fuses the lists by
+// Reciprocal Rank Fusion (FuseRRF), the question's list first. The result keeps
+// the question's vector and term weights, and a hit that only a rewrite found
+// loses its Similarity and BM25 (they measured the rewrite), so the coverage
+// decision reads the question alone. A rewrite that fails, is late or holds no
+// usable query is logged and the question's hits are returned as they are; so
+// is a failed variant search.
 func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, limit int, weights bool) (retrieved, error) {
 	p, _ := ctx.Value(rewriteKey{}).(*pendingRewrite)
 	if p == nil {

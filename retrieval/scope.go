@@ -35,11 +35,10 @@ func (c sourceScoped) DocFreq(ctx context.Context, q Query, terms [][]string) ([
 	return c.Searcher.DocFreq(ctx, scoped(q, c.ids), terms)
 }
 
-// OnlySourcesVocabulary is OnlySources for the vocabularies the absence
-// check reads (Asker.Vocabularies): a query that names no source reads
-// those of the sources ids, so that a source taken out of the config
-// neither makes a word present nor, lacking a vocabulary, turns the check
-// off.
+// OnlySourcesVocabulary is OnlySources for the vocabularies the absence check
+// reads (Asker.Vocabularies): a query that names no source reads those of the
+// sources ids, so that a source taken out of the config neither makes a word
+// present nor, lacking a vocabulary, turns the check off.
 func OnlySourcesVocabulary(v VocabularySource, ids []string) VocabularySource {
 	return vocabScoped{v: v, ids: ids}
 }

@@ -53,13 +53,12 @@ const UsageLimit = 200
 // line as code, after the definitions; the others are citation lines.
 const UsageWithCode = 3
 
-// Usage describes a usage answer: Answer.Snippets hold the name's
-// Definitions first, then one snippet per site (Sites of them: the line
-// that uses the name, cited as path:line with its enclosing symbol), in
-// Groups, each group's sites by file: readers in code before tests, and,
-// for a name without a definition (an environment variable or a
-// configuration key), code that reads it before the Mentions in files that
-// only mention it (scripts, templates, docs).
+// Usage describes a usage answer: Answer.Snippets hold the name's Definitions
+// first, then one snippet per site (Sites of them: the line that uses the name,
+// cited as path:line with its enclosing symbol), in Groups, each group's sites
+// by file: readers in code before tests, and, for a name without a definition
+// (an environment variable or a configuration key), code that reads it before
+// the Mentions in files that only mention it (scripts, templates, docs).
 type Usage struct {
 	Name string `json:"name"`
 	// Asked is the name as typed when it is not all lower case and no

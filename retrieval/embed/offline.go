@@ -80,9 +80,8 @@ func (*Offline) Dim() int { return OfflineDim }
 
 // Embed returns the unit-length vector of each text, in order, each of
 // OfflineDim float32s. A text without letters or digits gets a fixed unit
-// vector of its own. Embed checks ctx before each text and returns a nil
-// result and an error wrapping ctx.Err() once it is done; it returns no other
-// error.
+// vector of its own. Embed checks ctx before each text and returns a nil result
+// and an error wrapping ctx.Err() once it is done; it returns no other error.
 func (o *Offline) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	var e offlineState

@@ -120,9 +120,8 @@ func Write(w io.Writer, qs []Question) error {
 	return nil
 }
 
-// WriteFile writes qs as JSONL (Write) to the file path, created or
-// truncated, or to w when path is "". Errors name path; a failed Close is
-// returned too.
+// WriteFile writes qs as JSONL (Write) to the file path, created or truncated,
+// or to w when path is "". Errors name path; a failed Close is returned too.
 func WriteFile(path string, w io.Writer, qs []Question) (err error) {
 	if path != "" {
 		f, err := os.Create(path)

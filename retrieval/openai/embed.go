@@ -116,11 +116,10 @@ func (e *Embedder) Name() string { return fmt.Sprintf("openai:%s:%d", e.cfg.Mode
 // Dim is the vector length, in float32 elements.
 func (e *Embedder) Dim() int { return e.dim }
 
-// Embed returns one vector per text, in order, in requests of BatchSize
-// texts. Errors: the endpoint failing after the retries (naming the status
-// and the server's message), a vector of the wrong length or a missing
-// index, and ctx being done (wrapping ctx.Err()). No partial result is
-// returned with an error.
+// Embed returns one vector per text, in order, in requests of BatchSize texts.
+// Errors: the endpoint failing after the retries (naming the status and the
+// server's message), a vector of the wrong length or a missing index, and ctx
+// being done (wrapping ctx.Err()). No partial result is returned with an error.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += e.cfg.BatchSize {

@@ -92,16 +92,15 @@ type rewriteRequest struct {
 	} `json:"response_format"`
 }
 
-// Rewrite asks the model for the rewrites of question; earlier, for a
-// thread follow-up, is the thread's earlier messages, root first. The
-// reply must be one JSON object (a ```json fence around it is accepted)
-// whose "variants" is an array of strings and "standalone" and "hyde"
-// strings; anything else is an error wrapping ErrRewriteMalformed, and so is
-// an object with no usable query. Variants are made one line, cut to
-// maxRewriteLine bytes and limited to the configured number; the snippet is
-// kept when HyDE is on and it has at most maxRewriteSnippet bytes; the
-// standalone question only with earlier messages. Request failures are
-// returned as they are.
+// Rewrite asks the model for the rewrites of question; earlier, for a thread
+// follow-up, is the thread's earlier messages, root first. The reply must be
+// one JSON object (a ```json fence around it is accepted) whose "variants" is
+// an array of strings and "standalone" and "hyde" strings; anything else is an
+// error wrapping ErrRewriteMalformed, and so is an object with no usable query.
+// Variants are made one line, cut to maxRewriteLine bytes and limited to the
+// configured number; the snippet is kept when HyDE is on and it has at most
+// maxRewriteSnippet bytes; the standalone question only with earlier messages.
+// Request failures are returned as they are.
 func (w *Rewriter) Rewrite(ctx context.Context, question string, earlier []string) (retrieval.Rewrite, error) {
 	req := rewriteRequest{chatRequest: chatRequest{Model: w.model, Messages: w.prompt(question, earlier), Temperature: 0, MaxTokens: rewriteMaxTokens}}
 	req.ResponseFormat.Type = "json_object"
@@ -192,10 +191,9 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// rewriteSystem is the instruction. Thread messages arrive between
-// delimiters that carry a random marker (the spotlighting defence by
-// delimiting, Hines et al. 2024, arXiv:2403.14720), as the summary's
-// snippets do.
+// rewriteSystem is the instruction. Thread messages arrive between delimiters
+// that carry a random marker (the spotlighting defence by delimiting, Hines et
+// al. 2024, arXiv:2403.14720), as the summary's snippets do.
 const rewriteSystem = `You turn a developer's question about their team's code and documents into search queries for a code search engine.
 Reply with one JSON object and nothing else, with these keys:
 "standalone": only when earlier thread messages are given: the question rewritten to stand on its own, using the thread for what "it", "that" or "and for X?" refer to; otherwise "".
@@ -229,8 +227,7 @@ func (w *Rewriter) prompt(question string, earlier []string) []chatMessage {
 }
 
 // threadExcerpt keeps the root and the latest messages of a thread, at most
-// maxThreadMessages, each cut so that together they stay within
-// maxThreadBytes.
+// maxThreadMessages, each cut so that together they stay within maxThreadBytes.
 func threadExcerpt(earlier []string) []string {
 	keep := earlier
 	if len(keep) > maxThreadMessages {

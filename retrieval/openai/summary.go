@@ -42,11 +42,10 @@ type SummaryConfig struct {
 	Client  *http.Client  // [a new one with Timeout]
 }
 
-// Summarizer writes a two-sentence answer above an answer's snippets,
-// citing them as [1]..[n]. The snippets are passed as data between random
-// delimiters, with an instruction that they are data, never instructions,
-// and the reply is checked before it is kept (see Summarize). It is safe
-// for concurrent use.
+// Summarizer writes a two-sentence answer above an answer's snippets, citing
+// them as [1]..[n]. The snippets are passed as data between random delimiters,
+// with an instruction that they are data, never instructions, and the reply is
+// checked before it is kept (see Summarize). It is safe for concurrent use.
 type Summarizer struct {
 	model string
 	api   *apiClient

@@ -6,10 +6,9 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// MaxPieces is how many identifier pieces of a text are read, from its
-// start: code chunks longer than that are embedded from their head (doc
-// comment, signature and first lines), at training and at embedding time
-// alike.
+// MaxPieces is how many identifier pieces of a text are read, from its start:
+// code chunks longer than that are embedded from their head (doc comment,
+// signature and first lines), at training and at embedding time alike.
 const MaxPieces = 384
 
 // Markers around a piece before its 3-grams are cut, standing for fastText's
@@ -95,10 +94,6 @@ func newFeaturizer(vocab map[string]int32, buckets int) *Featurizer {
 // Pieces that has one and the 3-gram rows of every piece. A text without
 // pieces gives an empty Bag.
 func (f *Featurizer) Bag(text string) Bag {
-	return f.bag(Pieces(text))
-}
-
-func (f *Featurizer) bag(pieces []string) Bag {
 	clear(f.index)
 	var b Bag
 	f.count = f.count[:0]
@@ -111,7 +106,7 @@ func (f *Featurizer) bag(pieces []string) Bag {
 		b.Rows = append(b.Rows, r)
 		f.count = append(f.count, 1)
 	}
-	for _, p := range pieces {
+	for _, p := range Pieces(text) {
 		if r, ok := f.vocab[p]; ok {
 			add(r)
 		}
