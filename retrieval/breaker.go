@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -95,10 +96,7 @@ func (b *Breaker) Embed(ctx context.Context, texts []string) ([][]float32, error
 	if err != nil {
 		return nil, err
 	}
-	timeout := b.Timeout
-	if timeout <= 0 {
-		timeout = DefaultQueryTimeout
-	}
+	timeout := cmp.Or(max(b.Timeout, 0), DefaultQueryTimeout)
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, errBudget)
 	defer cancel()
 	vs, err := b.Embedder.Embed(cctx, texts)
@@ -189,16 +187,7 @@ func (b *Breaker) now() time.Time {
 	return time.Now()
 }
 
-func (b *Breaker) failures() int {
-	if b.Failures > 0 {
-		return b.Failures
-	}
-	return DefaultBreakerFailures
-}
+// failures and coolDown are the fields, or their defaults when <= 0.
+func (b *Breaker) failures() int { return cmp.Or(max(b.Failures, 0), DefaultBreakerFailures) }
 
-func (b *Breaker) coolDown() time.Duration {
-	if b.CoolDown > 0 {
-		return b.CoolDown
-	}
-	return DefaultBreakerCoolDown
-}
+func (b *Breaker) coolDown() time.Duration { return cmp.Or(max(b.CoolDown, 0), DefaultBreakerCoolDown) }

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -96,10 +97,7 @@ type pendingRewrite struct {
 
 // startRewrite asks the rewriter in the background, bounded by RewriteTimeout.
 func (a *Asker) startRewrite(ctx context.Context, question string, earlier []string) *pendingRewrite {
-	timeout := a.RewriteTimeout
-	if timeout <= 0 {
-		timeout = DefaultRewriteTimeout
-	}
+	timeout := cmp.Or(max(a.RewriteTimeout, 0), DefaultRewriteTimeout)
 	p := &pendingRewrite{done: make(chan struct{}), start: time.Now(), timeout: timeout}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	go func() {

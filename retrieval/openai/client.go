@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,11 +58,8 @@ func newChatClient(kind, baseURL, model, apiKey string, timeout, def time.Durati
 	if model == "" {
 		return nil, errors.New(kind + ": model must be set")
 	}
-	if timeout <= 0 {
-		timeout = def
-	}
 	if client == nil {
-		client = &http.Client{Timeout: timeout}
+		client = &http.Client{Timeout: cmp.Or(max(timeout, 0), def)}
 	}
 	return &apiClient{what: what, baseURL: baseURL, apiKey: apiKey, client: client, maxRetries: retries, sleep: httpretry.Sleep}, nil
 }

@@ -82,15 +82,9 @@ func NewEmbedder(ctx context.Context, cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Model == "" {
 		return nil, errors.New("openai embedder: model must be set")
 	}
-	if cfg.BatchSize <= 0 {
-		cfg.BatchSize = DefaultBatch
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = DefaultRetries
-	}
+	cfg.BatchSize = cmp.Or(max(cfg.BatchSize, 0), DefaultBatch)
+	cfg.Timeout = cmp.Or(max(cfg.Timeout, 0), DefaultTimeout)
+	cfg.MaxRetries = cmp.Or(cfg.MaxRetries, DefaultRetries)
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
