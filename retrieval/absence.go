@@ -56,12 +56,10 @@ func everydayTerm(t string) bool {
 	if EnglishStopwords[t] || questionWords[t] || fillerWords[t] || chatWords[t] || listed(t) {
 		return true
 	}
-	for _, p := range prefixes {
-		if rest, ok := strings.CutPrefix(t, p); ok && len(rest) >= 4 && listed(rest) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(prefixes, func(p string) bool {
+		rest, ok := strings.CutPrefix(t, p)
+		return ok && len(rest) >= 4 && listed(rest)
+	})
 }
 
 // prefixes are English prefixes that make words the lists lack out of

@@ -224,18 +224,13 @@ func isTestPath(p string) bool {
 			return true
 		}
 	}
-	switch {
-	case strings.Contains(base, "fake") || strings.Contains(base, "stub"):
-		return true
-	case strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec."),
-		strings.HasPrefix(base, "test_"), strings.Contains(base, "mock"),
-		strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/test/"),
-		strings.HasPrefix(lp, "tests/") || strings.Contains(lp, "/tests/"),
-		strings.HasPrefix(lp, "testdata/") || strings.Contains(lp, "/testdata/"),
-		strings.Contains(lp, "/fixtures/") || strings.Contains(lp, "__tests__/"):
-		return true
-	}
-	return false
+	return strings.Contains(base, "fake") || strings.Contains(base, "stub") ||
+		strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+		strings.HasPrefix(base, "test_") || strings.Contains(base, "mock") ||
+		strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/test/") ||
+		strings.HasPrefix(lp, "tests/") || strings.Contains(lp, "/tests/") ||
+		strings.HasPrefix(lp, "testdata/") || strings.Contains(lp, "/testdata/") ||
+		strings.Contains(lp, "/fixtures/") || strings.Contains(lp, "__tests__/")
 }
 
 // isVendoredPath reports build output and third-party copies by the folder

@@ -184,8 +184,7 @@ func lookups(base Query, an Analysis) []Query {
 	var qs []Query
 	var names []string
 	for _, id := range an.Identifiers {
-		names = append(names, id)
-		names = append(names, SplitIdentifier(id)...)
+		names = AppendPieces(append(names, id), id)
 	}
 	if an.Endpoint != "" {
 		names = append(names, an.Endpoint)
