@@ -89,10 +89,8 @@ func listed(t string) bool {
 				cands = append(cands, b[:n-1])
 			}
 		}
-		for _, c := range cands {
-			if english.Everyday(c) {
-				return true
-			}
+		if slices.ContainsFunc(cands, english.Everyday) {
+			return true
 		}
 	}
 	return false

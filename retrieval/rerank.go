@@ -218,13 +218,11 @@ func isTestPath(p string) bool {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
 	goFile := path.Ext(base) == ".go"
-	for _, dir := range strings.Split(path.Dir(lp), "/") {
+	testDir := func(dir string) bool {
 		goHelper := goFile && len(dir) > len("test") && strings.HasSuffix(dir, "test") && dir != "latest"
-		if goHelper || strings.Contains(dir, "fake") || strings.Contains(dir, "stub") || strings.Contains(dir, "mock") {
-			return true
-		}
+		return goHelper || strings.Contains(dir, "fake") || strings.Contains(dir, "stub") || strings.Contains(dir, "mock")
 	}
-	return strings.Contains(base, "fake") || strings.Contains(base, "stub") ||
+	return slices.ContainsFunc(strings.Split(path.Dir(lp), "/"), testDir) || strings.Contains(base, "fake") || strings.Contains(base, "stub") ||
 		strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
 		strings.HasPrefix(base, "test_") || strings.Contains(base, "mock") ||
 		strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/test/") ||
@@ -239,13 +237,9 @@ func isTestPath(p string) bool {
 // "(^|/)bower_components/"): a bundle in dist/ repeats every function of the
 // sources it was built from, and a vendored module is someone else's code.
 func isVendoredPath(p string) bool {
-	for _, dir := range strings.Split(path.Dir(p), "/") {
-		switch dir {
-		case "dist", "node_modules", "vendor", "vendors", "bower_components":
-			return true
-		}
-	}
-	return false
+	dirs := strings.Split(path.Dir(p), "/")
+	return slices.ContainsFunc([]string{"dist", "node_modules", "vendor", "vendors", "bower_components"},
+		func(v string) bool { return slices.Contains(dirs, v) })
 }
 
 // isHistoryPath reports changelogs and release notes.
