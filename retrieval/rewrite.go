@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -270,13 +271,9 @@ func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, l
 		p.setTrace(func(t *Rewritten) { t.Dropped = why.Error() })
 		return res, nil
 	}
-	ids := make(map[string]bool, len(res.hits))
-	for _, h := range res.hits {
-		ids[h.ID] = true
-	}
 	fused := FuseRRF(append([]RankedList{{Name: "q", Hits: res.hits}}, rw.lists...))
 	for i := range fused {
-		if !ids[fused[i].ID] {
+		if !slices.ContainsFunc(res.hits, func(h Hit) bool { return h.ID == fused[i].ID }) {
 			fused[i].Similarity, fused[i].BM25 = 0, 0
 		}
 	}
