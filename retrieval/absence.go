@@ -20,11 +20,10 @@ import (
 // answered "not sure" at best (Evidence.DidYouMean).
 //
 // The words a chunk holds come from the sources' vocabularies
-// (VocabularySource, counted at index time), read before the search so
-// that a typo can be corrected in it; without a vocabulary for every
-// source in scope, from the document frequencies the coverage weighting
-// looks up during the search (termWeights.absent), with no typo
-// correction.
+// (VocabularySource, counted at index time), read before the search so that a
+// typo can be corrected in it; without a vocabulary for every source in scope,
+// from the document frequencies the coverage weighting looks up during the
+// search (termWeights.absent), with no typo correction.
 
 // Typo correction limits.
 const (
@@ -43,15 +42,10 @@ const (
 // chatWords are words of chat and of asking about any codebase that the
 // word list lacks (abbreviations, generic jargon): like fillerWords, being
 // absent from the sources says nothing.
-var chatWords = map[string]bool{
-	"pls": true, "plz": true, "thx": true, "btw": true, "fyi": true, "ok": true, "lol": true, "tbh": true,
-	"imo": true, "ie": true, "eg": true, "etc": true, "aka": true, "asap": true, "ragbot": true,
-	"codebase": true, "repo": true, "repos": true, "impl": true, "func": true, "funcs": true, "src": true,
-	"lib": true, "libs": true, "util": true, "utils": true, "dir": true, "dirs": true, "config": true,
-	"configs": true, "param": true, "params": true, "arg": true, "args": true, "env": true, "dev": true,
-	"api": true, "apis": true, "endpoint": true, "endpoints": true, "struct": true, "structs": true,
-	"enum": true, "enums": true, "async": true, "regex": true, "init": true,
-}
+var chatWords = wordSet(`
+pls plz thx btw fyi ok lol tbh imo ie eg etc aka asap ragbot codebase repo repos impl func funcs src
+lib libs util utils dir dirs config configs param params arg args env dev api apis endpoint
+endpoints struct structs enum enums async regex init`)
 
 // everydayTerm reports whether a lower-case term is everyday English:
 // a stopword, a word of asking (questionWords, fillerWords, chatWords), an
@@ -62,12 +56,10 @@ func everydayTerm(t string) bool {
 	if EnglishStopwords[t] || questionWords[t] || fillerWords[t] || chatWords[t] || listed(t) {
 		return true
 	}
-	for _, p := range prefixes {
-		if rest, ok := strings.CutPrefix(t, p); ok && len(rest) >= 4 && listed(rest) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(prefixes, func(p string) bool {
+		rest, ok := strings.CutPrefix(t, p)
+		return ok && len(rest) >= 4 && listed(rest)
+	})
 }
 
 // prefixes are English prefixes that make words the lists lack out of
@@ -97,10 +89,8 @@ func listed(t string) bool {
 				cands = append(cands, b[:n-1])
 			}
 		}
-		for _, c := range cands {
-			if english.Everyday(c) {
-				return true
-			}
+		if slices.ContainsFunc(cands, english.Everyday) {
+			return true
 		}
 	}
 	return false
@@ -112,13 +102,12 @@ type nameWord struct {
 	term string // lower case, as the vocabulary holds it
 }
 
-// nameWords returns the words of plain that may name something: each
-// word's pieces (SplitIdentifier of the word lower-cased: "rate-limit" has
-// two) that are no everyday English, no number and at least 2 letters long,
-// or 4 in a word of several pieces, where short ones are affixes and
-// particles ("add-ons", "e-mail", "non-English"). A word of one piece is
-// named as written ("LDAP", "RabbitMQ's" as "RabbitMQ"); a piece of a
-// longer word by itself.
+// nameWords returns the words of plain that may name something: each word's
+// pieces (SplitIdentifier of the word lower-cased: "rate-limit" has two) that
+// are no everyday English, no number and at least 2 letters long, or 4 in a
+// word of several pieces, where short ones are affixes and particles
+// ("add-ons", "e-mail", "non-English"). A word of one piece is named as written
+// ("LDAP", "RabbitMQ's" as "RabbitMQ"); a piece of a longer word by itself.
 func nameWords(plain []string) []nameWord {
 	var out []nameWord
 	seen := map[string]bool{}
@@ -153,9 +142,8 @@ type Typo struct {
 }
 
 // absence is the absence check of a question's plain words against v, the
-// vocabulary of its scope: the words no chunk holds in any inflection
-// (missing, as the answer names them) and, among those, the typos, which
-// are not missing.
+// vocabulary of its scope: the words no chunk holds in any inflection (missing,
+// as the answer names them) and, among those, the typos, which are not missing.
 func absence(plain []string, v Vocabulary) (missing []string, typos []Typo) {
 	for _, n := range nameWords(plain) {
 		if v.Has(n.term) {
@@ -176,36 +164,28 @@ func absence(plain []string, v Vocabulary) (missing []string, typos []Typo) {
 func absentNames(plain []string, absent []string) []string {
 	var out []string
 	for _, n := range nameWords(plain) {
-		for _, a := range absent {
-			if a == n.term {
-				out = append(out, n.word)
-				break
-			}
+		if slices.Contains(absent, n.term) {
+			out = append(out, n.word)
 		}
 	}
 	return out
 }
 
-// correction returns the term of v that term is a typo of, or "": among
-// the terms at Damerau-Levenshtein distance 1 from term (one letter
-// inserted, deleted or substituted, or two adjacent letters transposed:
-// the single errors of Damerau, "A technique for computer detection and
-// correction of spelling errors", CACM 7(3), 1964, which account for most
-// misspellings) that start with the same letter (as Lucene's
-// DirectSpellChecker requires by default, minPrefix 1), are held by at
-// least typoMinDF chunks and are no filler, the one most chunks hold
-// (ties: the first in byte order). term must be at least typoMinLen
-// ASCII letters, no proper noun of the word list (english.Proper: "kafka"
-// is a name, not a typo) and no compound of two everyday words ("openid",
-// one edit from "opened", is open + id: a name made on purpose).
+// correction returns the term of v that term is a typo of, or "": among the
+// terms at Damerau-Levenshtein distance 1 from term (one letter inserted,
+// deleted or substituted, or two adjacent letters transposed: the single errors
+// of Damerau, "A technique for computer detection and correction of spelling
+// errors", CACM 7(3), 1964, which account for most misspellings) that start
+// with the same letter (as Lucene's DirectSpellChecker requires by default,
+// minPrefix 1), are held by at least typoMinDF chunks and are no filler, the
+// one most chunks hold (ties: the first in byte order). term must be at least
+// typoMinLen ASCII letters, no proper noun of the word list (english.Proper:
+// "kafka" is a name, not a typo) and no compound of two everyday words
+// ("openid", one edit from "opened", is open + id: a name made on purpose).
 func correction(term string, v Vocabulary) string {
-	if len(term) < typoMinLen || english.Proper(term) || compound(term) {
+	notLetter := func(r rune) bool { return r < 'a' || r > 'z' }
+	if len(term) < typoMinLen || strings.IndexFunc(term, notLetter) >= 0 || english.Proper(term) || compound(term) {
 		return ""
-	}
-	for i := 0; i < len(term); i++ {
-		if term[i] < 'a' || term[i] > 'z' {
-			return ""
-		}
 	}
 	best, bestDF := "", 0
 	consider := func(c string) {
@@ -279,11 +259,10 @@ func closestFor(q *question, ev Evidence) string {
 	return restOf(q.raw, missing)
 }
 
-// restOf is what a question asks about besides the missing words: its
-// words as written (punctuation trimmed), without those that are or hold
-// a missing one ("rabbitmq", "RabbitMQ's", "rabbitmq-based") and the words
-// of asking ("where do we send alerts to rabbitmq?" -> "send alerts"); ""
-// when nothing is left.
+// restOf is what a question asks about besides the missing words: its words as
+// written (punctuation trimmed), without those that are or hold a missing one
+// ("rabbitmq", "RabbitMQ's", "rabbitmq-based") and the words of asking ("where
+// do we send alerts to rabbitmq?" -> "send alerts"); "" when nothing is left.
 func restOf(q string, missing []string) string {
 	isMissing := func(s string) bool {
 		return slices.ContainsFunc(missing, func(m string) bool { return strings.EqualFold(m, s) })

@@ -97,17 +97,9 @@ func isIdentifier(tok string) bool {
 		prev = r
 	}
 	inner := strings.Trim(tok, "_.")
-	switch {
-	case camel:
-		return true
-	case strings.Contains(inner, "_") && (hasLower || hasUpper):
-		return true
-	case strings.Contains(inner, ".") && hasUpper: // Type.Method, pkg.Func
-		return true
-	case hasUpper && !hasLower && len(tok) >= 4 && strings.ContainsAny(tok, "_0123456789"):
-		return true
-	}
-	return false
+	return camel || strings.Contains(inner, "_") && (hasLower || hasUpper) ||
+		strings.Contains(inner, ".") && hasUpper || // Type.Method, pkg.Func
+		hasUpper && !hasLower && len(tok) >= 4 && strings.ContainsAny(tok, "_0123456789")
 }
 
 // Analyze finds identifiers, paths, literals, an endpoint and the plain
@@ -115,12 +107,7 @@ func isIdentifier(tok string) bool {
 func Analyze(q string) Analysis {
 	var a Analysis
 	add := func(dst *[]string, s string) {
-		for _, have := range *dst {
-			if have == s {
-				return
-			}
-		}
-		if s != "" {
+		if s != "" && !slices.Contains(*dst, s) {
 			*dst = append(*dst, s)
 		}
 	}

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -218,7 +219,7 @@ type Request struct {
 
 // Ask is the one answer pipeline of ask, serve and eval: it resolves the
 // request's branch (Branches) when it names none, retrieves, decides
-// coverage (see Evidence.Covered) and builds the answer (the best-ranked
+// coverage (see Evidence.Decide) and builds the answer (the best-ranked
 // hit and those of the other top TopK hits that are relevant on their own,
 // or NoCoverage with no snippets; a usage question gets a usage answer,
 // see answerUsage), runs the Guards in order, then the Summarizer on a
@@ -263,16 +264,10 @@ func (a *Asker) answerUsage(ctx context.Context, r Request) (Answer, error) {
 	return a.answerRewritten(ctx, r)
 }
 
-func (a *Asker) logger() *slog.Logger {
-	if a.Log != nil {
-		return a.Log
-	}
-	return slog.Default()
-}
+func (a *Asker) logger() *slog.Logger { return cmp.Or(a.Log, slog.Default()) }
 
-// NotSureMatches is how many closest matches a NotSure answer shows with
-// their code: enough to recognise the right one, few enough not to read as
-// an answer.
+// NotSureMatches is how many closest matches a NotSure answer shows with their
+// code: enough to recognise the right one, few enough not to read as an answer.
 const NotSureMatches = 3
 
 // NotSureListed is how many closest matches a NotSure answer holds in all:
@@ -362,20 +357,14 @@ func trimLines(s string, n int) (string, int) {
 // Ago renders a duration the way citations say it: "just now", "3 minutes
 // ago", "2 hours ago", "5 days ago".
 func Ago(d time.Duration) string {
-	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit + " ago"
-		}
-		return fmt.Sprintf("%d %ss ago", n, unit)
-	}
+	n, unit := int(d/(24*time.Hour)), "day"
 	switch {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute")
+		n, unit = int(d/time.Minute), "minute"
 	case d < 48*time.Hour:
-		return plural(int(d/time.Hour), "hour")
-	default:
-		return plural(int(d/(24*time.Hour)), "day")
+		n, unit = int(d/time.Hour), "hour"
 	}
+	return fmt.Sprintf("%d %s ago", n, plural(n, unit))
 }

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -95,10 +96,7 @@ func (b *Breaker) Embed(ctx context.Context, texts []string) ([][]float32, error
 	if err != nil {
 		return nil, err
 	}
-	timeout := b.Timeout
-	if timeout <= 0 {
-		timeout = DefaultQueryTimeout
-	}
+	timeout := cmp.Or(max(b.Timeout, 0), DefaultQueryTimeout)
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, errBudget)
 	defer cancel()
 	vs, err := b.Embedder.Embed(cctx, texts)
@@ -126,29 +124,21 @@ func (b *Breaker) Trip(err error) {
 // of a half-open breaker.
 func (b *Breaker) admit() (probe bool, err error) {
 	b.mu.Lock()
-	var from BreakerState
-	switch b.stateLocked() {
-	case BreakerClosed:
-		b.mu.Unlock()
-		return false, nil
-	case BreakerOpen:
-		if b.now().Sub(b.openedAt) < b.coolDown() {
-			b.mu.Unlock()
-			return false, fmt.Errorf("%s: %w", b.Embedder.Name(), ErrBreakerOpen)
-		}
-		from, b.state, b.probing = BreakerOpen, BreakerHalfOpen, true
-		b.mu.Unlock()
-		b.changed(from, BreakerHalfOpen, nil)
-		return true, nil
-	default: // half-open: one probe at a time
-		if b.probing {
-			b.mu.Unlock()
-			return false, fmt.Errorf("%s: %w (probing)", b.Embedder.Name(), ErrBreakerOpen)
-		}
-		b.probing = true
-		b.mu.Unlock()
-		return true, nil
+	from := b.stateLocked()
+	switch {
+	case from == BreakerClosed:
+	case from == BreakerOpen && b.now().Sub(b.openedAt) < b.coolDown():
+		err = fmt.Errorf("%s: %w", b.Embedder.Name(), ErrBreakerOpen)
+	case from == BreakerHalfOpen && b.probing: // one probe at a time
+		err = fmt.Errorf("%s: %w (probing)", b.Embedder.Name(), ErrBreakerOpen)
+	default: // the probe, of a half-open breaker or an open one past its cool-down
+		probe, b.state, b.probing = true, BreakerHalfOpen, true
 	}
+	b.mu.Unlock()
+	if probe && from == BreakerOpen {
+		b.changed(from, BreakerHalfOpen, nil)
+	}
+	return probe, err
 }
 
 // done records a call's outcome.
@@ -189,16 +179,7 @@ func (b *Breaker) now() time.Time {
 	return time.Now()
 }
 
-func (b *Breaker) failures() int {
-	if b.Failures > 0 {
-		return b.Failures
-	}
-	return DefaultBreakerFailures
-}
+// failures and coolDown are the fields, or their defaults when <= 0.
+func (b *Breaker) failures() int { return cmp.Or(max(b.Failures, 0), DefaultBreakerFailures) }
 
-func (b *Breaker) coolDown() time.Duration {
-	if b.CoolDown > 0 {
-		return b.CoolDown
-	}
-	return DefaultBreakerCoolDown
-}
+func (b *Breaker) coolDown() time.Duration { return cmp.Or(max(b.CoolDown, 0), DefaultBreakerCoolDown) }

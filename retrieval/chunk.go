@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -82,9 +83,7 @@ func (c Chunk) Validate() error {
 	if c.Source == "" {
 		bad("source", "must not be empty")
 	}
-	switch c.Kind {
-	case KindCode, KindDoc, KindAPI:
-	default:
+	if !slices.Contains([]string{KindCode, KindDoc, KindAPI}, c.Kind) {
 		bad("kind", fmt.Sprintf("got %q, want one of code, doc, api", c.Kind))
 	}
 	if c.Path == "" {

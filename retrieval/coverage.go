@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -124,12 +125,7 @@ func (e Evidence) inBand(th Thresholds) bool {
 	if len(top) == 0 {
 		top = []HitEvidence{{Similarity: e.Similarity, TermCoverage: e.TermCoverage}}
 	}
-	for _, h := range top {
-		if relevant(th, false, h.Similarity, h.TermCoverage) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(top, func(h HitEvidence) bool { return relevant(th, false, h.Similarity, h.TermCoverage) })
 }
 
 // Decide makes the coverage decision:
@@ -155,23 +151,19 @@ func (e Evidence) inBand(th Thresholds) bool {
 // A question searched with corrected typos (DidYouMean) is NotSure where it
 // would be covered: the asker did not ask it.
 func (e Evidence) Decide(th Thresholds) Coverage {
-	c := e.decide(th)
-	if c == Covered && e.DidYouMean != "" {
-		return NotSure
+	covered := Covered
+	if e.DidYouMean != "" {
+		covered = NotSure
 	}
-	return c
-}
-
-func (e Evidence) decide(th Thresholds) Coverage {
 	switch {
 	case len(e.AbsentNames) > 0:
 		return NoCoverage
 	case e.Lexical:
-		return Covered
+		return covered
 	case e.Missing != "":
 		return NoCoverage
 	case e.inBand(th):
-		return Covered
+		return covered
 	case e.farFromAll(th):
 		return NoCoverage
 	}
@@ -185,9 +177,6 @@ func (e Evidence) farFromAll(th Thresholds) bool {
 	return e.Similarity < th.FloorSimilarity && e.TermCoverage < th.FloorTermCoverage ||
 		th.MaxAbsentShare > 0 && e.AbsentShare > th.MaxAbsentShare
 }
-
-// Covered reports whether Decide answers the question outright.
-func (e Evidence) Covered(th Thresholds) bool { return e.Decide(th) == Covered }
 
 // relevant reports whether one hit, of a covered question, is worth showing.
 func relevant(th Thresholds, lexical bool, sim, cov float64) bool {
@@ -204,9 +193,8 @@ func (a *Asker) Assess(ctx context.Context, r Request) ([]Hit, Evidence, error) 
 	return res.hits, ev, err
 }
 
-// assess is Assess that also returns the whole retrieval (for scoring more
-// hits later: answer's "not sure" list) and the question's analysis, made
-// once.
+// assess is Assess that also returns the whole retrieval (for scoring more hits
+// later: answer's "not sure" list) and the question's analysis, made once.
 //
 // The absence check (absence.go) runs first: a typo is corrected in the
 // question searched (Evidence.DidYouMean), and a plain word that names
@@ -271,12 +259,7 @@ func lexicalMatch(an Analysis, c Chunk) bool {
 func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []Hit) (string, error) {
 	an := q.Analysis
 	inHits := func(match func(Chunk) bool) bool {
-		for _, h := range hits {
-			if match(h.Chunk) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(hits, func(h Hit) bool { return match(h.Chunk) })
 	}
 	containsFold := func(s string) func(Chunk) bool {
 		s = strings.ToLower(s)
@@ -357,47 +340,36 @@ func (a *Asker) termIndexed(ctx context.Context, r Request, term string) (bool, 
 // says nothing, so coverage does not weigh them; weighed, the documentation
 // words lifted every section that mentions "documentation" above the one
 // asked for (docs/evaluation.md, "Generated benchmark").
-var fillerWords = map[string]bool{
-	"i": true, "me": true, "my": true, "we": true, "us": true, "our": true, "you": true, "your": true,
-	"he": true, "she": true, "his": true, "her": true, "its": true, "them": true, "someone": true,
-	"something": true, "anything": true, "everything": true, "one": true, "ones": true, "some": true,
-	"any": true, "all": true, "each": true, "every": true, "other": true, "another": true, "same": true,
-	"many": true, "much": true, "more": true, "most": true, "few": true, "less": true, "own": true,
-	"about": true, "from": true, "up": true, "down": true, "out": true, "off": true, "over": true,
-	"before": true, "after": true, "between": true, "through": true, "via": true, "without": true,
-	"so": true, "than": true, "too": true, "very": true, "just": true, "only": true, "also": true,
-	"already": true, "again": true, "still": true, "ever": true, "whether": true, "like": true,
-	"have": true, "has": true, "had": true, "been": true, "being": true, "would": true, "could": true,
-	"should": true, "may": true, "might": true, "must": true, "shall": true, "get": true, "gets": true,
-	"getting": true, "got": true, "go": true, "goes": true, "going": true, "look": true, "looking": true,
-	"find": true, "see": true, "use": true, "using": true, "used": true, "make": true, "need": true,
-	"want": true, "know": true, "tell": true, "happen": true, "work": true, "works": true, "way": true,
-	"thing": true, "things": true, "incl": true, "e": true, "g": true, "etc": true,
-	"doc": true, "docs": true, "documentation": true, "documented": true, "explain": true, "explains": true,
-	"explained": true, "describe": true, "describes": true, "described": true,
-}
+var fillerWords = wordSet(`
+i me my we us our you your he she his her its them someone something anything everything one ones
+some any all each every other another same many much more most few less own about from up down out
+off over before after between through via without so than too very just only also already again
+still ever whether like have has had been being would could should may might must shall get gets
+getting got go goes going look looking find see use using used make need want know tell happen work
+works way thing things incl e g etc doc docs documentation documented explain explains explained
+describe describes described`)
 
 // termWeights are a question's content terms with their inverse document
 // frequencies in the asker's scope.
 type termWeights struct {
-	forms  [][]string // per term, its inflections (the term first)
-	idf    []float64
-	df     []int // document frequency of each term, before smoothing
-	sum    float64
-	absent []string // terms with document frequency 0
+	forms     [][]string // per term, its inflections (the term first)
+	idf       []float64
+	sum       float64
+	absent    []string // terms with document frequency 0
+	absentIDF float64  // the sum of their idf
 }
 
-// weighTerms looks up the document frequency of every content term (in
-// any of its inflections) in r's scope, one Aggregate request for all
-// (Store.DocFreq), and weighs each by the BM25 inverse document frequency
-// ln(1 + (N - n + 0.5) / (n + 0.5)) (Robertson and Zaragoza, "The
-// Probabilistic Relevance Framework: BM25 and Beyond", 2009, in the
-// non-negative form Lucene uses). So a hit that contains the question's rare
-// words covers it more than one that contains its common ones, and a term
-// the sources never mention weighs most: "snooze" in a question about
-// snoozing alerts, when nothing indexed says snooze (counted as found once,
-// add-one smoothing, so in a small repository an unused word does not
-// outweigh the rest). Weaviate's stopwords are left out, as its BM25 leaves
+// weighTerms looks up the document frequency of every content term (in any of
+// its inflections) in r's scope, one Aggregate request for all (Store.DocFreq),
+// and weighs each by the BM25 inverse document frequency
+// ln(1 + (N - n + 0.5) / (n + 0.5)) (Robertson and Zaragoza, "The Probabilistic
+// Relevance Framework: BM25 and Beyond", 2009, in the non-negative form Lucene
+// uses). So a hit that
+// contains the question's rare words covers it more than one that contains its
+// common ones, and a term the sources never mention weighs most: "snooze" in a
+// question about snoozing alerts, when nothing indexed says snooze (counted as
+// found once, add-one smoothing, so in a small repository an unused word does
+// not outweigh the rest). Weaviate's stopwords are left out, as its BM25 leaves
 // them out, and so are fillerWords.
 func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (termWeights, error) {
 	var w termWeights
@@ -416,17 +388,15 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 		return w, err
 	}
 	w.idf = make([]float64, len(df))
-	w.df = make([]int, len(df))
 	for i, d := range df {
-		w.df[i] = d
-		if d == 0 {
-			w.absent = append(w.absent, kept[i])
-		}
 		// add-one: an absent term weighs as one found once; a total counted
 		// before the latest chunks were indexed is never below a term's count.
-		d = max(d, 1)
-		w.idf[i] = bm25IDF(float64(max(n, d)), float64(d))
+		w.idf[i] = bm25IDF(float64(max(n, d, 1)), float64(max(d, 1)))
 		w.sum += w.idf[i]
+		if d == 0 {
+			w.absent = append(w.absent, kept[i])
+			w.absentIDF += w.idf[i]
+		}
 	}
 	return w, nil
 }
@@ -437,13 +407,7 @@ func (w termWeights) absentShare() float64 {
 	if w.sum == 0 {
 		return 0
 	}
-	var got float64
-	for i := range w.forms {
-		if w.df[i] == 0 {
-			got += w.idf[i]
-		}
-	}
-	return got / w.sum
+	return w.absentIDF / w.sum
 }
 
 // bm25IDF is BM25's inverse document frequency of a term found in df of n
@@ -488,26 +452,18 @@ func inflections(term string) []string {
 			stems = append(stems, b)
 		}
 	}
-	seen := map[string]bool{}
 	var out []string
-	add := func(f string) {
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
 	for _, b := range stems {
-		add(b)
+		out = append(out, b)
 		for _, suf := range []string{"s", "es", "ed", "d", "ing"} {
-			add(b + suf)
+			out = append(out, b+suf)
 		}
 		if y, ok := strings.CutSuffix(b, "y"); ok {
-			add(y + "ies")
-			add(y + "ied")
+			out = append(out, y+"ies", y+"ied")
 		}
 		if e, ok := strings.CutSuffix(b, "e"); ok && len(e) >= 3 {
-			add(e + "ing") // snooze -> snoozing
+			out = append(out, e+"ing") // snooze -> snoozing
 		}
 	}
-	return out
+	return dedupe(out)
 }

@@ -11,7 +11,6 @@
 // (staleness checks implemented by ingest) and the optional Summarizer.
 //
 // It declares the small interfaces it consumes and imports none of their
-// implementations: Searcher (the Weaviate store, retrieval/weaviate),
-// Embedder (retrieval/embed, retrieval/openai), Summarizer
-// (retrieval/openai) and Guard.
+// implementations: Searcher (the Weaviate store, retrieval/weaviate), Embedder
+// (retrieval/embed, retrieval/openai), Summarizer (retrieval/openai) and Guard.
 package retrieval

@@ -169,10 +169,7 @@ func newFocusLines(c Chunk) focusLines {
 
 // scores is each body line's score for t (see focusExact).
 func (f focusLines) scores(t FocusTerms) []float64 {
-	want := map[string]bool{}
-	for _, term := range t.Terms {
-		want[term] = true
-	}
+	want := setOf(t.Terms)
 	lineTerms := make([]map[string]bool, len(f.body))
 	df := map[string]int{}
 	for i, l := range f.body {
@@ -200,14 +197,13 @@ func (f focusLines) scores(t FocusTerms) []float64 {
 	return out
 }
 
-// bestWindow returns the start of the width-line window with the highest
-// sum of scores, the earliest among equals, then moved so that its matched
-// lines (from its first to its last line scoring above 0) sit in its
-// middle: they get context on both sides, and stay in view when a surface
-// cuts the snippet's end to fit its size limits. The move keeps every
-// matched line of the window in it, and adds none (a window holding more
-// would have won), so the sum stays the highest. Windows stop at the last
-// line.
+// bestWindow returns the start of the width-line window with the highest sum of
+// scores, the earliest among equals, then moved so that its matched lines (from
+// its first to its last line scoring above 0) sit in its middle: they get
+// context on both sides, and stay in view when a surface cuts the snippet's end
+// to fit its size limits. The move keeps every matched line of the window in
+// it, and adds none (a window holding more would have won), so the sum stays
+// the highest. Windows stop at the last line.
 func bestWindow(scores []float64, width int) int {
 	if len(scores) <= width {
 		return 0

@@ -33,7 +33,6 @@ func FuseRRF(lists []RankedList) []Hit {
 		hit   Hit
 		score float64
 		ranks []string
-		order int
 	}
 	byID := map[string]*fused{}
 	var all []*fused
@@ -42,7 +41,7 @@ func FuseRRF(lists []RankedList) []Hit {
 			key := h.ID
 			f := byID[key]
 			if f == nil || key == "" {
-				f = &fused{hit: h, order: len(all)}
+				f = &fused{hit: h}
 				all = append(all, f)
 				if key != "" {
 					byID[key] = f
@@ -52,12 +51,7 @@ func FuseRRF(lists []RankedList) []Hit {
 			f.ranks = append(f.ranks, fmt.Sprintf("%s#%d", l.Name, i+1))
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].score != all[j].score {
-			return all[i].score > all[j].score
-		}
-		return all[i].order < all[j].order
-	})
+	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score }) // all is in order of first appearance
 	out := make([]Hit, len(all))
 	for i, f := range all {
 		h := f.hit

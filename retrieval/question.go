@@ -17,12 +17,8 @@ type question struct {
 }
 
 func newQuestion(q string) *question {
-	qs := &question{Analysis: Analyze(q), raw: q, text: SearchQuery(q), terms: map[string]bool{},
+	return &question{Analysis: Analyze(q), raw: q, text: SearchQuery(q), terms: setOf(Terms(q)),
 		content: QueryTerms(q), hitTerms: map[string]map[string]bool{}}
-	for _, t := range Terms(q) {
-		qs.terms[t] = true
-	}
-	return qs
 }
 
 // chunkTerms returns the terms of h's chunk (see chunkTerms), computed once

@@ -32,14 +32,13 @@ import (
 //	-history         1.000/0.828   0.957/0.796   0.913/0.678   0.923/0.814
 //	none (hybrid)    0.913/0.643   0.913/0.651   0.870/0.632   0.815/0.673
 //
-// Every feature helps at least one held-out corpus and lowers none's
-// MRR@10, except three that no held-out question exercises differently:
-// symbol_member and path (their questions name a method or a file that
-// BM25's symbol and path terms already rank first) and defined (in-sample
-// only). They are kept for the question shapes they were made for, which
-// the ranking goldens (testdata/rank) cover; the held-out sets neither
-// confirm nor contradict them. coverage trades axios recall@5 (0.957 ->
-// 0.870) for the other three corpora.
+// Every feature helps at least one held-out corpus and lowers none's MRR@10,
+// except three that no held-out question exercises differently: symbol_member
+// and path (their questions name a method or a file that BM25's symbol and path
+// terms already rank first) and defined (in-sample only). They are kept for the
+// question shapes they were made for, which the ranking goldens (testdata/rank)
+// cover; the held-out sets neither confirm nor contradict them. coverage trades
+// axios recall@5 (0.957 -> 0.870) for the other three corpora.
 const (
 	// wSymbolExact: the question names the chunk's symbol exactly
 	// ("Silences.Set", "GET /rate_limit"): the definition of the thing asked for.
@@ -195,12 +194,9 @@ func symbolMatch(a Analysis, symbol string) int {
 // file or folder path it ends with, or, for a path a trace printed
 // (OutsidePath), the repository path it ends with.
 func pathMatch(paths []string, p string) bool {
-	for _, q := range paths {
-		if p == q || strings.HasSuffix(p, "/"+q) || OutsidePath(q) && strings.HasSuffix(q, "/"+p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(paths, func(q string) bool {
+		return p == q || strings.HasSuffix(p, "/"+q) || OutsidePath(q) && strings.HasSuffix(q, "/"+p)
+	})
 }
 
 // literalMatch is the share (0..1) of the literals found verbatim in
@@ -227,24 +223,17 @@ func isTestPath(p string) bool {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
 	goFile := path.Ext(base) == ".go"
-	for _, dir := range strings.Split(path.Dir(lp), "/") {
+	testDir := func(dir string) bool {
 		goHelper := goFile && len(dir) > len("test") && strings.HasSuffix(dir, "test") && dir != "latest"
-		if goHelper || strings.Contains(dir, "fake") || strings.Contains(dir, "stub") || strings.Contains(dir, "mock") {
-			return true
-		}
+		return goHelper || strings.Contains(dir, "fake") || strings.Contains(dir, "stub") || strings.Contains(dir, "mock")
 	}
-	switch {
-	case strings.Contains(base, "fake") || strings.Contains(base, "stub"):
-		return true
-	case strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec."),
-		strings.HasPrefix(base, "test_"), strings.Contains(base, "mock"),
-		strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/test/"),
-		strings.HasPrefix(lp, "tests/") || strings.Contains(lp, "/tests/"),
-		strings.HasPrefix(lp, "testdata/") || strings.Contains(lp, "/testdata/"),
-		strings.Contains(lp, "/fixtures/") || strings.Contains(lp, "__tests__/"):
-		return true
-	}
-	return false
+	return slices.ContainsFunc(strings.Split(path.Dir(lp), "/"), testDir) || strings.Contains(base, "fake") || strings.Contains(base, "stub") ||
+		strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+		strings.HasPrefix(base, "test_") || strings.Contains(base, "mock") ||
+		strings.HasPrefix(lp, "test/") || strings.Contains(lp, "/test/") ||
+		strings.HasPrefix(lp, "tests/") || strings.Contains(lp, "/tests/") ||
+		strings.HasPrefix(lp, "testdata/") || strings.Contains(lp, "/testdata/") ||
+		strings.Contains(lp, "/fixtures/") || strings.Contains(lp, "__tests__/")
 }
 
 // isVendoredPath reports build output and third-party copies by the folder
@@ -253,24 +242,16 @@ func isTestPath(p string) bool {
 // "(^|/)bower_components/"): a bundle in dist/ repeats every function of the
 // sources it was built from, and a vendored module is someone else's code.
 func isVendoredPath(p string) bool {
-	for _, dir := range strings.Split(path.Dir(p), "/") {
-		switch dir {
-		case "dist", "node_modules", "vendor", "vendors", "bower_components":
-			return true
-		}
-	}
-	return false
+	dirs := strings.Split(path.Dir(p), "/")
+	return slices.ContainsFunc([]string{"dist", "node_modules", "vendor", "vendors", "bower_components"},
+		func(v string) bool { return slices.Contains(dirs, v) })
 }
 
 // isHistoryPath reports changelogs and release notes.
 func isHistoryPath(p string) bool {
 	base := strings.ToLower(path.Base(p))
-	for _, prefix := range []string{"changelog", "changes", "history", "release-notes", "releases", "news"} {
-		if strings.HasPrefix(base, prefix) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"changelog", "changes", "history", "release-notes", "releases", "news"},
+		func(prefix string) bool { return strings.HasPrefix(base, prefix) })
 }
 
 // literalDefined reports whether one of the literals occurs inside a string

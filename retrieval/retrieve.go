@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -77,18 +78,9 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	}
 	// The term weights do not depend on the hits: look them up (one
 	// Aggregate request) while the search runs.
-	type weighed struct {
-		w   termWeights
-		err error
-	}
 	var wait func() (termWeights, error)
 	if weights || mode == ModeHybridRerank {
-		ch := make(chan weighed, 1) // buffered: the goroutine never blocks, even after an early return
-		go func() {
-			w, err := a.weighTerms(ctx, r, q.content)
-			ch <- weighed{w, err}
-		}()
-		wait = func() (termWeights, error) { wd := <-ch; return wd.w, wd.err }
+		wait = background(func() (termWeights, error) { return a.weighTerms(ctx, r, q.content) })
 	}
 	var res retrieved
 	if alpha > 0 {
@@ -114,15 +106,10 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 	if err != nil {
 		return res, err
 	}
-	hits := found[0]
-	var extra []Hit
-	for _, more := range found[1:] {
-		extra = append(extra, more...)
-	}
 	if res.w, err = wait(); err != nil {
 		return res, err
 	}
-	hits = rerank(q, res.w, mergeHits(hits, extra), a.Without...)
+	hits := rerank(q, res.w, mergeHits(found[0], slices.Concat(found[1:]...)), a.Without...)
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
@@ -197,8 +184,7 @@ func lookups(base Query, an Analysis) []Query {
 	var qs []Query
 	var names []string
 	for _, id := range an.Identifiers {
-		names = append(names, id)
-		names = append(names, SplitIdentifier(id)...)
+		names = AppendPieces(append(names, id), id)
 	}
 	if an.Endpoint != "" {
 		names = append(names, an.Endpoint)
@@ -325,4 +311,19 @@ func (a *Asker) scoreHits(ctx context.Context, question string, q *question, res
 		hits[i].TermCoverage = res.w.coverage(q.chunkTerms(hits[i]))
 	}
 	return nil
+}
+
+// background runs f in a goroutine and returns a function that waits for
+// its result. The goroutine never blocks, even when nobody waits.
+func background[T any](f func() (T, error)) func() (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := f()
+		ch <- result{v, err}
+	}()
+	return func() (T, error) { r := <-ch; return r.v, r.err }
 }

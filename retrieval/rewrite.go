@@ -1,9 +1,11 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -86,20 +88,17 @@ type pendingRewrite struct {
 	start   time.Time
 	timeout time.Duration
 
-	mu     sync.Mutex
-	trace  Rewritten
-	waited bool // the first wait's outcome is final: res and resErr
+	once   sync.Once // the first wait's outcome is final: res and resErr
 	res    Rewrite
 	resErr error
+
+	mu    sync.Mutex
+	trace Rewritten
 }
 
-// startRewrite asks the rewriter in the background, bounded by
-// RewriteTimeout.
+// startRewrite asks the rewriter in the background, bounded by RewriteTimeout.
 func (a *Asker) startRewrite(ctx context.Context, question string, earlier []string) *pendingRewrite {
-	timeout := a.RewriteTimeout
-	if timeout <= 0 {
-		timeout = DefaultRewriteTimeout
-	}
+	timeout := cmp.Or(max(a.RewriteTimeout, 0), DefaultRewriteTimeout)
 	p := &pendingRewrite{done: make(chan struct{}), start: time.Now(), timeout: timeout}
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	go func() {
@@ -113,17 +112,11 @@ func (a *Asker) startRewrite(ctx context.Context, question string, earlier []str
 // errRewriteLate is the cause of a rewrite dropped for its time bound.
 var errRewriteLate = errors.New("rewrite later than its time bound")
 
-// wait returns the rewrite, or an error when it failed or had not come by
-// its time bound (even from a rewriter that ignores its context). Every
-// call returns what the first one did, so a rewrite dropped as late stays
-// dropped.
+// wait returns the rewrite, or an error when it failed or had not come by its
+// time bound (even from a rewriter that ignores its context). Every call
+// returns what the first one did, so a rewrite dropped as late stays dropped.
 func (p *pendingRewrite) wait(ctx context.Context) (Rewrite, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.waited {
-		p.res, p.resErr = p.await(ctx)
-		p.waited = true
-	}
+	p.once.Do(func() { p.res, p.resErr = p.await(ctx) })
 	return p.res, p.resErr
 }
 
@@ -224,17 +217,16 @@ func rewriteQueries(question string, rw Rewrite) []rewriteQuery {
 
 func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// retrieveRewritten is retrieve with a Rewriter: it searches the question
-// (the full path of the mode, hybrid and lookups and rerank by default)
-// while the rewriter runs, then each variant the same way and the HyDE
-// snippet by its vector (searchRewrites), all with the request's scope,
-// and fuses the lists by
-// Reciprocal Rank Fusion (FuseRRF), the question's list first. The result
-// keeps the question's vector and term weights, and a hit that only a
-// rewrite found loses its Similarity and BM25 (they measured the rewrite),
-// so the coverage decision reads the question alone. A rewrite that fails,
-// is late or holds no usable query is logged and the question's hits are
-// returned as they are; so is a failed variant search.
+// retrieveRewritten is retrieve with a Rewriter: it searches the question (the
+// full path of the mode, hybrid and lookups and rerank by default) while the
+// rewriter runs, then each variant the same way and the HyDE snippet by its
+// vector (searchRewrites), all with the request's scope, and fuses the lists by
+// Reciprocal Rank Fusion (FuseRRF), the question's list first. The result keeps
+// the question's vector and term weights, and a hit that only a rewrite found
+// loses its Similarity and BM25 (they measured the rewrite), so the coverage
+// decision reads the question alone. A rewrite that fails, is late or holds no
+// usable query is logged and the question's hits are returned as they are; so
+// is a failed variant search.
 func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, limit int, weights bool) (retrieved, error) {
 	p, _ := ctx.Value(rewriteKey{}).(*pendingRewrite)
 	if p == nil {
@@ -243,59 +235,45 @@ func (a *Asker) retrieveRewritten(ctx context.Context, r Request, q *question, l
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the other side when one fails
 	// The question's search and the rewrite's (wait for the model, then
-	// search its queries) run side by side; channels are buffered, so
-	// neither goroutine blocks after an early return.
-	type own struct {
-		res retrieved
-		err error
-	}
+	// search its queries) run side by side.
 	type rewritten struct {
 		lists   []RankedList
 		queries []rewriteQuery
-		why     error // the rewrite was dropped
 	}
-	ownc, rwc := make(chan own, 1), make(chan rewritten, 1)
 	raw := q.raw
-	go func() {
-		res, err := a.retrieve(context.WithValue(ctx, plainKey{}, true), r, q, limit, weights)
-		ownc <- own{res, err}
-	}()
-	go func() {
+	own := background(func() (retrieved, error) {
+		return a.retrieve(context.WithValue(ctx, plainKey{}, true), r, q, limit, weights)
+	})
+	rewrites := background(func() (rewritten, error) { // the error says why the rewrite was dropped
 		rw, err := p.wait(ctx)
 		if err != nil {
-			rwc <- rewritten{why: err}
-			return
+			return rewritten{}, err
 		}
 		queries := rewriteQueries(raw, rw)
 		if len(queries) == 0 {
-			rwc <- rewritten{why: errors.New("the rewrite held no usable query")}
-			return
+			return rewritten{}, errors.New("the rewrite held no usable query")
 		}
 		lists, err := a.searchRewrites(ctx, r, queries, max(limit, a.Candidates))
 		if err != nil {
 			err = fmt.Errorf("searching the rewritten queries: %w", err)
 		}
-		rwc <- rewritten{lists: lists, queries: queries, why: err}
-	}()
-	o := <-ownc
-	if o.err != nil {
-		return o.res, o.err
+		return rewritten{lists: lists, queries: queries}, err
+	})
+	res, err := own()
+	if err != nil {
+		return res, err
 	}
-	res, rw := o.res, <-rwc
-	if rw.why != nil {
+	rw, why := rewrites()
+	if why != nil {
 		if ctx.Err() == nil {
-			a.logger().Warn("query rewrite dropped; searched the question alone", "err", rw.why, "ms", time.Since(p.start).Milliseconds())
+			a.logger().Warn("query rewrite dropped; searched the question alone", "err", why, "ms", time.Since(p.start).Milliseconds())
 		}
-		p.setTrace(func(t *Rewritten) { t.Dropped = rw.why.Error() })
+		p.setTrace(func(t *Rewritten) { t.Dropped = why.Error() })
 		return res, nil
-	}
-	ids := make(map[string]bool, len(res.hits))
-	for _, h := range res.hits {
-		ids[h.ID] = true
 	}
 	fused := FuseRRF(append([]RankedList{{Name: "q", Hits: res.hits}}, rw.lists...))
 	for i := range fused {
-		if !ids[fused[i].ID] {
+		if !slices.ContainsFunc(res.hits, func(h Hit) bool { return h.ID == fused[i].ID }) {
 			fused[i].Similarity, fused[i].BM25 = 0, 0
 		}
 	}

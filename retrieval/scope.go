@@ -19,25 +19,26 @@ type sourceScoped struct {
 	ids []string
 }
 
-func (c sourceScoped) Search(ctx context.Context, q Query) ([]Hit, error) {
+// scoped is q with ids as its sources when it names none.
+func scoped(q Query, ids []string) Query {
 	if len(q.Sources) == 0 {
-		q.Sources = c.ids
+		q.Sources = ids
 	}
-	return c.Searcher.Search(ctx, q)
+	return q
+}
+
+func (c sourceScoped) Search(ctx context.Context, q Query) ([]Hit, error) {
+	return c.Searcher.Search(ctx, scoped(q, c.ids))
 }
 
 func (c sourceScoped) DocFreq(ctx context.Context, q Query, terms [][]string) ([]int, int, error) {
-	if len(q.Sources) == 0 {
-		q.Sources = c.ids
-	}
-	return c.Searcher.DocFreq(ctx, q, terms)
+	return c.Searcher.DocFreq(ctx, scoped(q, c.ids), terms)
 }
 
-// OnlySourcesVocabulary is OnlySources for the vocabularies the absence
-// check reads (Asker.Vocabularies): a query that names no source reads
-// those of the sources ids, so that a source taken out of the config
-// neither makes a word present nor, lacking a vocabulary, turns the check
-// off.
+// OnlySourcesVocabulary is OnlySources for the vocabularies the absence check
+// reads (Asker.Vocabularies): a query that names no source reads those of the
+// sources ids, so that a source taken out of the config neither makes a word
+// present nor, lacking a vocabulary, turns the check off.
 func OnlySourcesVocabulary(v VocabularySource, ids []string) VocabularySource {
 	return vocabScoped{v: v, ids: ids}
 }
@@ -49,8 +50,5 @@ type vocabScoped struct {
 }
 
 func (c vocabScoped) Vocabulary(ctx context.Context, q Query) (Vocabulary, bool, error) {
-	if len(q.Sources) == 0 {
-		q.Sources = c.ids
-	}
-	return c.v.Vocabulary(ctx, q)
+	return c.v.Vocabulary(ctx, scoped(q, c.ids))
 }

@@ -134,15 +134,13 @@ func Terms(text string) []string {
 //  3. a line of the word pieces of c.Path
 //     ("notify/set_notifies_stage.go" -> "notify set notifies stage go").
 //
-// Lines 2 and 3 list a term once, in order of first appearance; a line is
-// left out when empty. On the public eval set (docs/evaluation.md),
-// splitting identifiers inside
-// content (1) raised BM25-only recall@5 from 0.769 to 0.815 and
-// hybrid+rerank from 0.877 to 0.892 (no kind lower); stemming on top
-// (Porter-style -s/-ed/-ing) left recall@5 unchanged and lowered MRR, so
-// terms are not stemmed. The result depends on Content, Symbol, Signature
-// and Path only, and is the same on every call. SearchQuery analyses
-// questions to match.
+// Lines 2 and 3 list a term once, in order of first appearance; a line is left
+// out when empty. On the public eval set (docs/evaluation.md), splitting
+// identifiers inside content (1) raised BM25-only recall@5 from 0.769 to 0.815
+// and hybrid+rerank from 0.877 to 0.892 (no kind lower); stemming on top
+// (Porter-style -s/-ed/-ing) left recall@5 unchanged and lowered MRR, so terms
+// are not stemmed. The result depends on Content, Symbol, Signature and Path
+// only, and is the same on every call. SearchQuery analyses questions to match.
 func SearchText(c Chunk) string {
 	var b strings.Builder
 	line := func(words []string) {
@@ -170,20 +168,8 @@ func SearchText(c Chunk) string {
 // are not among those terms, for the symbol property, which Weaviate
 // tokenizes itself. It returns "" for a question without letters or digits.
 func SearchQuery(q string) string {
-	terms := dedupe(Terms(q))
-	have := make(map[string]bool, len(terms))
-	for _, t := range terms {
-		have[t] = true
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if !have[w] {
-			have[w] = true
-			terms = append(terms, w)
-		}
-	}
-	return strings.Join(terms, " ")
+	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.Join(dedupe(append(Terms(q), words...)), " ")
 }
 
 // dedupe returns words without repeats, keeping first occurrences in order.

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -52,13 +53,12 @@ const UsageLimit = 200
 // line as code, after the definitions; the others are citation lines.
 const UsageWithCode = 3
 
-// Usage describes a usage answer: Answer.Snippets hold the name's
-// Definitions first, then one snippet per site (Sites of them: the line
-// that uses the name, cited as path:line with its enclosing symbol), in
-// Groups, each group's sites by file: readers in code before tests, and,
-// for a name without a definition (an environment variable or a
-// configuration key), code that reads it before the Mentions in files that
-// only mention it (scripts, templates, docs).
+// Usage describes a usage answer: Answer.Snippets hold the name's Definitions
+// first, then one snippet per site (Sites of them: the line that uses the name,
+// cited as path:line with its enclosing symbol), in Groups, each group's sites
+// by file: readers in code before tests, and, for a name without a definition
+// (an environment variable or a configuration key), code that reads it before
+// the Mentions in files that only mention it (scripts, templates, docs).
 type Usage struct {
 	Name string `json:"name"`
 	// Asked is the name as typed when it is not all lower case and no
@@ -239,11 +239,7 @@ func siteMatcher(defs []Hit, name string) *regexp.Regexp {
 			flags = "(?i)"
 		}
 	}
-	names := make([]string, 0, len(alts))
-	for n := range alts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(alts))
 	// "$" is a boundary: shell reads X as "$X" or "${X}".
 	return regexp.MustCompile(flags + `(?:^|[^A-Za-z0-9_])(?:` + strings.Join(names, "|") + `)(?:$|[^A-Za-z0-9_])`)
 }
@@ -285,12 +281,7 @@ func chunkSites(c Chunk, match *regexp.Regexp, mention bool) []site {
 }
 
 func isComment(t string) bool {
-	for _, p := range []string{"//", "#", "/*", "* ", "--"} {
-		if strings.HasPrefix(t, p) || t == "*" {
-			return true
-		}
-	}
-	return false
+	return t == "*" || slices.ContainsFunc([]string{"//", "#", "/*", "* ", "--"}, func(p string) bool { return strings.HasPrefix(t, p) })
 }
 
 // usageAnswer orders the sites (by group, mention, test file, path, line),

@@ -57,17 +57,13 @@ func (v *SourceVocabulary) Current(st SourceState) bool {
 	return v.Source == st.Source && v.Branch == st.Branch && v.CommitSHA == st.CommitSHA && v.IndexedAt.Equal(st.IndexedAt)
 }
 
-// visible reports whether an asker in groups sees the source's chunks: its
-// ACL is empty or shares a group with them, as the search filter has it.
-func (v *SourceVocabulary) visible(groups []string) bool {
-	return len(v.ACL) == 0 || slices.ContainsFunc(v.ACL, func(g string) bool { return slices.Contains(groups, g) })
-}
-
 // InScope reports whether a query with q's Sources, Branch and Groups
-// searches the chunks v describes.
+// searches the chunks v describes: for the groups, as the search filter has
+// it, v's ACL is empty or shares one with them.
 func (v *SourceVocabulary) InScope(q Query) bool {
 	return (len(q.Sources) == 0 || slices.Contains(q.Sources, v.Source)) &&
-		(q.Branch == "" || v.Branch == "" || v.Branch == q.Branch) && v.visible(q.Groups)
+		(q.Branch == "" || v.Branch == "" || v.Branch == q.Branch) &&
+		(len(v.ACL) == 0 || slices.ContainsFunc(v.ACL, func(g string) bool { return slices.Contains(q.Groups, g) }))
 }
 
 // A Vocabulary is the vocabularies of every source and branch one question
@@ -86,12 +82,7 @@ func (v Vocabulary) DF(term string) int {
 // Has reports whether any chunk holds term in one of its inflections
 // (inflections), as DocFreq counts a question's terms.
 func (v Vocabulary) Has(term string) bool {
-	for _, f := range inflections(term) {
-		if v.DF(f) > 0 {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(inflections(term), func(f string) bool { return v.DF(f) > 0 })
 }
 
 // A VocabularySource gives the vocabulary of the chunks a query searches;

@@ -43,9 +43,6 @@ func (c *CodeSearch) Family() string { return CodeSearchFamily }
 // Dim returns the model's vector length.
 func (c *CodeSearch) Dim() int { return c.m.Dim }
 
-// Model returns the model.
-func (c *CodeSearch) Model() *codesearch.Model { return c.m }
-
 // Embed returns the unit vector of each text, in order (codesearch.Model.
 // Encode). It checks ctx before each text and returns a nil result and an
 // error wrapping ctx.Err() once it is done; it returns no other error.

@@ -3,10 +3,12 @@ package embed
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"unicode/utf8"
 
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
 )
 
 // Parameters of the offline embedder. Changing any of them changes the
@@ -25,14 +27,10 @@ const (
 	// Prefixes keep the hashes of a word and of a 3-gram with the same bytes
 	// apart; the markers stand for the word boundaries "<" and ">" of fastText
 	// and are control bytes, so they never occur in a piece.
-	wordPrefix  = 'w'
-	gramPrefix  = 'g'
+	wordPrefix  = "w"
+	gramPrefix  = "g"
 	beginMarker = 0x02
 	endMarker   = 0x03
-
-	// FNV-1a 64-bit parameters (Fowler, Noll, Vo; draft-eastlake-fnv).
-	fnvOffset64 = 14695981039346656037
-	fnvPrime64  = 1099511628211
 )
 
 // emptyFeature is hashed for a text without any word piece (empty, blank or
@@ -82,9 +80,8 @@ func (*Offline) Dim() int { return OfflineDim }
 
 // Embed returns the unit-length vector of each text, in order, each of
 // OfflineDim float32s. A text without letters or digits gets a fixed unit
-// vector of its own. Embed checks ctx before each text and returns a nil
-// result and an error wrapping ctx.Err() once it is done; it returns no other
-// error.
+// vector of its own. Embed checks ctx before each text and returns a nil result
+// and an error wrapping ctx.Err() once it is done; it returns no other error.
 func (o *Offline) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	var e offlineState
@@ -129,7 +126,7 @@ func (e *offlineState) embed(text string) []float32 {
 	}
 	e.sum = [OfflineDim]float64{}
 	if len(e.uniq) == 0 {
-		e.add(hashBytes(wordPrefix, emptyFeature), 1)
+		e.add(codesearch.Hash(wordPrefix, emptyFeature), 1)
 	}
 	for i, p := range e.uniq {
 		w := wordWeight * (1 + math.Log(float64(e.tf[i])))
@@ -138,7 +135,7 @@ func (e *offlineState) embed(text string) []float32 {
 		} else if utf8.RuneCountInString(p) == 1 {
 			w *= shortWeight
 		}
-		e.add(hashBytes(wordPrefix, p), w)
+		e.add(codesearch.Hash(wordPrefix, p), w)
 		e.addTrigrams(p, float64(w*trigramWeight))
 	}
 	var norm float64
@@ -166,7 +163,7 @@ func (e *offlineState) addTrigrams(p string, w float64) {
 	}
 	e.runes = append(e.runes, len(e.gram))
 	for i := 0; i+3 < len(e.runes); i++ {
-		e.add(hashBytes(gramPrefix, e.gram[e.runes[i]:e.runes[i+3]]), w)
+		e.add(codesearch.Hash(gramPrefix, e.gram[e.runes[i]:e.runes[i+3]]), w)
 	}
 }
 
@@ -180,33 +177,13 @@ func (e *offlineState) add(h uint64, w float64) {
 	e.sum[h%OfflineDim] += w
 }
 
-// hashBytes returns the FNV-1a hash of prefix followed by b, finished with
-// the splitmix64 mixer (Steele, Lea & Flood 2014) so every bit depends on
-// every input byte.
-func hashBytes[T string | []byte](prefix byte, b T) uint64 {
-	h := uint64(fnvOffset64)
-	h = (h ^ uint64(prefix)) * fnvPrime64
-	for i := 0; i < len(b); i++ {
-		h = (h ^ uint64(b[i])) * fnvPrime64
-	}
-	h ^= h >> 30
-	h *= 0xbf58476d1ce4e5b9
-	h ^= h >> 27
-	h *= 0x94d049bb133111eb
-	h ^= h >> 31
-	return h
-}
-
 // offlineStopwords are word pieces that carry little meaning in questions or
 // code: Weaviate's English stopword preset, more common
 // English function words, and the keywords and names that appear in most
 // code chunks of the languages we index. They still count, with weight
 // stopWeight, since a query may be nothing but them.
 var offlineStopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for w := range retrieval.EnglishStopwords {
-		m[w] = true
-	}
+	m := maps.Clone(retrieval.EnglishStopwords)
 	for _, w := range []string{
 		// English, beyond Weaviate's preset
 		"about", "all", "any", "been", "can", "could", "did", "do", "does", "from", "had", "has",

@@ -1,13 +1,12 @@
-// Package english says whether a word is everyday English, from the word
-// lists built into the binary: SCOWL as Debian packages it, version
-// 2020.12.07-2: wamerican's /usr/share/dict/american-english (gzipped
-// unchanged), with two small lists derived from its siblings, the British
-// spellings wbritish adds (british-only.gz) and the capitalised words of
-// SCOWL's smaller size that wamerican-small keeps (common-capitalised.gz).
-// PROVENANCE.md says where each comes from and how to check it;
-// american-english.copyright is their licence, shipped with them as the
-// licence asks. The lists are parsed once, on first use, and read-only
-// afterwards: safe for concurrent use.
+// Package english says whether a word is everyday English, from the word lists
+// built into the binary: SCOWL as Debian packages it, version 2020.12.07-2:
+// wamerican's /usr/share/dict/american-english (gzipped unchanged), with two
+// small lists derived from its siblings, the British spellings wbritish adds
+// (british-only.gz) and the capitalised words of SCOWL's smaller size that
+// wamerican-small keeps (common-capitalised.gz). PROVENANCE.md says where each
+// comes from and how to check it; american-english.copyright is their licence,
+// shipped with them as the licence asks. The lists are parsed once, on first
+// use, and read-only afterwards: safe for concurrent use.
 package english
 
 import (
@@ -37,20 +36,19 @@ var commonGz []byte
 //go:embed american-english.copyright
 var Copyright string
 
-// Everyday reports whether word, lower-cased, is an everyday word of the
-// lists: an entry of american-english written in lower case (a common
-// noun, verb, adjective or other word in some inflection: "retry",
-// "retries", "alerting", "slack", "oracle", "isn't"), its British spelling
-// ("neighbours", "initialise"), or one of the few capitalised words common
-// enough for SCOWL's size 35 (months, days, languages and nationalities:
-// "English", "Monday"; and "PR", "ID", "OK"). The other capitalised
-// entries are proper nouns and acronyms ("Kafka", "Redis", "Linux",
-// "Unicode", "NASA"): a word that the lists have only that way names
-// something, so it is not everyday; a word with both entries ("Oracle"
-// and "oracle", "Python" and "python") is. Case in the question does not
-// matter: "Kafka" and "kafka" are both a name, "Slack" and "slack" both
-// everyday. An error reading the embedded lists (a broken build) panics
-// on first use.
+// Everyday reports whether word, lower-cased, is an everyday word of the lists:
+// an entry of american-english written in lower case (a common noun, verb,
+// adjective or other word in some inflection: "retry", "retries", "alerting",
+// "slack", "oracle", "isn't"), its British spelling ("neighbours",
+// "initialise"), or one of the few capitalised words common enough for SCOWL's
+// size 35 (months, days, languages and nationalities: "English", "Monday"; and
+// "PR", "ID", "OK"). The other capitalised entries are proper nouns and
+// acronyms ("Kafka", "Redis", "Linux", "Unicode", "NASA"): a word that the
+// lists have only that way names something, so it is not everyday; a word with
+// both entries ("Oracle" and "oracle", "Python" and "python") is. Case in the
+// question does not matter: "Kafka" and "kafka" are both a name, "Slack" and
+// "slack" both everyday. An error reading the embedded lists (a broken build)
+// panics on first use.
 func Everyday(word string) bool { return words()[fold(word)]&everyday != 0 }
 
 // Proper reports whether word, lower-cased, is a capitalised entry of the
@@ -93,10 +91,7 @@ func parse(m map[string]uint8, gz []byte, upper uint8) error {
 	if err != nil {
 		return err
 	}
-	text := string(data)
-	for len(text) > 0 {
-		line, rest, _ := strings.Cut(text, "\n")
-		text = rest
+	for line := range strings.SplitSeq(string(data), "\n") {
 		switch {
 		case line == "":
 		case strings.IndexFunc(line, unicode.IsUpper) < 0:

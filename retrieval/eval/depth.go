@@ -18,12 +18,11 @@ type DepthRow struct {
 }
 
 // DepthReport is the recall@k of answerable questions in candidate lists of
-// Depth results: how many wanted chunks the first stage of retrieval finds
-// at all, against how many the rerank places in the first 5 ("candidate
-// recall", the recall@k of the first stage of a multi-stage ranker:
-// Nogueira and Cho 2019, "Passage Re-ranking with BERT", arXiv:1901.04085,
-// §4, report BM25's recall@1000 beside the reranker's MRR@10 for the same
-// reason).
+// Depth results: how many wanted chunks the first stage of retrieval finds at
+// all, against how many the rerank places in the first 5 ("candidate recall",
+// the recall@k of the first stage of a multi-stage ranker: Nogueira and Cho
+// 2019, "Passage Re-ranking with BERT", arXiv:1901.04085, §4, report BM25's
+// recall@1000 beside the reranker's MRR@10 for the same reason).
 type DepthReport struct {
 	Depth    int                 `json:"depth"`
 	Ks       []int               `json:"ks"`
@@ -35,17 +34,11 @@ type DepthReport struct {
 	Ranks map[string]int `json:"ranks"`
 }
 
-// ScoreDepth scores outcomes whose Results are candidate lists of up to
-// depth results (1..MaxDepth), best first. Unanswerable questions are left
-// out; a question whose corpus is not configured counts as not found, as in
-// Score.
+// ScoreDepth scores outcomes whose Results are candidate lists of up to depth
+// results (1..MaxDepth), best first. Unanswerable questions are left out; a
+// question whose corpus is not configured counts as not found, as in Score.
 func ScoreDepth(depth int, outs []Outcome) DepthReport {
-	var ks []int
-	for _, k := range DepthKs {
-		if k <= depth {
-			ks = append(ks, k)
-		}
-	}
+	ks := slices.DeleteFunc(slices.Clone(DepthKs), func(k int) bool { return k > depth })
 	if !slices.Contains(ks, depth) {
 		ks = append(ks, depth)
 	}

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -125,10 +126,8 @@ func Matches(e Expect, r Result) bool {
 // location, or 0 when none of results matches.
 func Rank(q Question, results []Result) int {
 	for i, r := range results {
-		for _, e := range q.Expect {
-			if Matches(e, r) {
-				return i + 1
-			}
+		if slices.ContainsFunc(q.Expect, func(e Expect) bool { return Matches(e, r) }) {
+			return i + 1
 		}
 	}
 	return 0
@@ -208,6 +207,12 @@ func Score(outs []Outcome) Report {
 	}
 	all := &acc{}
 	kinds, corpora := map[string]*acc{}, map[string]*acc{}
+	get := func(m map[string]*acc, key string) *acc {
+		if m[key] == nil {
+			m[key] = &acc{}
+		}
+		return m[key]
+	}
 	var answerable, refused, unanswerable, noCov int
 	for _, o := range outs {
 		q := o.Question
@@ -243,16 +248,7 @@ func Score(outs []Outcome) Report {
 		}
 		rep.Ranks[q.ID] = rank
 		rep.Top5[q.ID] = top5(o.Results)
-		k, c := kinds[q.Kind], corpora[q.Corpus]
-		if k == nil {
-			k = &acc{}
-			kinds[q.Kind] = k
-		}
-		if c == nil {
-			c = &acc{}
-			corpora[q.Corpus] = c
-		}
-		for _, a := range []*acc{all, k, c} {
+		for _, a := range []*acc{all, get(kinds, q.Kind), get(corpora, q.Corpus)} {
 			a.n++
 			if rank == 1 {
 				a.r1++
@@ -314,10 +310,7 @@ func miss(q Question, rank int, results []Result) Miss {
 // path), anything else as path:start-end.
 func top5(results []Result) []string {
 	var out []string
-	for i, r := range results {
-		if i == 5 {
-			break
-		}
+	for _, r := range results[:min(5, len(results))] {
 		if r.Kind == "api" {
 			out = append(out, r.Symbol)
 		} else {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/ragbot/ragbot/retrieval"
 )
@@ -98,13 +99,8 @@ func feedbackID(corpus, question string) string {
 
 // mergeExpect appends to have the locations of more it lacks.
 func mergeExpect(have, more []Expect) []Expect {
-	seen := map[Expect]bool{}
-	for _, e := range have {
-		seen[e] = true
-	}
 	for _, e := range more {
-		if !seen[e] {
-			seen[e] = true
+		if !slices.Contains(have, e) {
 			have = append(have, e)
 		}
 	}
@@ -124,9 +120,8 @@ func Write(w io.Writer, qs []Question) error {
 	return nil
 }
 
-// WriteFile writes qs as JSONL (Write) to the file path, created or
-// truncated, or to w when path is "". Errors name path; a failed Close is
-// returned too.
+// WriteFile writes qs as JSONL (Write) to the file path, created or truncated,
+// or to w when path is "". Errors name path; a failed Close is returned too.
 func WriteFile(path string, w io.Writer, qs []Question) (err error) {
 	if path != "" {
 		f, err := os.Create(path)

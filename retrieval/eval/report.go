@@ -76,9 +76,8 @@ type Calibration struct {
 	Evidence map[string]retrieval.Evidence `json:"evidence"`
 }
 
-// Band is the answer band's calibration: counts of questions
-// answered outright (retrieval.BandRates) under the configured and the
-// suggested thresholds.
+// Band is the answer band's calibration: counts of questions answered outright
+// (retrieval.BandRates) under the configured and the suggested thresholds.
 type Band struct {
 	Configured BandCounts `json:"configured"`
 	Suggested  BandCounts `json:"suggested"`
@@ -121,10 +120,9 @@ type Latency struct {
 	Absence *AbsenceCost `json:"absence_check,omitempty"`
 }
 
-// AbsenceCost is the absence check's cost in milliseconds: per call after
-// the warm-up pass (nearest-rank percentiles), and the first call of the
-// process, which parses the word lists and loads the sources'
-// vocabularies.
+// AbsenceCost is the absence check's cost in milliseconds: per call after the
+// warm-up pass (nearest-rank percentiles), and the first call of the process,
+// which parses the word lists and loads the sources' vocabularies.
 type AbsenceCost struct {
 	Calls int     `json:"calls"`
 	P50   float64 `json:"p50"`

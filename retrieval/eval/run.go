@@ -35,9 +35,8 @@ func (r Runner) request(q Question) (retrieval.Request, bool) {
 
 // Run asks each question (Asker.Assess: retrieval, rerank and the coverage
 // evidence), scores the first 10 results (Score), counts the answerable
-// questions answered "not sure", and, with unanswerable questions among
-// them, calibrates the coverage thresholds (Calibration). Errors name the
-// question.
+// questions answered "not sure", and, with unanswerable questions among them,
+// calibrates the coverage thresholds (Calibration). Errors name the question.
 func (r Runner) Run(ctx context.Context, qs []Question) (Output, error) {
 	th := r.Asker.Thresholds
 	out := Output{Mode: r.Asker.Mode, Embedder: r.Asker.Embedder.Name(), Family: r.Family}

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,18 +47,30 @@ func checkBaseURL(what, raw string) error {
 	return nil
 }
 
-// retryable reports statuses worth retrying: rate limits, timeouts and
-// server errors.
-func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
+// newChatClient checks the settings of a chat model's client and returns
+// it; kind ("llm summary") and the model start its errors. A nil client
+// is a new one with timeout, or def when timeout <= 0.
+func newChatClient(kind, baseURL, model, apiKey string, timeout, def time.Duration, client *http.Client, retries int) (*apiClient, error) {
+	what := kind + " " + model
+	if err := checkBaseURL(what, baseURL); err != nil {
+		return nil, err
+	}
+	if model == "" {
+		return nil, errors.New(kind + ": model must be set")
+	}
+	if client == nil {
+		client = &http.Client{Timeout: cmp.Or(max(timeout, 0), def)}
+	}
+	return &apiClient{what: what, baseURL: baseURL, apiKey: apiKey, client: client, maxRetries: retries, sleep: httpretry.Sleep}, nil
 }
 
-// retryableErr reports the errors of try worth retrying: a retryable
-// status, or a network error (try marks the others httpretry.Permanent).
+// retryableErr reports the errors of try worth retrying: a status of a
+// rate limit, a timeout or a server error, or a network error (try marks
+// the others httpretry.Permanent).
 func retryableErr(err error) bool {
 	var se *httpretry.StatusError
 	if errors.As(err, &se) {
-		return retryable(se.Status)
+		return se.Status == http.StatusTooManyRequests || se.Status == http.StatusRequestTimeout || se.Status >= 500
 	}
 	return true
 }

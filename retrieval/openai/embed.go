@@ -82,15 +82,9 @@ func NewEmbedder(ctx context.Context, cfg EmbedderConfig) (*Embedder, error) {
 	if cfg.Model == "" {
 		return nil, errors.New("openai embedder: model must be set")
 	}
-	if cfg.BatchSize <= 0 {
-		cfg.BatchSize = DefaultBatch
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = DefaultRetries
-	}
+	cfg.BatchSize = cmp.Or(max(cfg.BatchSize, 0), DefaultBatch)
+	cfg.Timeout = cmp.Or(max(cfg.Timeout, 0), DefaultTimeout)
+	cfg.MaxRetries = cmp.Or(cfg.MaxRetries, DefaultRetries)
 	if cfg.Client == nil {
 		cfg.Client = &http.Client{Timeout: cfg.Timeout}
 	}
@@ -116,11 +110,10 @@ func (e *Embedder) Name() string { return fmt.Sprintf("openai:%s:%d", e.cfg.Mode
 // Dim is the vector length, in float32 elements.
 func (e *Embedder) Dim() int { return e.dim }
 
-// Embed returns one vector per text, in order, in requests of BatchSize
-// texts. Errors: the endpoint failing after the retries (naming the status
-// and the server's message), a vector of the wrong length or a missing
-// index, and ctx being done (wrapping ctx.Err()). No partial result is
-// returned with an error.
+// Embed returns one vector per text, in order, in requests of BatchSize texts.
+// Errors: the endpoint failing after the retries (naming the status and the
+// server's message), a vector of the wrong length or a missing index, and ctx
+// being done (wrapping ctx.Err()). No partial result is returned with an error.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += e.cfg.BatchSize {

@@ -6,10 +6,9 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// MaxPieces is how many identifier pieces of a text are read, from its
-// start: code chunks longer than that are embedded from their head (doc
-// comment, signature and first lines), at training and at embedding time
-// alike.
+// MaxPieces is how many identifier pieces of a text are read, from its start:
+// code chunks longer than that are embedded from their head (doc comment,
+// signature and first lines), at training and at embedding time alike.
 const MaxPieces = 384
 
 // Markers around a piece before its 3-grams are cut, standing for fastText's
@@ -17,12 +16,6 @@ const MaxPieces = 384
 const (
 	beginMarker = 0x02
 	endMarker   = 0x03
-)
-
-// FNV-1a 64-bit parameters (Fowler, Noll, Vo; draft-eastlake-fnv).
-const (
-	fnvOffset64 = 14695981039346656037
-	fnvPrime64  = 1099511628211
 )
 
 // Pieces returns the lower-case identifier pieces of text that the encoder
@@ -44,20 +37,26 @@ func Pieces(text string) []string {
 	return out
 }
 
-// gramBucket returns the bucket, in [0, buckets), of the 3-gram g.
-func gramBucket(g []byte, buckets int) int {
-	h := uint64(fnvOffset64)
-	for _, b := range g {
-		h = (h ^ uint64(b)) * fnvPrime64
+// Hash is the 64-bit FNV-1a hash (Fowler, Noll, Vo; draft-eastlake-fnv) of
+// the bytes of prefix followed by those of b, finished with the splitmix64
+// mixer (Steele, Lea & Flood 2014) so that every bit depends on every byte.
+// A 3-gram's bucket is its Hash with no prefix, modulo the bucket count;
+// the offline embedder (package embed) hashes its features with it too.
+func Hash[T string | []byte](prefix string, b T) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for i := range len(prefix) {
+		h = (h ^ uint64(prefix[i])) * prime
 	}
-	// splitmix64 finaliser (Steele, Lea & Flood 2014): every bit of the
-	// bucket depends on every byte.
+	for i := range len(b) {
+		h = (h ^ uint64(b[i])) * prime
+	}
 	h ^= h >> 30
 	h *= 0xbf58476d1ce4e5b9
 	h ^= h >> 27
 	h *= 0x94d049bb133111eb
 	h ^= h >> 31
-	return int(h % uint64(buckets))
+	return h
 }
 
 // A Bag is the features of one text: distinct table rows in order of
@@ -95,10 +94,6 @@ func newFeaturizer(vocab map[string]int32, buckets int) *Featurizer {
 // Pieces that has one and the 3-gram rows of every piece. A text without
 // pieces gives an empty Bag.
 func (f *Featurizer) Bag(text string) Bag {
-	return f.bag(Pieces(text))
-}
-
-func (f *Featurizer) bag(pieces []string) Bag {
 	clear(f.index)
 	var b Bag
 	f.count = f.count[:0]
@@ -111,13 +106,13 @@ func (f *Featurizer) bag(pieces []string) Bag {
 		b.Rows = append(b.Rows, r)
 		f.count = append(f.count, 1)
 	}
-	for _, p := range pieces {
+	for _, p := range Pieces(text) {
 		if r, ok := f.vocab[p]; ok {
 			add(r)
 		}
 		f.gram = append(append(append(f.gram[:0], beginMarker), p...), endMarker)
 		for i := 0; i+3 <= len(f.gram); i++ {
-			add(int32(f.words + gramBucket(f.gram[i:i+3], f.buckets)))
+			add(int32(f.words + int(Hash("", f.gram[i:i+3])%uint64(f.buckets))))
 		}
 	}
 	b.LogCount = make([]float32, len(b.Rows))

@@ -94,11 +94,10 @@ func (m *Model) encodeBag(b Bag) []float32 {
 	return out
 }
 
-// Quantize returns the model of float32 tables e (rows × h.Dim, rows =
-// h.Words + h.Buckets) and weight (one per row), each row rounded to int8
-// with its own scale: how training (tools/codesearch) makes a model. words
-// are the vocabulary, len(words) == h.Words; Quantize keeps them and copies
-// weight.
+// Quantize returns the model of float32 tables e (rows × h.Dim,
+// rows = h.Words + h.Buckets) and weight (one per row), each row rounded to int8 with its own
+// scale: how training (tools/codesearch) makes a model. words are the
+// vocabulary, len(words) == h.Words; Quantize keeps them and copies weight.
 func Quantize(h Header, words []string, e, weight []float32) *Model {
 	m := &Model{Header: h, words: words, vocab: vocabOf(words)}
 	rows := h.Words + h.Buckets
