@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -78,12 +79,8 @@ func (c *Config) applyConfluenceDefaults() {
 				s.Flavour = FlavourCloud
 			}
 		}
-		if s.TTL == "" {
-			s.TTL = "24h"
-		}
-		if s.TokenEnv == "" {
-			s.TokenEnv = DefaultConfluenceToken
-		}
+		s.TTL = cmp.Or(s.TTL, "24h")
+		s.TokenEnv = cmp.Or(s.TokenEnv, DefaultConfluenceToken)
 		if s.EmailEnv == "" && s.Flavour == FlavourCloud {
 			s.EmailEnv = DefaultConfluenceEmail
 		}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -34,9 +35,7 @@ const DefaultFeedbackRetention = "180d"
 const MinFeedbackRetention = 24 * time.Hour
 
 func (c *Config) applyFeedbackDefaults() {
-	if c.Feedback.Retention == "" {
-		c.Feedback.Retention = DefaultFeedbackRetention
-	}
+	c.Feedback.Retention = cmp.Or(c.Feedback.Retention, DefaultFeedbackRetention)
 }
 
 // feedback checks feedback.retention and fills RetentionDuration.

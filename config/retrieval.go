@@ -2,7 +2,6 @@ package config
 
 import (
 	"net/url"
-	"os"
 	"sort"
 	"time"
 )
@@ -150,11 +149,7 @@ func (v *validator) apiKeyEnv(field, env string) {
 	if env == "" {
 		return
 	}
-	lookup := v.c.lookupEnv
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	if key, ok := lookup(env); !ok || key == "" {
+	if key, ok := v.c.lookup()(env); !ok || key == "" {
 		v.bad(field, "names %s, which is not set in the environment", env)
 	}
 }

@@ -73,16 +73,10 @@ func (v *validator) weaviate() {
 		}
 		seen[u] = true
 	}
-	if env := w.APIKeyEnv; env != "" {
-		lookup := v.c.lookupEnv
-		if lookup == nil {
-			lookup = os.LookupEnv
-		}
-		if len(w.Endpoints()) == 0 {
-			v.bad("weaviate.api_key_env", "is only used with weaviate.url or weaviate.urls (a remote cluster)")
-		} else if key, ok := lookup(env); !ok || key == "" {
-			v.bad("weaviate.api_key_env", "names %s, which is not set in the environment", env)
-		}
+	if w.APIKeyEnv != "" && len(w.Endpoints()) == 0 {
+		v.bad("weaviate.api_key_env", "is only used with weaviate.url or weaviate.urls (a remote cluster)")
+	} else {
+		v.apiKeyEnv("weaviate.api_key_env", w.APIKeyEnv)
 	}
 	if p := w.Port; p < 1 || p > 65535-5 {
 		v.bad("weaviate.port", "must be 1..65530 (ports port..port+5 are used), got %d", p)
