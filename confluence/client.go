@@ -2,6 +2,7 @@ package confluence
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -110,19 +111,11 @@ func NewClient(opt Options) (*Client, error) {
 		return nil, fmt.Errorf("confluence: flavour %q: want cloud or datacenter", opt.Flavour)
 	}
 	c.token, c.opt.Token = opt.Token, ""
-	if c.opt.HTTPClient == nil {
-		c.opt.HTTPClient = &http.Client{Timeout: 60 * time.Second}
-	}
-	if c.opt.Log == nil {
-		c.opt.Log = slog.Default()
-	}
+	c.opt.HTTPClient = cmp.Or(c.opt.HTTPClient, &http.Client{Timeout: 60 * time.Second})
+	c.opt.Log = cmp.Or(c.opt.Log, slog.Default())
 	c.log = c.opt.Log
-	if c.opt.MaxRetries == 0 {
-		c.opt.MaxRetries = 5
-	}
-	if c.opt.MaxWait == 0 {
-		c.opt.MaxWait = 5 * time.Minute
-	}
+	c.opt.MaxRetries = cmp.Or(c.opt.MaxRetries, 5)
+	c.opt.MaxWait = cmp.Or(c.opt.MaxWait, 5*time.Minute)
 	if c.opt.Sleep == nil {
 		c.opt.Sleep = httpretry.Sleep
 	}
@@ -132,9 +125,7 @@ func NewClient(opt Options) (*Client, error) {
 			c.opt.PageSize = 250
 		}
 	}
-	if c.opt.FetchBatch == 0 {
-		c.opt.FetchBatch = 50
-	}
+	c.opt.FetchBatch = cmp.Or(c.opt.FetchBatch, 50)
 	return c, nil
 }
 

@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -92,21 +93,12 @@ func fetchOp(refs []ingest.PageRef) string {
 // page turns a fetched page into sections.
 func (s *Source) page(m pageMeta) ingest.Page {
 	s.mu.Lock()
-	key := m.SpaceKey
-	if key == "" {
-		key = s.spaces[m.SpaceID]
-	}
-	if key == "" {
-		key = s.listed[m.ID]
-	}
+	key := cmp.Or(m.SpaceKey, s.spaces[m.SpaceID], s.listed[m.ID])
 	if m.Author == "" && m.AuthorID != "" {
 		m.Author = s.users[User{AccountID: m.AuthorID}]
 	}
 	s.mu.Unlock()
-	base := m.Base
-	if base == "" {
-		base = s.c.base
-	}
+	base := cmp.Or(m.Base, s.c.base)
 	doc := Doc{
 		Title: m.Title, Path: PagePath(key, m.Title), Author: m.Author, Version: strconv.Itoa(m.Version), Modified: m.Modified,
 		Anchor: CloudAnchor, UserName: s.userName,
