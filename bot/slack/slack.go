@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,21 +76,13 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.API == nil || cfg.Answerer == nil {
 		return nil, errors.New("slack: API and Answerer are required")
 	}
-	if cfg.Lister == nil {
-		cfg.Lister = cfg.Answerer
-	}
-	if cfg.Command == "" {
-		cfg.Command = config.DefaultSlashCommand
-	}
+	cfg.Lister = cmp.Or(cfg.Lister, cfg.Answerer)
+	cfg.Command = cmp.Or(cfg.Command, config.DefaultSlashCommand)
 	if cfg.AnswerTimeout <= 0 {
 		cfg.AnswerTimeout = config.DefaultAnswerTimeout
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 15 * time.Second}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.HTTPClient = cmp.Or(cfg.HTTPClient, &http.Client{Timeout: 15 * time.Second})
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

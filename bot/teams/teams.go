@@ -1,6 +1,7 @@
 package teams
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,21 +79,13 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.AppID == "" || cfg.AppPassword == "" || cfg.TokenURL == "" || cfg.Answerer == nil {
 		return nil, errors.New("teams: AppID, AppPassword, TokenURL and Answerer are required")
 	}
-	if cfg.Lister == nil {
-		cfg.Lister = cfg.Answerer
-	}
-	if cfg.OpenIDMetadataURL == "" {
-		cfg.OpenIDMetadataURL = config.DefaultTeamsOpenIDURL
-	}
+	cfg.Lister = cmp.Or(cfg.Lister, cfg.Answerer)
+	cfg.OpenIDMetadataURL = cmp.Or(cfg.OpenIDMetadataURL, config.DefaultTeamsOpenIDURL)
 	if cfg.AnswerTimeout <= 0 {
 		cfg.AnswerTimeout = config.DefaultAnswerTimeout
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.HTTPClient = cmp.Or(cfg.HTTPClient, &http.Client{Timeout: 30 * time.Second})
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

@@ -1,6 +1,7 @@
 package teams
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -47,10 +48,7 @@ func (b *Bot) submit(a *Activity, t bot.Thread) bool {
 		personal := a.Conversation.ConversationType == convPersonal
 		return b.core.Go(func(ctx context.Context) { b.showAll(ctx, t, a.From.ID, personal, v.Q) })
 	}
-	answerID := a.ReplyToID // the message holding the card
-	if answerID == "" {
-		answerID = a.ID
-	}
+	answerID := cmp.Or(a.ReplyToID, a.ID) // the message holding the card
 	personal := a.Conversation.ConversationType == convPersonal
 	return b.core.Go(func(ctx context.Context) { b.vote(ctx, t, a.From.ID, answerID, personal, v) })
 }
