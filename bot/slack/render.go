@@ -298,13 +298,5 @@ func capBlocks(bs []slackgo.Block) []slackgo.Block {
 	return append(bs[:maxBlocks-1:maxBlocks-1], bs[len(bs)-1])
 }
 
-// unavailableText is the reply to a failed search. It names the request id
-// (bot.RequestID) that the answer's log lines carry, so the operator can go
-// from a user's screenshot to the cause.
-func unavailableText(requestID string) string {
-	ref := ""
-	if requestID != "" {
-		ref = " (request " + requestID + ")"
-	}
-	return ":warning: Search is temporarily unavailable" + ref + ": I couldn't reach the index. Please try again in a few minutes."
-}
+// unavailableText is bot.UnavailableText with Slack's warning sign.
+func unavailableText(requestID string) string { return ":warning: " + bot.UnavailableText(requestID) }

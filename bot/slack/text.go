@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ragbot/ragbot/bot"
 )
 
 // mrkdwnEscaper escapes the three characters that Slack's mrkdwn gives
@@ -95,31 +97,9 @@ func cutBytes(s string, n int) string {
 // and for the lines cut here.
 func codeBlock(code string, more, limit int) string {
 	const fence, footerRoom = "```", 40 // footerRoom fits "\n_… 9999999 more lines_"
-	lines := strings.Split(strings.TrimRight(code, "\n"), "\n")
-	budget := limit - 2*len(fence) - 2 - footerRoom
-	var body strings.Builder
-	kept := 0
-	for _, l := range lines {
-		e := escapeCode(l)
-		need := len(e)
-		if kept > 0 {
-			need++ // the newline before it
-		}
-		if body.Len()+need > budget {
-			if kept == 0 {
-				body.WriteString(cutEscaped(e, budget))
-				kept = 1
-			}
-			break
-		}
-		if kept > 0 {
-			body.WriteByte('\n')
-		}
-		body.WriteString(e)
-		kept++
-	}
-	more += len(lines) - kept
-	out := fence + "\n" + body.String() + "\n" + fence
+	body, left := bot.KeepLines(code, limit-2*len(fence)-2-footerRoom, escapeCode, cutEscaped)
+	more += left
+	out := fence + "\n" + body + "\n" + fence
 	if more > 0 {
 		out += "\n_… " + strconv.Itoa(more) + " more " + plural(more, "line") + "_"
 	}

@@ -25,7 +25,7 @@ type voteData struct {
 
 // voteActions are 👍/👎 under an answer.
 func voteActions(question string, snips []retrieval.Snippet) []action {
-	d := voteData{Action: voteAction, Q: cut(question, 1000), C: retrieval.Shown(snips)}
+	d := voteData{Action: voteAction, Q: bot.Cut(question, 1000), C: retrieval.Shown(snips)}
 	up, down := d, d
 	up.Vote, down.Vote = retrieval.VoteUp, retrieval.VoteDown
 	return []action{
