@@ -1,8 +1,9 @@
 package config
 
 import (
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -108,12 +109,7 @@ func (v *validator) summary() {
 
 // thresholds checks retrieval.thresholds, in key order.
 func (v *validator) thresholds() {
-	names := make([]string, 0, len(v.c.Retrieval.Thresholds))
-	for n := range v.c.Retrieval.Thresholds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(v.c.Retrieval.Thresholds)) {
 		th := v.c.Retrieval.Thresholds[n]
 		p := "retrieval.thresholds." + n
 		if n == "" {
