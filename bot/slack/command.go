@@ -149,7 +149,7 @@ func listSection(title string, snips []retrieval.Snippet, now time.Time) string 
 		if s.Symbol != "" {
 			line = "\n• " + inlineCode(cutBytes(s.Symbol, 150)) + " — " + link(s.URL, fmt.Sprintf("%s:%d", s.Path, s.StartLine))
 		}
-		src := sourceName(s.Source)
+		src := s.SourceName()
 		if c := s.ShortCommit(); c != "" {
 			src += "@" + c
 		}

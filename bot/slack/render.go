@@ -220,7 +220,7 @@ func citationLine(s retrieval.Snippet, now time.Time) string {
 	if s.Symbol != "" {
 		parts = append(parts, inlineCode(cutBytes(s.Symbol, 200)))
 	}
-	src := sourceName(s.Source)
+	src := s.SourceName()
 	if c := s.ShortCommit(); c != "" {
 		src += "@" + c
 	}
@@ -237,14 +237,6 @@ func citationLine(s retrieval.Snippet, now time.Time) string {
 		parts = append(parts, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
 	}
 	return cutLine(strings.Join(parts, " · "), maxContextText)
-}
-
-// sourceName is the configured name in a source id ("repo:payments" -> "payments").
-func sourceName(id string) string {
-	if _, name, ok := strings.Cut(id, ":"); ok {
-		return name
-	}
-	return id
 }
 
 // cutLine cuts an already rendered mrkdwn line to n bytes; the cut may end

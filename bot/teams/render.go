@@ -296,7 +296,7 @@ func citationMeta(s retrieval.Snippet, now time.Time) string {
 	if s.Symbol != "" {
 		parts = append(parts, bot.Cut(s.Symbol, 200))
 	}
-	src := sourceName(s.Source)
+	src := s.SourceName()
 	if c := s.ShortCommit(); c != "" {
 		src += "@" + c
 	}
@@ -313,14 +313,6 @@ func citationMeta(s retrieval.Snippet, now time.Time) string {
 		parts = append(parts, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
 	}
 	return strings.Join(parts, " · ")
-}
-
-// sourceName is the configured name in a source id ("repo:payments" -> "payments").
-func sourceName(id string) string {
-	if _, name, ok := strings.Cut(id, ":"); ok {
-		return name
-	}
-	return id
 }
 
 // markdownEscaper backslash-escapes what the TextBlock markdown subset
