@@ -181,7 +181,14 @@ func KeepLines(code string, limit int, line func(string) string, cut func(string
 // matches" in a "not sure" answer and a "no coverage" one listing closest
 // matches.
 func MoreTitle(cov retrieval.Coverage, n int) string {
-	return moreTitle(cov == retrieval.NotSure || cov == retrieval.NoCoverage, n)
+	one, many := "result", "results"
+	if cov == retrieval.NotSure || cov == retrieval.NoCoverage {
+		one, many = "close match", "close matches"
+	}
+	if n == 1 {
+		return "1 more " + one
+	}
+	return fmt.Sprintf("%d more %s", n, many)
 }
 
 // MoreTitleOf is MoreTitle for ans: "9 more uses" in a usage answer.
@@ -193,17 +200,6 @@ func MoreTitleOf(ans retrieval.Answer, n int) string {
 		return fmt.Sprintf("%d more uses", n)
 	}
 	return MoreTitle(ans.Coverage, n)
-}
-
-func moreTitle(close bool, n int) string {
-	one, many := "result", "results"
-	if close {
-		one, many = "close match", "close matches"
-	}
-	if n == 1 {
-		return "1 more " + one
-	}
-	return fmt.Sprintf("%d more %s", n, many)
 }
 
 // NotSureHint is the plain-text advice under a "not sure" answer's closest

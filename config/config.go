@@ -374,7 +374,7 @@ func (c *Config) applyDefaults() {
 	c.applyChatDefaults()
 	c.applyTeamsDefaults()
 	c.applyConfluenceDefaults()
-	c.applyFeedbackDefaults()
+	c.Feedback.Retention = cmp.Or(c.Feedback.Retention, DefaultFeedbackRetention)
 }
 
 // Resolve returns p made absolute against the config file's directory.

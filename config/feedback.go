@@ -1,7 +1,6 @@
 package config
 
 import (
-	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -33,10 +32,6 @@ const DefaultFeedbackRetention = "180d"
 // MinFeedbackRetention is the shortest feedback.retention: a day, the
 // period of the retention job.
 const MinFeedbackRetention = 24 * time.Hour
-
-func (c *Config) applyFeedbackDefaults() {
-	c.Feedback.Retention = cmp.Or(c.Feedback.Retention, DefaultFeedbackRetention)
-}
 
 // feedback checks feedback.retention and fills RetentionDuration.
 func (v *validator) feedback() {

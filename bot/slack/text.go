@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ragbot/ragbot/bot"
 )
@@ -79,15 +78,7 @@ func cutBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	const ell = "…"
-	n -= len(ell)
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	if n < 0 {
-		n = 0
-	}
-	return s[:n] + ell
+	return bot.Cut(s, max(n-len("…"), 0))
 }
 
 // codeBlock renders code (raw source text) as a ``` block of at most limit
