@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -360,12 +361,9 @@ func (w *walker) adf(n *html.Node) {
 
 // find returns the first element below n (depth first) that ok accepts.
 func find(n *html.Node, ok func(*html.Node) bool) *html.Node {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && ok(c) {
-			return c
-		}
-		if f := find(c, ok); f != nil {
-			return f
+	for d := range n.Descendants() {
+		if d.Type == html.ElementNode && ok(d) {
+			return d
 		}
 	}
 	return nil
@@ -373,10 +371,5 @@ func find(n *html.Node, ok func(*html.Node) bool) *html.Node {
 
 // hasClass reports whether n's class attribute lists class.
 func hasClass(n *html.Node, class string) bool {
-	for _, c := range strings.Fields(attr(n, "class")) {
-		if c == class {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(strings.Fields(attr(n, "class")), class)
 }
