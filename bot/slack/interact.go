@@ -12,9 +12,8 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// interact handles block_actions: votes, "Share in channel" and "Show all
-// N uses". The work
-// runs in the background; the transport acks right after.
+// interact handles block_actions: votes, "Share in channel" and "Show all N
+// uses". The work runs in the background; the transport acks right after.
 func (b *Bot) interact(cb slackgo.InteractionCallback) {
 	if cb.Type != slackgo.InteractionTypeBlockActions {
 		return

@@ -11,12 +11,11 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// Size limits. Teams refuses a bot message over 40 KB, counted in UTF-16
-// over the whole activity (413 MessageSizeTooBig; Teams docs, 'Format your
-// bot messages'); the
-// connector adds the conversation, sender and recipient to what we send, so
-// our JSON stays under maxActivity. Code shares codeBudget bytes, at most
-// maxCodePerSnippet each, and shrinks until the activity fits.
+// Size limits. Teams refuses a bot message over 40 KB, counted in UTF-16 over
+// the whole activity (413 MessageSizeTooBig; Teams docs, 'Format your bot
+// messages'); the connector adds the conversation, sender and recipient to what
+// we send, so our JSON stays under maxActivity. Code shares codeBudget bytes,
+// at most maxCodePerSnippet each, and shrinks until the activity fits.
 const (
 	teamsLimit        = 40 * 1024
 	maxActivity       = 36 * 1024
@@ -237,10 +236,9 @@ func refusedText(text string) string {
 	}
 }
 
-// moreItems lists snippets shown without code: a title (bot.MoreTitle),
-// then per snippet
-// (at most maxMoreLines) its linked label and symbol, then how many are
-// left and how to narrow the answer.
+// moreItems lists snippets shown without code: a title (bot.MoreTitle), then
+// per snippet (at most maxMoreLines) its linked label and symbol, then how many
+// are left and how to narrow the answer.
 func moreItems(rest []retrieval.Snippet, title string) []element {
 	items := []element{richText(textRun{Type: "TextRun", Text: title, Weight: "Bolder"})}
 	for _, s := range rest[:min(len(rest), maxMoreLines)] {
