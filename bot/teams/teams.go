@@ -106,14 +106,6 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	return b, nil
 }
 
-// TokensFetched returns how many access tokens the bot has fetched (for
-// tests and benchmarks).
-func (b *Bot) TokensFetched() int {
-	b.tokens.mu.Lock()
-	defer b.tokens.mu.Unlock()
-	return b.tokens.fetches
-}
-
 // Wait blocks until no answer is in flight or ctx ends (see bot.Bot.Wait).
 func (b *Bot) Wait(ctx context.Context) error { return b.core.Wait(ctx) }
 
