@@ -62,10 +62,9 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 	return b.answerBlocks(r.Asked, r.Answer)
 }
 
-// User-facing sentences. Operators find the cause in the log.
-const (
-	noSourcesText = "This channel has no sources to search. Ask whoever runs ragbot to add it under `access.channels` in ragbot.yaml."
-)
+// noSourcesText is the reply in a channel that may see no source; the
+// operator finds the cause in the log.
+const noSourcesText = "This channel has no sources to search. Ask whoever runs ragbot to add it under `access.channels` in ragbot.yaml."
 
 func (b *Bot) helpText() string {
 	return "Ask me where something is, e.g. `@ragbot where is the retry for 503 errors?`, or use `" +
@@ -115,7 +114,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	notSure := ans.Coverage == retrieval.NotSure
 	missing := ans.Coverage == retrieval.NoCoverage
 	snips := all[:bot.WithCode(ans, maxCodeSnippets)]
-	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
+	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), bot.Plural(len(all), "result"), echo(cutBytes(asked, 300)))
 	switch {
 	case notSure:
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
@@ -171,7 +170,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	for i, s := range all {
 		fallback[i] = echo(s.Label())
 	}
-	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), bot.Plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
 	switch {
 	case notSure:
 		text = fmt.Sprintf("Not sure, closest matches for “%s”: %s", echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -138,19 +139,12 @@ var startRetry = httpretry.Policy{
 func transientAtStart(err error) bool {
 	var se slackgo.SlackErrorResponse
 	if errors.As(err, &se) {
-		switch se.Err {
-		case "internal_error", "fatal_error", "service_unavailable", "request_timeout":
-			return true
-		}
-		return false
+		return slices.Contains([]string{"internal_error", "fatal_error", "service_unavailable", "request_timeout"}, se.Err)
 	}
 	var sc slackgo.StatusCodeError
 	if errors.As(err, &sc) {
 		return sc.Code >= 500
 	}
-	var rl *slackgo.RateLimitedError
-	if errors.As(err, &rl) { // withRetry gave up on it
-		return false
-	}
-	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	var rl *slackgo.RateLimitedError // withRetry gave up on it
+	return !errors.As(err, &rl) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }

@@ -92,7 +92,7 @@ func codeBlock(code string, more, limit int) string {
 	more += left
 	out := fence + "\n" + body + "\n" + fence
 	if more > 0 {
-		out += "\n_… " + strconv.Itoa(more) + " more " + plural(more, "line") + "_"
+		out += "\n_… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line") + "_"
 	}
 	return out
 }
@@ -106,13 +106,6 @@ func cutEscaped(e string, n int) string {
 		return body[:amp] + "…"
 	}
 	return c
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // slackEntity matches Slack's <...> sequences in incoming text: mentions

@@ -29,11 +29,9 @@ const (
 	maxRefusedText = 14000
 )
 
-// User-facing sentences. Operators find the cause in the log.
-const (
-	helpText = "Ask me where something is, e.g. “@ragbot where is the retry for 503 errors?”. " +
-		"In a personal chat with me, no mention is needed."
-)
+// helpText answers a mention without a question.
+const helpText = "Ask me where something is, e.g. “@ragbot where is the retry for 503 errors?”. " +
+	"In a personal chat with me, no mention is needed."
 
 // render turns a reply into an outgoing activity: plain text for searching,
 // help and the error replies, an Adaptive Card with a plain-text fallback
@@ -121,7 +119,7 @@ func (b *Bot) answerActivity(asked string, ans retrieval.Answer) outActivity {
 func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) outActivity {
 	all := ans.Snippets
 	snips := all[:shown]
-	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), plural(len(all), "result"), bot.Cut(asked, 300))
+	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), bot.Plural(len(all), "result"), bot.Cut(asked, 300))
 	notSure := ans.Coverage == retrieval.NotSure
 	missing := ans.Coverage == retrieval.NoCoverage // with the closest matches for the rest of the question
 	switch {
@@ -171,7 +169,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 			code, more := trimCode(s.Text, s.MoreLines, per)
 			line += "\n" + code
 			if more > 0 {
-				line += "\n… " + strconv.Itoa(more) + " more " + plural(more, "line")
+				line += "\n… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line")
 			}
 			line += "\n"
 		}
@@ -211,7 +209,7 @@ func snippetItems(s retrieval.Snippet, now time.Time, per int) []element {
 		{Type: "Container", Style: "emphasis", Items: []element{richText(textRun{Type: "TextRun", Text: code, FontType: "Monospace", Size: "Small"})}},
 	}
 	if more > 0 {
-		items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
+		items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
 	}
 	if s.Stale != "" {
 		items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + bot.Cut(s.Stale, 500), Color: "Warning"}))
@@ -335,13 +333,6 @@ func linkURL(u string) (string, bool) {
 func trimCode(code string, more, limit int) (string, int) {
 	body, left := bot.KeepLines(code, limit, keepSpaces, bot.Cut)
 	return body, more + left
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // nbsp is a no-break space: card renderers collapse runs of white space
