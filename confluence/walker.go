@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -321,10 +322,7 @@ func (w *walker) linkText(n *html.Node) string {
 // Traffic enters through the edge proxies". The size and alignment
 // attributes stay out.
 func (w *walker) imageText(n *html.Node) string {
-	label := strings.TrimSpace(attr(n, "ac:alt"))
-	if label == "" {
-		label = strings.TrimSpace(attr(n, "ac:title"))
-	}
+	label := cmp.Or(strings.TrimSpace(attr(n, "ac:alt")), strings.TrimSpace(attr(n, "ac:title")))
 	caption := w.inlineText(child(n, "ac:caption"))
 	switch {
 	case caption == "" || strings.EqualFold(caption, label):
