@@ -119,9 +119,7 @@ func (v *validator) confluence(i int, s Source) {
 	} else if u.RawQuery != "" || u.Fragment != "" {
 		v.bad(p+".url", "must be the base URL without query or fragment, got %q", s.URL)
 	}
-	switch s.Flavour {
-	case FlavourCloud, FlavourDataCenter:
-	default:
+	if s.Flavour != FlavourCloud && s.Flavour != FlavourDataCenter {
 		v.bad(p+".flavour", "got %q, want cloud or datacenter", s.Flavour)
 	}
 	if len(s.Spaces) == 0 {

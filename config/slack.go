@@ -171,9 +171,7 @@ func (v *validator) chat() {
 	if t := v.c.Teams; t.Enabled() && s.AnswerQueueWait > 0 && s.AnswerQueueWait >= t.AnswerTimeout {
 		v.bad("serve.answer_queue_wait", "must be shorter than teams.answer_timeout (%s), got %s", t.AnswerTimeout, s.AnswerQueueWait)
 	}
-	switch k.Mode {
-	case SlackSocket, SlackHTTP:
-	default:
+	if k.Mode != SlackSocket && k.Mode != SlackHTTP {
 		v.bad("slack.mode", "got %q, want socket or http", k.Mode)
 	}
 	v.httpURL("slack.api_url", k.APIURL)

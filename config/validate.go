@@ -87,9 +87,7 @@ func (v *validator) weaviate() {
 	if w.ReplicationFactor < 1 {
 		v.bad("weaviate.replication_factor", "must be at least 1 (the number of copies of each object), got %d", w.ReplicationFactor)
 	}
-	switch w.ConsistencyLevel {
-	case "ONE", "QUORUM", "ALL":
-	default:
+	if !slices.Contains([]string{"ONE", "QUORUM", "ALL"}, w.ConsistencyLevel) {
 		v.bad("weaviate.consistency_level", "got %q, want one of ONE, QUORUM, ALL", w.ConsistencyLevel)
 	}
 	if col := w.Collection; !className.MatchString(col) {
@@ -202,9 +200,7 @@ func (v *validator) sources() {
 				seen[s.Name] = i
 			}
 		}
-		switch s.Kind {
-		case KindGit, KindMarkdown, KindOpenAPI, KindConfluence, KindHTML:
-		default:
+		if !slices.Contains([]string{KindGit, KindMarkdown, KindOpenAPI, KindConfluence, KindHTML}, s.Kind) {
 			v.bad(p+".kind", "got %q, want one of git, markdown, openapi, confluence, html", s.Kind)
 		}
 		switch {
