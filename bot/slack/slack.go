@@ -79,9 +79,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	}
 	cfg.Lister = cmp.Or(cfg.Lister, cfg.Answerer)
 	cfg.Command = cmp.Or(cfg.Command, config.DefaultSlashCommand)
-	if cfg.AnswerTimeout <= 0 {
-		cfg.AnswerTimeout = config.DefaultAnswerTimeout
-	}
+	cfg.AnswerTimeout = cmp.Or(max(cfg.AnswerTimeout, 0), config.DefaultAnswerTimeout)
 	cfg.HTTPClient = cmp.Or(cfg.HTTPClient, &http.Client{Timeout: 15 * time.Second})
 	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.Now == nil {

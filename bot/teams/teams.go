@@ -81,9 +81,7 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	}
 	cfg.Lister = cmp.Or(cfg.Lister, cfg.Answerer)
 	cfg.OpenIDMetadataURL = cmp.Or(cfg.OpenIDMetadataURL, config.DefaultTeamsOpenIDURL)
-	if cfg.AnswerTimeout <= 0 {
-		cfg.AnswerTimeout = config.DefaultAnswerTimeout
-	}
+	cfg.AnswerTimeout = cmp.Or(max(cfg.AnswerTimeout, 0), config.DefaultAnswerTimeout)
 	cfg.HTTPClient = cmp.Or(cfg.HTTPClient, &http.Client{Timeout: 30 * time.Second})
 	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.Now == nil {
