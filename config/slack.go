@@ -264,9 +264,4 @@ func (c *Config) AccessFor(channel string) []string {
 
 // APIBase is APIURL ending in "/", as slack-go wants it: it appends the
 // method names (OptionAPIURL).
-func (s Slack) APIBase() string {
-	if !strings.HasSuffix(s.APIURL, "/") {
-		return s.APIURL + "/"
-	}
-	return s.APIURL
-}
+func (s Slack) APIBase() string { return strings.TrimSuffix(s.APIURL, "/") + "/" }

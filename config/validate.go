@@ -188,17 +188,15 @@ func (v *validator) sources() {
 	seen := map[string]int{}
 	for i, s := range v.c.Sources {
 		p := fmt.Sprintf("sources[%d]", i)
-		switch {
+		switch j, dup := seen[s.Name]; {
 		case s.Name == "":
 			v.bad(p+".name", "must not be empty")
 		case strings.ContainsAny(s.Name, "|\n"):
 			v.bad(p+".name", "must not contain '|' or a newline, got %q", s.Name)
+		case dup:
+			v.bad(p+".name", "%q is already the name of sources[%d]", s.Name, j)
 		default:
-			if j, dup := seen[s.Name]; dup {
-				v.bad(p+".name", "%q is already the name of sources[%d]", s.Name, j)
-			} else {
-				seen[s.Name] = i
-			}
+			seen[s.Name] = i
 		}
 		if !slices.Contains([]string{KindGit, KindMarkdown, KindOpenAPI, KindConfluence, KindHTML}, s.Kind) {
 			v.bad(p+".kind", "got %q, want one of git, markdown, openapi, confluence, html", s.Kind)
