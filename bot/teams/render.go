@@ -267,9 +267,8 @@ func warnings(ws []string) []element {
 // commit, or as plain text when it has no safe http(s) URL. The label is
 // escaped, so a path cannot format or link anything.
 func citationLink(s retrieval.Snippet) element {
-	label := s.Label()
 	if _, ok := linkURL(s.URL); !ok {
-		return richText(textRun{Type: "TextRun", Text: label, Weight: "Bolder"})
+		return richText(textRun{Type: "TextRun", Text: s.Label(), Weight: "Bolder"})
 	}
 	return textBlock(citationMarkdown(s))
 }
