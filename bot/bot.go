@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -80,12 +81,8 @@ func New(cfg Config) *Bot {
 	if cfg.Answerer == nil || cfg.Surface == nil {
 		panic("bot.New: Answerer and Surface are required")
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = config.DefaultAnswerTimeout
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Timeout = cmp.Or(max(cfg.Timeout, 0), config.DefaultAnswerTimeout)
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ragbot/ragbot/retrieval"
@@ -115,7 +116,7 @@ func MissingTitle(ans retrieval.Answer) string { return MissingTitleQuoting(ans,
 // must neutralise formatting in them (Slack's mrkdwn); the rest of the
 // sentence is plain text.
 func MissingTitleQuoting(ans retrieval.Answer, quote func(string) string) string {
-	return "Nothing indexed mentions “" + quote(cut(ans.Missing, 200)) + "”. The closest matches for “" + quote(cut(ans.ClosestFor, 300)) + "”:"
+	return "Nothing indexed mentions “" + quote(Cut(ans.Missing, 200)) + "”. The closest matches for “" + quote(Cut(ans.ClosestFor, 300)) + "”:"
 }
 
 // DidYouMeanText says, on every surface, that words of the question were
@@ -127,13 +128,13 @@ func DidYouMeanText(ans retrieval.Answer) string { return DidYouMeanQuoting(ans,
 // DidYouMeanQuoting is DidYouMeanText with the corrections passed through
 // quote (see MissingTitleQuoting).
 func DidYouMeanQuoting(ans retrieval.Answer, quote func(string) string) string {
-	return "Did you mean “" + quote(cut(ans.DidYouMean, 200)) + "”? The matches are for the question with it."
+	return "Did you mean “" + quote(Cut(ans.DidYouMean, 200)) + "”? The matches are for the question with it."
 }
 
 func plain(s string) string { return s }
 
-// cut shortens s to at most n bytes at a rune boundary, marking the cut with "…".
-func cut(s string, n int) string {
+// Cut shortens s to at most n bytes at a rune boundary, marking the cut with "…".
+func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -143,12 +144,60 @@ func cut(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// Plural is word with an "s" unless n is 1: "1 line", "2 lines" once n
+// is put before it.
+func Plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// UnavailableText is the reply to a failed search, after the surface's
+// warning sign. It names the request id (RequestID) that the answer's log
+// lines carry, so the operator can go from a user's screenshot to the cause.
+func UnavailableText(requestID string) string {
+	ref := ""
+	if requestID != "" {
+		ref = " (request " + requestID + ")"
+	}
+	return "Search is temporarily unavailable" + ref + ": I couldn't reach the index. Please try again in a few minutes."
+}
+
+// KeepLines passes each line of code (its final newlines dropped) through
+// line and keeps whole lines, joined by "\n", while they fit in limit bytes;
+// a first line longer than that is cut with cut. left counts the lines left out.
+func KeepLines(code string, limit int, line func(string) string, cut func(string, int) string) (body string, left int) {
+	lines := strings.Split(strings.TrimRight(code, "\n"), "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		l = line(l)
+		switch {
+		case i == 0 && len(l) > limit:
+			return cut(l, limit), len(lines) - 1
+		case i > 0 && b.Len()+1+len(l) > limit:
+			return b.String(), len(lines) - i
+		case i > 0:
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	return b.String(), 0
+}
+
 // MoreTitle heads the list of the n snippets of an answer of coverage cov
 // shown without code, on every surface: "2 more results", or "7 more close
 // matches" in a "not sure" answer and a "no coverage" one listing closest
 // matches.
 func MoreTitle(cov retrieval.Coverage, n int) string {
-	return moreTitle(cov == retrieval.NotSure || cov == retrieval.NoCoverage, n)
+	one, many := "result", "results"
+	if cov == retrieval.NotSure || cov == retrieval.NoCoverage {
+		one, many = "close match", "close matches"
+	}
+	if n == 1 {
+		return "1 more " + one
+	}
+	return fmt.Sprintf("%d more %s", n, many)
 }
 
 // MoreTitleOf is MoreTitle for ans: "9 more uses" in a usage answer.
@@ -160,17 +209,6 @@ func MoreTitleOf(ans retrieval.Answer, n int) string {
 		return fmt.Sprintf("%d more uses", n)
 	}
 	return MoreTitle(ans.Coverage, n)
-}
-
-func moreTitle(close bool, n int) string {
-	one, many := "result", "results"
-	if close {
-		one, many = "close match", "close matches"
-	}
-	if n == 1 {
-		return "1 more " + one
-	}
-	return fmt.Sprintf("%d more %s", n, many)
 }
 
 // NotSureHint is the plain-text advice under a "not sure" answer's closest

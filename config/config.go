@@ -5,6 +5,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -331,21 +332,11 @@ func Parse(data []byte, dir string, lookupEnv func(string) (string, bool)) (*Con
 
 func (c *Config) applyDefaults() {
 	w := &c.Weaviate
-	if w.DataDir == "" {
-		w.DataDir = DefaultDataDir
-	}
-	if w.Port == 0 {
-		w.Port = DefaultPort
-	}
-	if w.Collection == "" {
-		w.Collection = DefaultCollection
-	}
-	if w.Timeout == 0 {
-		w.Timeout = DefaultTimeout
-	}
-	if w.ReplicationFactor == 0 {
-		w.ReplicationFactor = 1
-	}
+	w.DataDir = cmp.Or(w.DataDir, DefaultDataDir)
+	w.Port = cmp.Or(w.Port, DefaultPort)
+	w.Collection = cmp.Or(w.Collection, DefaultCollection)
+	w.Timeout = cmp.Or(w.Timeout, DefaultTimeout)
+	w.ReplicationFactor = cmp.Or(w.ReplicationFactor, 1)
 	w.ConsistencyLevel = strings.ToUpper(w.ConsistencyLevel)
 	if w.ConsistencyLevel == "" {
 		w.ConsistencyLevel = "ONE"
@@ -353,9 +344,7 @@ func (c *Config) applyDefaults() {
 			w.ConsistencyLevel = "QUORUM"
 		}
 	}
-	if c.Embedder.Kind == "" {
-		c.Embedder.Kind = "offline"
-	}
+	c.Embedder.Kind = cmp.Or(c.Embedder.Kind, "offline")
 	if c.Embedder.Kind == "openai" && c.Embedder.MaxInputTokens == 0 {
 		c.Embedder.MaxInputTokens = DefaultOpenAIMaxInputTokens
 	}
@@ -373,29 +362,19 @@ func (c *Config) applyDefaults() {
 		a := DefaultAlpha
 		r.Alpha = &a
 	}
-	if r.TopK == 0 {
-		r.TopK = DefaultTopK
-	}
-	if r.Candidates == 0 {
-		r.Candidates = DefaultCandidates
-	}
+	r.TopK = cmp.Or(r.TopK, DefaultTopK)
+	r.Candidates = cmp.Or(r.Candidates, DefaultCandidates)
 	if r.SemanticWeight == nil {
 		w := DefaultSemanticWeight
 		r.SemanticWeight = &w
 	}
-	if c.Indexing.MaxSymbolLines == 0 {
-		c.Indexing.MaxSymbolLines = DefaultMaxSymbol
-	}
-	if c.Indexing.WindowLines == 0 {
-		c.Indexing.WindowLines = DefaultWindow
-	}
-	if c.Indexing.ReposDir == "" {
-		c.Indexing.ReposDir = DefaultReposDir
-	}
+	c.Indexing.MaxSymbolLines = cmp.Or(c.Indexing.MaxSymbolLines, DefaultMaxSymbol)
+	c.Indexing.WindowLines = cmp.Or(c.Indexing.WindowLines, DefaultWindow)
+	c.Indexing.ReposDir = cmp.Or(c.Indexing.ReposDir, DefaultReposDir)
 	c.applyChatDefaults()
 	c.applyTeamsDefaults()
 	c.applyConfluenceDefaults()
-	c.applyFeedbackDefaults()
+	c.Feedback.Retention = cmp.Or(c.Feedback.Retention, DefaultFeedbackRetention)
 }
 
 // Resolve returns p made absolute against the config file's directory.

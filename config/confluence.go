@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
@@ -78,12 +79,8 @@ func (c *Config) applyConfluenceDefaults() {
 				s.Flavour = FlavourCloud
 			}
 		}
-		if s.TTL == "" {
-			s.TTL = "24h"
-		}
-		if s.TokenEnv == "" {
-			s.TokenEnv = DefaultConfluenceToken
-		}
+		s.TTL = cmp.Or(s.TTL, "24h")
+		s.TokenEnv = cmp.Or(s.TokenEnv, DefaultConfluenceToken)
 		if s.EmailEnv == "" && s.Flavour == FlavourCloud {
 			s.EmailEnv = DefaultConfluenceEmail
 		}
@@ -122,9 +119,7 @@ func (v *validator) confluence(i int, s Source) {
 	} else if u.RawQuery != "" || u.Fragment != "" {
 		v.bad(p+".url", "must be the base URL without query or fragment, got %q", s.URL)
 	}
-	switch s.Flavour {
-	case FlavourCloud, FlavourDataCenter:
-	default:
+	if s.Flavour != FlavourCloud && s.Flavour != FlavourDataCenter {
 		v.bad(p+".flavour", "got %q, want cloud or datacenter", s.Flavour)
 	}
 	if len(s.Spaces) == 0 {

@@ -22,37 +22,28 @@ var Env = map[string]string{
 }
 
 func (c *Config) applyEnv(lookup func(string) (string, bool)) error {
-	set := func(name string, apply func(string) error) error {
+	for _, name := range []string{"RAGBOT_WEAVIATE_URL", "RAGBOT_WEAVIATE_BINARY", "RAGBOT_EMBEDDER", "RAGBOT_WEAVIATE_PORT"} {
 		v, ok := lookup(name)
 		if !ok || v == "" {
-			return nil
+			continue
 		}
-		if err := apply(v); err != nil {
-			return fmt.Errorf("%s (from %s): %w", Env[name], name, err)
+		switch name {
+		case "RAGBOT_WEAVIATE_URL":
+			c.Weaviate.URL = v
+		case "RAGBOT_WEAVIATE_BINARY":
+			c.Weaviate.Binary = v
+		case "RAGBOT_EMBEDDER":
+			c.Embedder.Kind = v
+		case "RAGBOT_WEAVIATE_PORT":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return fmt.Errorf("%s (from %s): must be a port number, got %q", Env[name], name, v)
+			}
+			c.Weaviate.Port = n
 		}
 		c.envApplied = append(c.envApplied, envField{path: Env[name], name: name})
-		return nil
 	}
-	str := func(dst *string) func(string) error {
-		return func(v string) error { *dst = v; return nil }
-	}
-	if err := set("RAGBOT_WEAVIATE_URL", str(&c.Weaviate.URL)); err != nil {
-		return err
-	}
-	if err := set("RAGBOT_WEAVIATE_BINARY", str(&c.Weaviate.Binary)); err != nil {
-		return err
-	}
-	if err := set("RAGBOT_EMBEDDER", str(&c.Embedder.Kind)); err != nil {
-		return err
-	}
-	return set("RAGBOT_WEAVIATE_PORT", func(v string) error {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("must be a port number, got %q", v)
-		}
-		c.Weaviate.Port = n
-		return nil
-	})
+	return nil
 }
 
 // from returns " (from VAR)" when the field at path was set from the environment.

@@ -33,12 +33,6 @@ const DefaultFeedbackRetention = "180d"
 // period of the retention job.
 const MinFeedbackRetention = 24 * time.Hour
 
-func (c *Config) applyFeedbackDefaults() {
-	if c.Feedback.Retention == "" {
-		c.Feedback.Retention = DefaultFeedbackRetention
-	}
-}
-
 // feedback checks feedback.retention and fills RetentionDuration.
 func (v *validator) feedback() {
 	d, err := ParseTTL(v.c.Feedback.Retention)

@@ -1,9 +1,9 @@
 package config
 
 import (
+	"maps"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -59,14 +59,7 @@ var linkPresets = map[string]string{
 }
 
 // LinkPresets lists the valid values of link_preset, sorted.
-func LinkPresets() []string {
-	out := make([]string, 0, len(linkPresets))
-	for k := range linkPresets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func LinkPresets() []string { return slices.Sorted(maps.Keys(linkPresets)) }
 
 // Links returns the link template of a source: link_template, or the one
 // link_preset makes from the web URL, or "" for no links. Example, for
@@ -196,12 +189,10 @@ func (v *validator) gitURL(p string, s Source) {
 		case u.User != nil && (scheme == "https" || scheme == "http"):
 			v.bad(p+".url", "must not hold credentials; put the token in the variable named by token_env")
 		}
-	case "":
-		if !scpLike(raw) {
+	default:
+		if scheme != "" || !scpLike(raw) {
 			v.bad(p+".url", "must be an https://, http://, ssh://, git@host:path or file:// URL, got %q", redactURL(raw))
 		}
-	default:
-		v.bad(p+".url", "must be an https://, http://, ssh://, git@host:path or file:// URL, got %q", redactURL(raw))
 	}
 	if s.TokenEnv == "" {
 		if s.TokenUser != "" {

@@ -1,9 +1,9 @@
 package config
 
 import (
+	"maps"
 	"net/url"
-	"os"
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -109,12 +109,7 @@ func (v *validator) summary() {
 
 // thresholds checks retrieval.thresholds, in key order.
 func (v *validator) thresholds() {
-	names := make([]string, 0, len(v.c.Retrieval.Thresholds))
-	for n := range v.c.Retrieval.Thresholds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(v.c.Retrieval.Thresholds)) {
 		th := v.c.Retrieval.Thresholds[n]
 		p := "retrieval.thresholds." + n
 		if n == "" {
@@ -150,11 +145,7 @@ func (v *validator) apiKeyEnv(field, env string) {
 	if env == "" {
 		return
 	}
-	lookup := v.c.lookupEnv
-	if lookup == nil {
-		lookup = os.LookupEnv
-	}
-	if key, ok := lookup(env); !ok || key == "" {
+	if key, ok := v.c.lookup()(env); !ok || key == "" {
 		v.bad(field, "names %s, which is not set in the environment", env)
 	}
 }

@@ -1,10 +1,10 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"net"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -125,36 +125,19 @@ const (
 
 func (c *Config) applyChatDefaults() {
 	s := &c.Serve
-	if s.Listen == "" {
-		s.Listen = DefaultListen
-	}
-	if s.ShutdownTimeout == 0 {
-		s.ShutdownTimeout = DefaultShutdownTimeout
-	}
-	if s.MaxConcurrentAnswers == 0 {
-		s.MaxConcurrentAnswers = DefaultMaxConcurrentAnswers
-	}
-	if s.AnswerQueueLength == 0 {
-		s.AnswerQueueLength = DefaultAnswerQueueLength
-	}
-	if s.AnswerQueueWait == 0 {
-		s.AnswerQueueWait = DefaultAnswerQueueWait
-	}
+	s.Listen = cmp.Or(s.Listen, DefaultListen)
+	s.ShutdownTimeout = cmp.Or(s.ShutdownTimeout, DefaultShutdownTimeout)
+	s.MaxConcurrentAnswers = cmp.Or(s.MaxConcurrentAnswers, DefaultMaxConcurrentAnswers)
+	s.AnswerQueueLength = cmp.Or(s.AnswerQueueLength, DefaultAnswerQueueLength)
+	s.AnswerQueueWait = cmp.Or(s.AnswerQueueWait, DefaultAnswerQueueWait)
 	k := &c.Slack
-	for _, f := range []struct {
-		dst *string
-		def string
-	}{
-		{&k.Mode, SlackSocket}, {&k.APIURL, DefaultSlackAPIURL}, {&k.BotTokenEnv, DefaultBotTokenEnv},
-		{&k.AppTokenEnv, DefaultAppTokenEnv}, {&k.SigningSecretEnv, DefaultSigningEnv}, {&k.Command, DefaultSlashCommand},
-	} {
-		if *f.dst == "" {
-			*f.dst = f.def
-		}
-	}
-	if k.AnswerTimeout == 0 {
-		k.AnswerTimeout = DefaultAnswerTimeout
-	}
+	k.Mode = cmp.Or(k.Mode, SlackSocket)
+	k.APIURL = cmp.Or(k.APIURL, DefaultSlackAPIURL)
+	k.BotTokenEnv = cmp.Or(k.BotTokenEnv, DefaultBotTokenEnv)
+	k.AppTokenEnv = cmp.Or(k.AppTokenEnv, DefaultAppTokenEnv)
+	k.SigningSecretEnv = cmp.Or(k.SigningSecretEnv, DefaultSigningEnv)
+	k.Command = cmp.Or(k.Command, DefaultSlashCommand)
+	k.AnswerTimeout = cmp.Or(k.AnswerTimeout, DefaultAnswerTimeout)
 	if c.Access.Default == nil {
 		c.Access.Default = []string{AllSources}
 	}
@@ -188,14 +171,10 @@ func (v *validator) chat() {
 	if t := v.c.Teams; t.Enabled() && s.AnswerQueueWait > 0 && s.AnswerQueueWait >= t.AnswerTimeout {
 		v.bad("serve.answer_queue_wait", "must be shorter than teams.answer_timeout (%s), got %s", t.AnswerTimeout, s.AnswerQueueWait)
 	}
-	switch k.Mode {
-	case SlackSocket, SlackHTTP:
-	default:
+	if k.Mode != SlackSocket && k.Mode != SlackHTTP {
 		v.bad("slack.mode", "got %q, want socket or http", k.Mode)
 	}
-	if u, err := url.Parse(k.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		v.bad("slack.api_url", "must be an absolute http(s) URL without credentials, got %q", redactURL(k.APIURL))
-	}
+	v.httpURL("slack.api_url", k.APIURL)
 	for _, f := range []struct{ path, name string }{
 		{"slack.bot_token_env", k.BotTokenEnv}, {"slack.app_token_env", k.AppTokenEnv}, {"slack.signing_secret_env", k.SigningSecretEnv},
 	} {
@@ -285,9 +264,4 @@ func (c *Config) AccessFor(channel string) []string {
 
 // APIBase is APIURL ending in "/", as slack-go wants it: it appends the
 // method names (OptionAPIURL).
-func (s Slack) APIBase() string {
-	if !strings.HasSuffix(s.APIURL, "/") {
-		return s.APIURL + "/"
-	}
-	return s.APIURL
-}
+func (s Slack) APIBase() string { return strings.TrimSuffix(s.APIURL, "/") + "/" }

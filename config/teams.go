@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -79,21 +80,13 @@ func (c *Config) applyTeamsDefaults() {
 	if !t.Enabled() {
 		return
 	}
-	if t.AppPasswordEnv == "" {
-		t.AppPasswordEnv = DefaultTeamsPasswordEnv
-	}
-	if t.Tenant == "" {
-		t.Tenant = DefaultTeamsTenant
-	}
+	t.AppPasswordEnv = cmp.Or(t.AppPasswordEnv, DefaultTeamsPasswordEnv)
+	t.Tenant = cmp.Or(t.Tenant, DefaultTeamsTenant)
 	if t.TokenURL == "" && tenantName.MatchString(t.Tenant) {
 		t.TokenURL = defaultTeamsTokenURLStart + t.Tenant + "/oauth2/v2.0/token"
 	}
-	if t.OpenIDMetadataURL == "" {
-		t.OpenIDMetadataURL = DefaultTeamsOpenIDURL
-	}
-	if t.AnswerTimeout == 0 {
-		t.AnswerTimeout = DefaultAnswerTimeout
-	}
+	t.OpenIDMetadataURL = cmp.Or(t.OpenIDMetadataURL, DefaultTeamsOpenIDURL)
+	t.AnswerTimeout = cmp.Or(t.AnswerTimeout, DefaultAnswerTimeout)
 }
 
 var (

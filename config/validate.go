@@ -73,16 +73,10 @@ func (v *validator) weaviate() {
 		}
 		seen[u] = true
 	}
-	if env := w.APIKeyEnv; env != "" {
-		lookup := v.c.lookupEnv
-		if lookup == nil {
-			lookup = os.LookupEnv
-		}
-		if len(w.Endpoints()) == 0 {
-			v.bad("weaviate.api_key_env", "is only used with weaviate.url or weaviate.urls (a remote cluster)")
-		} else if key, ok := lookup(env); !ok || key == "" {
-			v.bad("weaviate.api_key_env", "names %s, which is not set in the environment", env)
-		}
+	if w.APIKeyEnv != "" && len(w.Endpoints()) == 0 {
+		v.bad("weaviate.api_key_env", "is only used with weaviate.url or weaviate.urls (a remote cluster)")
+	} else {
+		v.apiKeyEnv("weaviate.api_key_env", w.APIKeyEnv)
 	}
 	if p := w.Port; p < 1 || p > 65535-5 {
 		v.bad("weaviate.port", "must be 1..65530 (ports port..port+5 are used), got %d", p)
@@ -93,9 +87,7 @@ func (v *validator) weaviate() {
 	if w.ReplicationFactor < 1 {
 		v.bad("weaviate.replication_factor", "must be at least 1 (the number of copies of each object), got %d", w.ReplicationFactor)
 	}
-	switch w.ConsistencyLevel {
-	case "ONE", "QUORUM", "ALL":
-	default:
+	if !slices.Contains([]string{"ONE", "QUORUM", "ALL"}, w.ConsistencyLevel) {
 		v.bad("weaviate.consistency_level", "got %q, want one of ONE, QUORUM, ALL", w.ConsistencyLevel)
 	}
 	if col := w.Collection; !className.MatchString(col) {
@@ -196,21 +188,17 @@ func (v *validator) sources() {
 	seen := map[string]int{}
 	for i, s := range v.c.Sources {
 		p := fmt.Sprintf("sources[%d]", i)
-		switch {
+		switch j, dup := seen[s.Name]; {
 		case s.Name == "":
 			v.bad(p+".name", "must not be empty")
 		case strings.ContainsAny(s.Name, "|\n"):
 			v.bad(p+".name", "must not contain '|' or a newline, got %q", s.Name)
+		case dup:
+			v.bad(p+".name", "%q is already the name of sources[%d]", s.Name, j)
 		default:
-			if j, dup := seen[s.Name]; dup {
-				v.bad(p+".name", "%q is already the name of sources[%d]", s.Name, j)
-			} else {
-				seen[s.Name] = i
-			}
+			seen[s.Name] = i
 		}
-		switch s.Kind {
-		case KindGit, KindMarkdown, KindOpenAPI, KindConfluence, KindHTML:
-		default:
+		if !slices.Contains([]string{KindGit, KindMarkdown, KindOpenAPI, KindConfluence, KindHTML}, s.Kind) {
 			v.bad(p+".kind", "got %q, want one of git, markdown, openapi, confluence, html", s.Kind)
 		}
 		switch {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -194,9 +195,7 @@ var knownKeys = sync.OnceValue(func() map[string][]string {
 				visit(f.Type)
 				continue
 			}
-			if name == "" {
-				name = strings.ToLower(f.Name) // yaml.v3's default key
-			}
+			name = cmp.Or(name, strings.ToLower(f.Name)) // yaml.v3's default key
 			keys = append(keys, name)
 			visit(f.Type)
 		}

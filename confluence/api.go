@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -90,10 +91,7 @@ type v1Content struct {
 }
 
 func (p v1Content) meta(base string) pageMeta {
-	author := p.Version.By.DisplayName
-	if author == "" {
-		author = p.Version.By.Username
-	}
+	author := cmp.Or(p.Version.By.DisplayName, p.Version.By.Username)
 	return pageMeta{ID: p.ID, Title: p.Title, SpaceKey: p.Space.Key, Version: p.Version.Number, Modified: p.Version.When,
 		Author: author, WebUI: p.Links.WebUI, Base: base, Body: p.Body.Storage.Value}
 }
@@ -146,10 +144,7 @@ func walk[T any](ctx context.Context, c *Client, op, first string, v2 bool, fn f
 		} else if err != nil {
 			return err
 		}
-		link := ans.Links.Next
-		if link == "" {
-			link = linkNext(hdr.Get("Link"))
-		}
+		link := cmp.Or(ans.Links.Next, linkNext(hdr.Get("Link")))
 		next = c.resolve(link, v2)
 	}
 	return nil
@@ -202,9 +197,7 @@ func serverMessage(data []byte) string {
 			msg = strings.TrimSpace(v.Errors[0].Title + " " + v.Errors[0].Detail)
 		}
 	}
-	if msg == "" {
-		msg = strings.Join(strings.Fields(string(data)), " ")
-	}
+	msg = cmp.Or(msg, strings.Join(strings.Fields(string(data)), " "))
 	if len(msg) > 300 {
 		msg = msg[:300] + "..."
 	}

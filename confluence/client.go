@@ -2,6 +2,7 @@ package confluence
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -74,11 +75,7 @@ func (c *Client) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
 // String, GoString and LogValue print Options with the token redacted.
 func (o Options) String() string {
-	tok := ""
-	if o.Token != "" {
-		tok = "[redacted]"
-	}
-	return fmt.Sprintf("confluence.Options{BaseURL:%s Flavour:%s Email:%s Token:%s}", redact(o.BaseURL), o.Flavour, o.Email, tok)
+	return fmt.Sprintf("confluence.Options{BaseURL:%s Flavour:%s Email:%s Token:%s}", redact(o.BaseURL), o.Flavour, o.Email, o.Token)
 }
 
 func (o Options) GoString() string     { return o.String() }
@@ -110,19 +107,11 @@ func NewClient(opt Options) (*Client, error) {
 		return nil, fmt.Errorf("confluence: flavour %q: want cloud or datacenter", opt.Flavour)
 	}
 	c.token, c.opt.Token = opt.Token, ""
-	if c.opt.HTTPClient == nil {
-		c.opt.HTTPClient = &http.Client{Timeout: 60 * time.Second}
-	}
-	if c.opt.Log == nil {
-		c.opt.Log = slog.Default()
-	}
+	c.opt.HTTPClient = cmp.Or(c.opt.HTTPClient, &http.Client{Timeout: 60 * time.Second})
+	c.opt.Log = cmp.Or(c.opt.Log, slog.Default())
 	c.log = c.opt.Log
-	if c.opt.MaxRetries == 0 {
-		c.opt.MaxRetries = 5
-	}
-	if c.opt.MaxWait == 0 {
-		c.opt.MaxWait = 5 * time.Minute
-	}
+	c.opt.MaxRetries = cmp.Or(c.opt.MaxRetries, 5)
+	c.opt.MaxWait = cmp.Or(c.opt.MaxWait, 5*time.Minute)
 	if c.opt.Sleep == nil {
 		c.opt.Sleep = httpretry.Sleep
 	}
@@ -132,9 +121,7 @@ func NewClient(opt Options) (*Client, error) {
 			c.opt.PageSize = 250
 		}
 	}
-	if c.opt.FetchBatch == 0 {
-		c.opt.FetchBatch = 50
-	}
+	c.opt.FetchBatch = cmp.Or(c.opt.FetchBatch, 50)
 	return c, nil
 }
 
@@ -150,21 +137,19 @@ func (c *Client) BaseURL() string { return c.base }
 // metric label; Retryable says whether a later run may succeed.
 
 // Retryable reports whether err, an error of this client, is a rate limit,
-// a server error or a network failure, which a later run may not meet.
+// a server error or a network failure, which a later run may not meet: the
+// statuses retried are 429, 500, 502, 503 and 504 (Atlassian's
+// rate-limiting guide asks clients to back off on 429 and 503).
 func Retryable(err error) bool {
 	var se *httpretry.StatusError
-	if errors.As(err, &se) {
-		return retryable(se.Status)
+	if !errors.As(err, &se) {
+		return true
 	}
-	return true
-}
-
-// retryable reports the statuses this client retries: 429, 500, 502, 503
-// and 504 (Atlassian's rate-limiting guide asks clients to back off on 429
-// and 503).
-func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status == http.StatusInternalServerError ||
-		status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout
+	switch se.Status {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // maxBody caps a response body: a page of 250 results with storage bodies
@@ -194,9 +179,8 @@ func (c *Client) do(ctx context.Context, op, method, rawURL string, body []byte)
 	}
 	var data []byte
 	var hdr http.Header
-	err = p.Do(ctx, func(ctx context.Context) error {
-		d, h, err := c.once(ctx, op, method, rawURL, where, body)
-		data, hdr = d, h
+	err = p.Do(ctx, func(ctx context.Context) (err error) {
+		data, hdr, err = c.once(ctx, op, method, rawURL, where, body)
 		return err
 	})
 	var we *httpretry.WaitError

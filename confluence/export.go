@@ -2,6 +2,7 @@ package confluence
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -94,9 +95,7 @@ func (s *ExportSource) FetchPages(ctx context.Context, refs []ingest.PageRef, fn
 			continue
 		}
 		doc := Doc{Title: p.title, Path: r.Path, Author: p.author, Version: fileVersion(data), Modified: p.modified}
-		if doc.Title == "" {
-			doc.Title = strings.TrimSuffix(path.Base(r.Path), path.Ext(r.Path))
-		}
+		doc.Title = cmp.Or(doc.Title, strings.TrimSuffix(path.Base(r.Path), path.Ext(r.Path)))
 		ref := ingest.PageRef{ID: r.ID, Title: doc.Title, Path: r.Path, Version: doc.Version}
 		if err := fn(ingest.Page{PageRef: ref, Sections: doc.chunks(p.blocks)}); err != nil {
 			return err
@@ -145,19 +144,14 @@ func parseExport(data []byte) (p exportPage, ok bool) {
 	if main.Length() == 0 {
 		return p, false
 	}
-	title := strings.Join(strings.Fields(doc.Find("#title-text").First().Text()), " ")
-	if title == "" {
-		title = strings.Join(strings.Fields(doc.Find("title").First().Text()), " ")
-	}
+	title := cmp.Or(strings.Join(strings.Fields(doc.Find("#title-text").First().Text()), " "),
+		strings.Join(strings.Fields(doc.Find("title").First().Text()), " "))
 	if _, t, found := strings.Cut(title, " : "); found {
 		title = t
 	}
 	p.title = title
 	meta := doc.Find(".page-metadata").First()
-	p.author = strings.TrimSpace(meta.Find(".editor").First().Text())
-	if p.author == "" {
-		p.author = strings.TrimSpace(meta.Find(".author").First().Text())
-	}
+	p.author = cmp.Or(strings.TrimSpace(meta.Find(".editor").First().Text()), strings.TrimSpace(meta.Find(".author").First().Text()))
 	if m := modifiedRe.FindStringSubmatch(strings.Join(strings.Fields(meta.Text()), " ")); m != nil {
 		for _, layout := range []string{"Jan 2, 2006", "January 2, 2006"} {
 			if t, err := time.Parse(layout, m[1]); err == nil {

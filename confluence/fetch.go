@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -45,31 +46,27 @@ func (s *Source) fetch(ctx context.Context, refs []ingest.PageRef) ([]pageMeta, 
 	var out []pageMeta
 	if s.c.Flavour() == Cloud {
 		q := url.Values{"id": {strings.Join(ids, ",")}, "body-format": {"storage"}, "limit": {strconv.Itoa(len(ids))}}
-		err := walk(ctx, s.c, op, s.c.base+"/api/v2/pages?"+q.Encode(), true, func(rs []v2Page, base string) error {
-			for _, p := range rs {
-				out = append(out, p.meta(base))
-			}
-			return enough(out, ids)
-		})
+		err := walk(ctx, s.c, op, s.c.base+"/api/v2/pages?"+q.Encode(), true, collect[v2Page](&out, len(ids)))
 		return out, err
 	}
 	q := url.Values{"cql": {"id in (" + strings.Join(ids, ",") + ")"}, "expand": {"body.storage,version,space"}, "limit": {strconv.Itoa(len(ids))}}
-	err := walk(ctx, s.c, op, s.c.base+"/rest/api/content/search?"+q.Encode(), false, func(rs []v1Content, base string) error {
-		for _, p := range rs {
-			out = append(out, p.meta(base))
-		}
-		return enough(out, ids)
-	})
+	err := walk(ctx, s.c, op, s.c.base+"/rest/api/content/search?"+q.Encode(), false, collect[v1Content](&out, len(ids)))
 	return out, err
 }
 
-// enough stops a fetch that has every page it asked for: Data Center would
-// otherwise follow the next link of a full page to an empty one.
-func enough(got []pageMeta, ids []string) error {
-	if len(got) >= len(ids) {
-		return errStop
+// collect appends the pages of each answer to out and stops the walk once
+// out has want pages: Data Center would otherwise follow the next link of a
+// full page to an empty one.
+func collect[T interface{ meta(string) pageMeta }](out *[]pageMeta, want int) func([]T, string) error {
+	return func(rs []T, base string) error {
+		for _, p := range rs {
+			*out = append(*out, p.meta(base))
+		}
+		if len(*out) >= want {
+			return errStop
+		}
+		return nil
 	}
-	return nil
 }
 
 // fetchOp names a batch in errors: `fetch page 98391 "Deploy runbook"`, or
@@ -92,21 +89,12 @@ func fetchOp(refs []ingest.PageRef) string {
 // page turns a fetched page into sections.
 func (s *Source) page(m pageMeta) ingest.Page {
 	s.mu.Lock()
-	key := m.SpaceKey
-	if key == "" {
-		key = s.spaces[m.SpaceID]
-	}
-	if key == "" {
-		key = s.listed[m.ID]
-	}
+	key := cmp.Or(m.SpaceKey, s.spaces[m.SpaceID], s.listed[m.ID])
 	if m.Author == "" && m.AuthorID != "" {
 		m.Author = s.users[User{AccountID: m.AuthorID}]
 	}
 	s.mu.Unlock()
-	base := m.Base
-	if base == "" {
-		base = s.c.base
-	}
+	base := cmp.Or(m.Base, s.c.base)
 	doc := Doc{
 		Title: m.Title, Path: PagePath(key, m.Title), Author: m.Author, Version: strconv.Itoa(m.Version), Modified: m.Modified,
 		Anchor: CloudAnchor, UserName: s.userName,

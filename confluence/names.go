@@ -1,12 +1,14 @@
 package confluence
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/ragbot/ragbot/internal/httpretry"
 )
@@ -72,8 +74,7 @@ func (s *Source) lookUpUsers(ctx context.Context, metas []pageMeta) error {
 
 // usersBulk asks users-bulk for the names of want (Cloud).
 func (s *Source) usersBulk(ctx context.Context, want []User) error {
-	for start := 0; start < len(want); start += usersBulkMax {
-		part := want[start:min(start+usersBulkMax, len(want))]
+	for part := range slices.Chunk(want, usersBulkMax) {
 		ids := make([]string, len(part))
 		for i, u := range part {
 			ids[i] = u.AccountID
@@ -93,10 +94,7 @@ func (s *Source) usersBulk(ctx context.Context, want []User) error {
 		}
 		names := map[string]string{}
 		for _, u := range ans.Results {
-			names[u.AccountID] = u.DisplayName
-			if u.DisplayName == "" {
-				names[u.AccountID] = u.PublicName
-			}
+			names[u.AccountID] = cmp.Or(u.DisplayName, u.PublicName)
 		}
 		s.mu.Lock()
 		for _, u := range part {

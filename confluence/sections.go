@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"cmp"
 	"net/url"
 	"strings"
 	"time"
@@ -67,10 +68,7 @@ func (d Doc) SplitStorage(storage string) []retrieval.Chunk {
 // Author, Version and Modified, and URL = the page URL with the heading's
 // anchor.
 func (d Doc) chunks(blocks []block) []retrieval.Chunk {
-	title := d.Title
-	if title == "" {
-		title = d.Path
-	}
+	title := cmp.Or(d.Title, d.Path)
 	secs := d.sections(title, blocks)
 	if len(secs) == 0 {
 		secs = []section{{symbol: title, units: []unit{{lines: []string{title}}}}}

@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -160,9 +161,7 @@ func (s *Source) listV1(ctx context.Context) ([]pageMeta, error) {
 			func(rs []v1Content, base string) error {
 				for _, p := range rs {
 					m := p.meta(base)
-					if m.SpaceKey == "" {
-						m.SpaceKey = key
-					}
+					m.SpaceKey = cmp.Or(m.SpaceKey, key)
 					out = append(out, m)
 					n++
 				}

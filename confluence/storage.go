@@ -14,13 +14,12 @@ import (
 // documents': the cdata-in-html-content and
 // non-void-html-element-start-tag-with-trailing-solidus parse errors, and a
 // block start tag closing an open p; TestParseStoragePitfalls has a case for
-// each): a CDATA section
-// becomes a comment that ends at the first ">", so code bodies lose text; a
-// self-closed non-void element (<ri:page .../>, <ac:structured-macro
-// ac:name="toc"/>, <time .../>) is left open and swallows what follows; and
-// <p> is closed by any block start tag, which tears a macro inside a
-// paragraph apart. prepareStorage rewrites the text so that none of this can
-// happen, and keeps every CDATA body aside, byte for byte.
+// each): a CDATA section becomes a comment that ends at the first ">", so code
+// bodies lose text; a self-closed non-void element (<ri:page .../>,
+// <ac:structured-macro ac:name="toc"/>, <time .../>) is left open and swallows
+// what follows; and <p> is closed by any block start tag, which tears a macro
+// inside a paragraph apart. prepareStorage rewrites the text so that none of
+// this can happen, and keeps every CDATA body aside, byte for byte.
 
 var (
 	cdataRe = regexp.MustCompile(`(?s)<!\[CDATA\[(.*?)\]\]>`)

@@ -1,6 +1,7 @@
 package confluence
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -80,12 +81,7 @@ func rowLine(row []cell, heads []string) string {
 }
 
 func allHeaders(row []cell) bool {
-	for _, c := range row {
-		if !c.header {
-			return false
-		}
-	}
-	return len(row) > 0
+	return len(row) > 0 && !slices.ContainsFunc(row, func(c cell) bool { return !c.header })
 }
 
 // rows collects the rows of table n, leaving nested tables to their cells.

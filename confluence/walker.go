@@ -1,6 +1,8 @@
 package confluence
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -320,10 +322,7 @@ func (w *walker) linkText(n *html.Node) string {
 // Traffic enters through the edge proxies". The size and alignment
 // attributes stay out.
 func (w *walker) imageText(n *html.Node) string {
-	label := strings.TrimSpace(attr(n, "ac:alt"))
-	if label == "" {
-		label = strings.TrimSpace(attr(n, "ac:title"))
-	}
+	label := cmp.Or(strings.TrimSpace(attr(n, "ac:alt")), strings.TrimSpace(attr(n, "ac:title")))
 	caption := w.inlineText(child(n, "ac:caption"))
 	switch {
 	case caption == "" || strings.EqualFold(caption, label):
@@ -360,12 +359,9 @@ func (w *walker) adf(n *html.Node) {
 
 // find returns the first element below n (depth first) that ok accepts.
 func find(n *html.Node, ok func(*html.Node) bool) *html.Node {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && ok(c) {
-			return c
-		}
-		if f := find(c, ok); f != nil {
-			return f
+	for d := range n.Descendants() {
+		if d.Type == html.ElementNode && ok(d) {
+			return d
 		}
 	}
 	return nil
@@ -373,10 +369,5 @@ func find(n *html.Node, ok func(*html.Node) bool) *html.Node {
 
 // hasClass reports whether n's class attribute lists class.
 func hasClass(n *html.Node, class string) bool {
-	for _, c := range strings.Fields(attr(n, "class")) {
-		if c == class {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(strings.Fields(attr(n, "class")), class)
 }

@@ -135,7 +135,7 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 	for _, s := range slices.Concat(defs, rest) {
 		locs = append(locs, echo(fmt.Sprintf("%s:%d", s.Path, s.StartLine)))
 	}
-	text := fmt.Sprintf("%s: %d %s: %s", echo(cutBytes(q, 300)), len(locs), plural(len(locs), "location"), strings.Join(locs, ", "))
+	text := fmt.Sprintf("%s: %d %s: %s", echo(cutBytes(q, 300)), len(locs), bot.Plural(len(locs), "location"), strings.Join(locs, ", "))
 	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
 
@@ -149,7 +149,7 @@ func listSection(title string, snips []retrieval.Snippet, now time.Time) string 
 		if s.Symbol != "" {
 			line = "\n• " + inlineCode(cutBytes(s.Symbol, 150)) + " — " + link(s.URL, fmt.Sprintf("%s:%d", s.Path, s.StartLine))
 		}
-		src := sourceName(s.Source)
+		src := s.SourceName()
 		if c := s.ShortCommit(); c != "" {
 			src += "@" + c
 		}

@@ -156,7 +156,8 @@ func (b *Bot) serveCommand(w http.ResponseWriter, r *http.Request, body []byte) 
 		http.Error(w, "bad slash command form", http.StatusBadRequest)
 		return
 	}
-	writeJSON(w, b.command(cmd))
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(b.command(cmd))
 }
 
 func (b *Bot) serveInteraction(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -172,9 +173,4 @@ func (b *Bot) serveInteraction(w http.ResponseWriter, r *http.Request, body []by
 	}
 	b.interact(cb)
 	w.WriteHeader(http.StatusOK)
-}
-
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
 }

@@ -1,6 +1,7 @@
 package slack
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -11,9 +12,8 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// interact handles block_actions: votes, "Share in channel" and "Show all
-// N uses". The work
-// runs in the background; the transport acks right after.
+// interact handles block_actions: votes, "Share in channel" and "Show all N
+// uses". The work runs in the background; the transport acks right after.
 func (b *Bot) interact(cb slackgo.InteractionCallback) {
 	if cb.Type != slackgo.InteractionTypeBlockActions {
 		return
@@ -39,13 +39,7 @@ func (b *Bot) interact(cb slackgo.InteractionCallback) {
 
 // vote stores a click on 👍/👎 and thanks the voter privately.
 func (b *Bot) vote(ctx context.Context, cb slackgo.InteractionCallback, vote retrieval.Vote, value string) {
-	channel, ts := cb.Channel.ID, cb.Container.MessageTs
-	if channel == "" {
-		channel = cb.Container.ChannelID
-	}
-	if ts == "" {
-		ts = cb.Message.Timestamp
-	}
+	channel, ts := cmp.Or(cb.Channel.ID, cb.Container.ChannelID), cmp.Or(cb.Container.MessageTs, cb.Message.Timestamp)
 	log := b.log.With("channel", channel, "message_ts", ts, "user", cb.User.ID, "vote", vote)
 	reply := "Thanks! Your vote was recorded."
 	v, err := decodeVote(value)
@@ -73,10 +67,7 @@ func (b *Bot) vote(ctx context.Context, cb slackgo.InteractionCallback, vote ret
 // share posts a /where-is list in the channel for everyone, searched again
 // with the channel's access, and deletes the private copy.
 func (b *Bot) share(ctx context.Context, cb slackgo.InteractionCallback, q string) {
-	channel := cb.Channel.ID
-	if channel == "" {
-		channel = cb.Container.ChannelID
-	}
+	channel := cmp.Or(cb.Channel.ID, cb.Container.ChannelID)
 	log := b.log.With("channel", channel, "user", cb.User.ID)
 	msg := b.whereIsMessage(ctx, channel, cb.User.ID, q, cb.User.ID)
 	if msg.Blocks == nil { // unavailable, or no sources: tell the user only
@@ -107,10 +98,7 @@ const maxAllText = codeBudget
 // citation line each, in sections of at most maxSectionText bytes; past
 // maxAllText the rest are counted.
 func (b *Bot) showAll(ctx context.Context, cb slackgo.InteractionCallback, q string) {
-	channel := cb.Channel.ID
-	if channel == "" {
-		channel = cb.Container.ChannelID
-	}
+	channel := cmp.Or(cb.Channel.ID, cb.Container.ChannelID)
 	log := b.log.With("channel", channel, "user", cb.User.ID)
 	msg := &slackgo.WebhookMessage{ResponseType: slackgo.ResponseTypeEphemeral, Text: noSourcesText}
 	switch ans, ok, err := b.cfg.Access.AskUses(ctx, b.cfg.Answerer, q, channel, cb.User.ID, false); {

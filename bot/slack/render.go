@@ -62,10 +62,9 @@ func (b *Bot) render(r bot.Reply) ([]slackgo.Block, string) {
 	return b.answerBlocks(r.Asked, r.Answer)
 }
 
-// User-facing sentences. Operators find the cause in the log.
-const (
-	noSourcesText = "This channel has no sources to search. Ask whoever runs ragbot to add it under `access.channels` in ragbot.yaml."
-)
+// noSourcesText is the reply in a channel that may see no source; the
+// operator finds the cause in the log.
+const noSourcesText = "This channel has no sources to search. Ask whoever runs ragbot to add it under `access.channels` in ragbot.yaml."
 
 func (b *Bot) helpText() string {
 	return "Ask me where something is, e.g. `@ragbot where is the retry for 503 errors?`, or use `" +
@@ -115,7 +114,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	notSure := ans.Coverage == retrieval.NotSure
 	missing := ans.Coverage == retrieval.NoCoverage
 	snips := all[:bot.WithCode(ans, maxCodeSnippets)]
-	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)))
+	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), bot.Plural(len(all), "result"), echo(cutBytes(asked, 300)))
 	switch {
 	case notSure:
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
@@ -171,7 +170,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	for i, s := range all {
 		fallback[i] = echo(s.Label())
 	}
-	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), bot.Plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
 	switch {
 	case notSure:
 		text = fmt.Sprintf("Not sure, closest matches for “%s”: %s", echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
@@ -220,7 +219,7 @@ func citationLine(s retrieval.Snippet, now time.Time) string {
 	if s.Symbol != "" {
 		parts = append(parts, inlineCode(cutBytes(s.Symbol, 200)))
 	}
-	src := sourceName(s.Source)
+	src := s.SourceName()
 	if c := s.ShortCommit(); c != "" {
 		src += "@" + c
 	}
@@ -237,14 +236,6 @@ func citationLine(s retrieval.Snippet, now time.Time) string {
 		parts = append(parts, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
 	}
 	return cutLine(strings.Join(parts, " · "), maxContextText)
-}
-
-// sourceName is the configured name in a source id ("repo:payments" -> "payments").
-func sourceName(id string) string {
-	if _, name, ok := strings.Cut(id, ":"); ok {
-		return name
-	}
-	return id
 }
 
 // cutLine cuts an already rendered mrkdwn line to n bytes; the cut may end
@@ -298,13 +289,5 @@ func capBlocks(bs []slackgo.Block) []slackgo.Block {
 	return append(bs[:maxBlocks-1:maxBlocks-1], bs[len(bs)-1])
 }
 
-// unavailableText is the reply to a failed search. It names the request id
-// (bot.RequestID) that the answer's log lines carry, so the operator can go
-// from a user's screenshot to the cause.
-func unavailableText(requestID string) string {
-	ref := ""
-	if requestID != "" {
-		ref = " (request " + requestID + ")"
-	}
-	return ":warning: Search is temporarily unavailable" + ref + ": I couldn't reach the index. Please try again in a few minutes."
-}
+// unavailableText is bot.UnavailableText with Slack's warning sign.
+func unavailableText(requestID string) string { return ":warning: " + bot.UnavailableText(requestID) }

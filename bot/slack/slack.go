@@ -1,11 +1,13 @@
 package slack
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -75,21 +77,11 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.API == nil || cfg.Answerer == nil {
 		return nil, errors.New("slack: API and Answerer are required")
 	}
-	if cfg.Lister == nil {
-		cfg.Lister = cfg.Answerer
-	}
-	if cfg.Command == "" {
-		cfg.Command = config.DefaultSlashCommand
-	}
-	if cfg.AnswerTimeout <= 0 {
-		cfg.AnswerTimeout = config.DefaultAnswerTimeout
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 15 * time.Second}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Lister = cmp.Or(cfg.Lister, cfg.Answerer)
+	cfg.Command = cmp.Or(cfg.Command, config.DefaultSlashCommand)
+	cfg.AnswerTimeout = cmp.Or(max(cfg.AnswerTimeout, 0), config.DefaultAnswerTimeout)
+	cfg.HTTPClient = cmp.Or(cfg.HTTPClient, &http.Client{Timeout: 15 * time.Second})
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -145,19 +137,12 @@ var startRetry = httpretry.Policy{
 func transientAtStart(err error) bool {
 	var se slackgo.SlackErrorResponse
 	if errors.As(err, &se) {
-		switch se.Err {
-		case "internal_error", "fatal_error", "service_unavailable", "request_timeout":
-			return true
-		}
-		return false
+		return slices.Contains([]string{"internal_error", "fatal_error", "service_unavailable", "request_timeout"}, se.Err)
 	}
 	var sc slackgo.StatusCodeError
 	if errors.As(err, &sc) {
 		return sc.Code >= 500
 	}
-	var rl *slackgo.RateLimitedError
-	if errors.As(err, &rl) { // withRetry gave up on it
-		return false
-	}
-	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	var rl *slackgo.RateLimitedError // withRetry gave up on it
+	return !errors.As(err, &rl) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }

@@ -4,7 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/ragbot/ragbot/bot"
 )
 
 // mrkdwnEscaper escapes the three characters that Slack's mrkdwn gives
@@ -77,15 +78,7 @@ func cutBytes(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	const ell = "…"
-	n -= len(ell)
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	if n < 0 {
-		n = 0
-	}
-	return s[:n] + ell
+	return bot.Cut(s, max(n-len("…"), 0))
 }
 
 // codeBlock renders code (raw source text) as a ``` block of at most limit
@@ -95,33 +88,11 @@ func cutBytes(s string, n int) string {
 // and for the lines cut here.
 func codeBlock(code string, more, limit int) string {
 	const fence, footerRoom = "```", 40 // footerRoom fits "\n_… 9999999 more lines_"
-	lines := strings.Split(strings.TrimRight(code, "\n"), "\n")
-	budget := limit - 2*len(fence) - 2 - footerRoom
-	var body strings.Builder
-	kept := 0
-	for _, l := range lines {
-		e := escapeCode(l)
-		need := len(e)
-		if kept > 0 {
-			need++ // the newline before it
-		}
-		if body.Len()+need > budget {
-			if kept == 0 {
-				body.WriteString(cutEscaped(e, budget))
-				kept = 1
-			}
-			break
-		}
-		if kept > 0 {
-			body.WriteByte('\n')
-		}
-		body.WriteString(e)
-		kept++
-	}
-	more += len(lines) - kept
-	out := fence + "\n" + body.String() + "\n" + fence
+	body, left := bot.KeepLines(code, limit-2*len(fence)-2-footerRoom, escapeCode, cutEscaped)
+	more += left
+	out := fence + "\n" + body + "\n" + fence
 	if more > 0 {
-		out += "\n_… " + strconv.Itoa(more) + " more " + plural(more, "line") + "_"
+		out += "\n_… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line") + "_"
 	}
 	return out
 }
@@ -135,13 +106,6 @@ func cutEscaped(e string, n int) string {
 		return body[:amp] + "…"
 	}
 	return c
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // slackEntity matches Slack's <...> sequences in incoming text: mentions

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ragbot/ragbot/bot"
@@ -99,12 +100,7 @@ func (a *Activity) users() []string {
 
 // mentionsBot reports whether a mentions the recipient (the bot).
 func (a *Activity) mentionsBot() bool {
-	for _, e := range a.Entities {
-		if e.Type == "mention" && e.Mentioned.ID == a.Recipient.ID {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(a.Entities, func(e Entity) bool { return e.Type == "mention" && e.Mentioned.ID == a.Recipient.ID })
 }
 
 // atTag matches what is left of <at>…</at> markup once the bot's mentions

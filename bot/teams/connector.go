@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/httpretry"
 )
@@ -129,6 +130,6 @@ func (b *Bot) do(ctx context.Context, method, url, token string, payload []byte)
 		} `json:"error"`
 	}
 	_ = json.Unmarshal(body, &r)
-	se := httpretry.NewStatusError(resp, method, url, r.Error.Code, cut(r.Error.Message, 300), b.cfg.Now())
+	se := httpretry.NewStatusError(resp, method, url, r.Error.Code, bot.Cut(r.Error.Message, 300), b.cfg.Now())
 	return "", fmt.Errorf("connector: %w", se)
 }

@@ -109,9 +109,9 @@ func (b *Bot) query(ctx context.Context, a *Activity) queryResult {
 		return say(unavailableText(id))
 	}
 	if ans.Coverage == retrieval.NoCoverage || len(ans.Snippets) == 0 {
-		text := "Nothing indexed that this conversation can see matches “" + cut(q, 200) + "”."
+		text := "Nothing indexed that this conversation can see matches “" + bot.Cut(q, 200) + "”."
 		if ans.Missing != "" {
-			text = "Nothing indexed that this conversation can see mentions “" + cut(ans.Missing, 200) + "”."
+			text = "Nothing indexed that this conversation can see mentions “" + bot.Cut(ans.Missing, 200) + "”."
 		}
 		return say(text)
 	}
@@ -120,9 +120,9 @@ func (b *Bot) query(ctx context.Context, a *Activity) queryResult {
 	res := queryResult{Type: "result", AttachmentLayout: "list"}
 	for _, s := range slices.Concat(defs, rest) {
 		meta := citationMeta(s, now)
-		c := cardActivity(&card{Body: append(warnings(ans.Warnings), snippetItems(s, now, queryCode)...)}, "", citationLabel(s)+" · "+meta+"\n"+s.URL)
+		c := cardActivity(&card{Body: append(warnings(ans.Warnings), snippetItems(s, now, queryCode)...)}, "", s.Label()+" · "+meta+"\n"+s.URL)
 		r := queryAttachment{attachment: c.Attachments[0]}
-		r.Preview.ContentType, r.Preview.Content.Title, r.Preview.Content.Subtitle = thumbnail, citationLabel(s), meta
+		r.Preview.ContentType, r.Preview.Content.Title, r.Preview.Content.Subtitle = thumbnail, s.Label(), meta
 		if ans.Coverage == retrieval.NotSure {
 			r.Preview.Content.Title = "❔ closest match: " + r.Preview.Content.Title
 		}

@@ -11,12 +11,11 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// Size limits. Teams refuses a bot message over 40 KB, counted in UTF-16
-// over the whole activity (413 MessageSizeTooBig; Teams docs, 'Format your
-// bot messages'); the
-// connector adds the conversation, sender and recipient to what we send, so
-// our JSON stays under maxActivity. Code shares codeBudget bytes, at most
-// maxCodePerSnippet each, and shrinks until the activity fits.
+// Size limits. Teams refuses a bot message over 40 KB, counted in UTF-16 over
+// the whole activity (413 MessageSizeTooBig; Teams docs, 'Format your bot
+// messages'); the connector adds the conversation, sender and recipient to what
+// we send, so our JSON stays under maxActivity. Code shares codeBudget bytes,
+// at most maxCodePerSnippet each, and shrinks until the activity fits.
 const (
 	teamsLimit        = 40 * 1024
 	maxActivity       = 36 * 1024
@@ -30,11 +29,9 @@ const (
 	maxRefusedText = 14000
 )
 
-// User-facing sentences. Operators find the cause in the log.
-const (
-	helpText = "Ask me where something is, e.g. “@ragbot where is the retry for 503 errors?”. " +
-		"In a personal chat with me, no mention is needed."
-)
+// helpText answers a mention without a question.
+const helpText = "Ask me where something is, e.g. “@ragbot where is the retry for 503 errors?”. " +
+	"In a personal chat with me, no mention is needed."
 
 // render turns a reply into an outgoing activity: plain text for searching,
 // help and the error replies, an Adaptive Card with a plain-text fallback
@@ -42,7 +39,7 @@ const (
 func (b *Bot) render(to bot.Thread, r bot.Reply) outActivity {
 	switch r.Kind {
 	case bot.Searching:
-		return plainActivity("Searching the indexed sources for “" + cut(r.Asked, 300) + "”…")
+		return plainActivity("Searching the indexed sources for “" + bot.Cut(r.Asked, 300) + "”…")
 	case bot.Unavailable:
 		return plainActivity(unavailableText(r.RequestID))
 	case bot.Busy:
@@ -78,9 +75,9 @@ func cardActivity(c *card, summary, fallback string) outActivity {
 // noCoverageActivity is the honest "not found": the question, what to try,
 // and the answer's warnings (an index not built).
 func noCoverageActivity(asked string, ans retrieval.Answer) outActivity {
-	lines := []string{"I couldn't find anything about “" + cut(asked, 500) + "” in the sources this conversation can see."}
+	lines := []string{"I couldn't find anything about “" + bot.Cut(asked, 500) + "” in the sources this conversation can see."}
 	if ans.Missing != "" {
-		lines = append(lines, "Nothing indexed here mentions “"+cut(ans.Missing, 200)+"”.")
+		lines = append(lines, "Nothing indexed here mentions “"+bot.Cut(ans.Missing, 200)+"”.")
 	}
 	lines = append(lines, "You could:",
 		"• rephrase it with words the code or docs would use",
@@ -89,7 +86,7 @@ func noCoverageActivity(asked string, ans retrieval.Answer) outActivity {
 	c := &card{Body: []element{richText(run(strings.Join(lines, "\n")))}}
 	c.Body = append(c.Body, warnings(ans.Warnings)...)
 	text := strings.Join(append(lines, ans.Warnings...), "\n")
-	return cardActivity(c, "No coverage for “"+cut(asked, 200)+"”", text)
+	return cardActivity(c, "No coverage for “"+bot.Cut(asked, 200)+"”", text)
 }
 
 // answerActivity renders a covered answer; see answerCard. When the card is
@@ -122,20 +119,20 @@ func (b *Bot) answerActivity(asked string, ans retrieval.Answer) outActivity {
 func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) outActivity {
 	all := ans.Snippets
 	snips := all[:shown]
-	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), plural(len(all), "result"), cut(asked, 300))
+	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), bot.Plural(len(all), "result"), bot.Cut(asked, 300))
 	notSure := ans.Coverage == retrieval.NotSure
 	missing := ans.Coverage == retrieval.NoCoverage // with the closest matches for the rest of the question
 	switch {
 	case notSure:
-		summary = "❔ " + bot.NotSureTitle + " (“" + cut(asked, 300) + "”)"
+		summary = "❔ " + bot.NotSureTitle + " (“" + bot.Cut(asked, 300) + "”)"
 	case missing:
-		summary = "❔ " + bot.MissingTitle(ans) + " (“" + cut(asked, 300) + "”)"
+		summary = "❔ " + bot.MissingTitle(ans) + " (“" + bot.Cut(asked, 300) + "”)"
 	case ans.Usage != nil:
 		summary = "🔍 " + ans.Usage.Title()
 	}
 	head := []textRun{{Type: "TextRun", Text: summary, Weight: "Bolder"}}
 	if ans.Question != "" && ans.Question != asked {
-		head = append(head, textRun{Type: "TextRun", Text: " · searched: " + cut(ans.Question, 500), Italic: true, IsSubtle: true})
+		head = append(head, textRun{Type: "TextRun", Text: " · searched: " + bot.Cut(ans.Question, 500), Italic: true, IsSubtle: true})
 	}
 	c := &card{Body: []element{richText(head...)}}
 	fallback := []string{strings.TrimPrefix(summary, "🔍 ") + ":"}
@@ -163,7 +160,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	}
 	full := slices.Clone(fallback) // the answer as text, with the code, for a refused card
 	for i, s := range all {
-		line := citationLabel(s) + " · " + citationMeta(s, now)
+		line := s.Label() + " · " + citationMeta(s, now)
 		if s.URL != "" {
 			line += "\n  " + s.URL
 		}
@@ -172,7 +169,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 			code, more := trimCode(s.Text, s.MoreLines, per)
 			line += "\n" + code
 			if more > 0 {
-				line += "\n… " + strconv.Itoa(more) + " more " + plural(more, "line")
+				line += "\n… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line")
 			}
 			line += "\n"
 		}
@@ -180,7 +177,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	}
 	if ans.Usage != nil && shown < len(all) {
 		c.Actions = []action{{Type: "Action.Submit", Title: bot.ShowAllTitle(*ans.Usage),
-			Data: voteData{Action: bot.UsageAllAction, Q: cut(ans.Question, 1000)}}}
+			Data: voteData{Action: bot.UsageAllAction, Q: bot.Cut(ans.Question, 1000)}}}
 	}
 	if b.cfg.Feedback != nil {
 		c.Actions = append(c.Actions, voteActions(ans.Question, snips)...)
@@ -188,15 +185,15 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 	title := strings.TrimPrefix(summary, "🔍 ")
 	switch {
 	case notSure:
-		title = "Not sure, closest matches for “" + cut(asked, 200) + "”"
+		title = "Not sure, closest matches for “" + bot.Cut(asked, 200) + "”"
 	case missing:
-		title = "No coverage for “" + cut(asked, 200) + "”"
+		title = "No coverage for “" + bot.Cut(asked, 200) + "”"
 	}
 	if hint != "" {
 		fallback = append(fallback, hint)
 		full = append(full, hint)
 	}
-	a := cardActivity(c, title, cut(strings.Join(fallback, "\n"), 4000))
+	a := cardActivity(c, title, bot.Cut(strings.Join(fallback, "\n"), 4000))
 	a.fallback = refusedText(strings.Join(full, "\n"))
 	return a
 }
@@ -212,10 +209,10 @@ func snippetItems(s retrieval.Snippet, now time.Time, per int) []element {
 		{Type: "Container", Style: "emphasis", Items: []element{richText(textRun{Type: "TextRun", Text: code, FontType: "Monospace", Size: "Small"})}},
 	}
 	if more > 0 {
-		items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
+		items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
 	}
 	if s.Stale != "" {
-		items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + cut(s.Stale, 500), Color: "Warning"}))
+		items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + bot.Cut(s.Stale, 500), Color: "Warning"}))
 	}
 	return items
 }
@@ -229,7 +226,7 @@ const missingHint = "The sources this conversation can see never mention it: che
 func refusedText(text string) string {
 	n := maxRefusedText
 	for {
-		t := cut(text, n)
+		t := bot.Cut(text, n)
 		if utf16Size(marshal(plainActivity(t))) <= maxActivity || n < 500 {
 			return t
 		}
@@ -237,10 +234,9 @@ func refusedText(text string) string {
 	}
 }
 
-// moreItems lists snippets shown without code: a title (bot.MoreTitle),
-// then per snippet
-// (at most maxMoreLines) its linked label and symbol, then how many are
-// left and how to narrow the answer.
+// moreItems lists snippets shown without code: a title (bot.MoreTitle), then
+// per snippet (at most maxMoreLines) its linked label and symbol, then how many
+// are left and how to narrow the answer.
 func moreItems(rest []retrieval.Snippet, title string) []element {
 	items := []element{richText(textRun{Type: "TextRun", Text: title, Weight: "Bolder"})}
 	for _, s := range rest[:min(len(rest), maxMoreLines)] {
@@ -248,7 +244,7 @@ func moreItems(rest []retrieval.Snippet, title string) []element {
 		line.Spacing = "None"
 		items = append(items, line)
 		if s.Symbol != "" {
-			items = append(items, richText(textRun{Type: "TextRun", Text: cut(s.Symbol, 150), IsSubtle: true, Size: "Small"}))
+			items = append(items, richText(textRun{Type: "TextRun", Text: bot.Cut(s.Symbol, 150), IsSubtle: true, Size: "Small"}))
 		}
 	}
 	if left := len(rest) - maxMoreLines; left > 0 {
@@ -262,23 +258,17 @@ func moreItems(rest []retrieval.Snippet, title string) []element {
 func warnings(ws []string) []element {
 	var out []element
 	for _, w := range ws {
-		out = append(out, richText(textRun{Type: "TextRun", Text: "⚠️ " + cut(w, 500), Color: "Warning"}))
+		out = append(out, richText(textRun{Type: "TextRun", Text: "⚠️ " + bot.Cut(w, 500), Color: "Warning"}))
 	}
 	return out
 }
-
-// citationLabel is retrieval's Snippet.Label: "path:start-end", with the
-// source name first for a doc snippet ("handbook: docs/README.md:10-24")
-// and the shown window for a focused one ("62-90 of 1-120").
-func citationLabel(s retrieval.Snippet) string { return s.Label() }
 
 // citationLink is the snippet's label as a markdown link to its lines at its
 // commit, or as plain text when it has no safe http(s) URL. The label is
 // escaped, so a path cannot format or link anything.
 func citationLink(s retrieval.Snippet) element {
-	label := citationLabel(s)
 	if _, ok := linkURL(s.URL); !ok {
-		return richText(textRun{Type: "TextRun", Text: label, Weight: "Bolder"})
+		return richText(textRun{Type: "TextRun", Text: s.Label(), Weight: "Bolder"})
 	}
 	return textBlock(citationMarkdown(s))
 }
@@ -286,7 +276,7 @@ func citationLink(s retrieval.Snippet) element {
 // citationMarkdown is the snippet's escaped label in bold, linked to its
 // lines when it has a safe http(s) URL.
 func citationMarkdown(s retrieval.Snippet) string {
-	label := escapeMarkdown(citationLabel(s))
+	label := escapeMarkdown(s.Label())
 	if u, ok := linkURL(s.URL); ok {
 		label = "[" + label + "](" + u + ")"
 	}
@@ -299,9 +289,9 @@ func citationMarkdown(s retrieval.Snippet) string {
 func citationMeta(s retrieval.Snippet, now time.Time) string {
 	var parts []string
 	if s.Symbol != "" {
-		parts = append(parts, cut(s.Symbol, 200))
+		parts = append(parts, bot.Cut(s.Symbol, 200))
 	}
-	src := sourceName(s.Source)
+	src := s.SourceName()
 	if c := s.ShortCommit(); c != "" {
 		src += "@" + c
 	}
@@ -312,20 +302,12 @@ func citationMeta(s retrieval.Snippet, now time.Time) string {
 		parts = append(parts, "commit "+c)
 	}
 	if s.Author != "" {
-		parts = append(parts, cut(s.Author, 100))
+		parts = append(parts, bot.Cut(s.Author, 100))
 	}
 	if !s.IndexedAt.IsZero() {
 		parts = append(parts, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
 	}
 	return strings.Join(parts, " · ")
-}
-
-// sourceName is the configured name in a source id ("repo:payments" -> "payments").
-func sourceName(id string) string {
-	if _, name, ok := strings.Cut(id, ":"); ok {
-		return name
-	}
-	return id
 }
 
 // markdownEscaper backslash-escapes what the TextBlock markdown subset
@@ -348,36 +330,8 @@ func linkURL(u string) (string, bool) {
 // line is cut) and returns them with the count of lines left out, plus more
 // (lines retrieval already cut). Spacing is kept (see keepSpaces).
 func trimCode(code string, more, limit int) (string, int) {
-	lines := strings.Split(strings.TrimRight(code, "\n"), "\n")
-	var b strings.Builder
-	kept := 0
-	for _, l := range lines {
-		l = keepSpaces(l)
-		need := len(l)
-		if kept > 0 {
-			need++
-		}
-		if b.Len()+need > limit {
-			if kept == 0 {
-				b.WriteString(cut(l, limit))
-				kept = 1
-			}
-			break
-		}
-		if kept > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(l)
-		kept++
-	}
-	return b.String(), more + len(lines) - kept
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
+	body, left := bot.KeepLines(code, limit, keepSpaces, bot.Cut)
+	return body, more + left
 }
 
 // nbsp is a no-break space: card renderers collapse runs of white space
@@ -411,13 +365,5 @@ func keepSpaces(line string) string {
 	return indent + b.String()
 }
 
-// unavailableText is the reply to a failed search. It names the request id
-// (bot.RequestID) that the answer's log lines carry, so the operator can go
-// from a user's screenshot to the cause.
-func unavailableText(requestID string) string {
-	ref := ""
-	if requestID != "" {
-		ref = " (request " + requestID + ")"
-	}
-	return "⚠️ Search is temporarily unavailable" + ref + ": I couldn't reach the index. Please try again in a few minutes."
-}
+// unavailableText is bot.UnavailableText with a warning sign.
+func unavailableText(requestID string) string { return "⚠️ " + bot.UnavailableText(requestID) }

@@ -1,6 +1,7 @@
 package teams
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,21 +79,11 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 	if cfg.AppID == "" || cfg.AppPassword == "" || cfg.TokenURL == "" || cfg.Answerer == nil {
 		return nil, errors.New("teams: AppID, AppPassword, TokenURL and Answerer are required")
 	}
-	if cfg.Lister == nil {
-		cfg.Lister = cfg.Answerer
-	}
-	if cfg.OpenIDMetadataURL == "" {
-		cfg.OpenIDMetadataURL = config.DefaultTeamsOpenIDURL
-	}
-	if cfg.AnswerTimeout <= 0 {
-		cfg.AnswerTimeout = config.DefaultAnswerTimeout
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
+	cfg.Lister = cmp.Or(cfg.Lister, cfg.Answerer)
+	cfg.OpenIDMetadataURL = cmp.Or(cfg.OpenIDMetadataURL, config.DefaultTeamsOpenIDURL)
+	cfg.AnswerTimeout = cmp.Or(max(cfg.AnswerTimeout, 0), config.DefaultAnswerTimeout)
+	cfg.HTTPClient = cmp.Or(cfg.HTTPClient, &http.Client{Timeout: 30 * time.Second})
+	cfg.Logger = cmp.Or(cfg.Logger, slog.Default())
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -111,14 +102,6 @@ func New(ctx context.Context, cfg Config) (*Bot, error) {
 		Timeout: cfg.AnswerTimeout, Logger: log, Now: cfg.Now, Hooks: cfg.Hooks, Claims: cfg.Claims})
 	log.Info("teams bot ready", "app_id", cfg.AppID, "messaging_endpoint", MessagesPath)
 	return b, nil
-}
-
-// TokensFetched returns how many access tokens the bot has fetched (for
-// tests and benchmarks).
-func (b *Bot) TokensFetched() int {
-	b.tokens.mu.Lock()
-	defer b.tokens.mu.Unlock()
-	return b.tokens.fetches
 }
 
 // Wait blocks until no answer is in flight or ctx ends (see bot.Bot.Wait).

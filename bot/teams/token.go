@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/httpretry"
 	"golang.org/x/oauth2"
@@ -94,7 +95,7 @@ func (s *tokenSource) fetch(ctx context.Context) (accessToken, error) {
 		// the secret is cut out anyway.
 		se := &httpretry.StatusError{Method: http.MethodPost, URL: s.url, Status: re.Response.StatusCode,
 			Reason: httpretry.StatusReason(re.Response.StatusCode), Code: re.ErrorCode,
-			Message: cut(s.scrub(re.ErrorDescription), maxTokenErr)}
+			Message: bot.Cut(s.scrub(re.ErrorDescription), maxTokenErr)}
 		return accessToken{}, fmt.Errorf("token for app %s: %w", s.clientID, se)
 	case err != nil:
 		if msg := err.Error(); strings.Contains(msg, s.secret.Reveal()) {
@@ -119,15 +120,4 @@ func (s *tokenSource) scrub(msg string) string {
 		return msg
 	}
 	return strings.ReplaceAll(msg, s.secret.Reveal(), "[redacted]")
-}
-
-// cut returns s cut to at most n bytes, on a rune boundary, with "…".
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }

@@ -46,7 +46,7 @@ func (b *Bot) showAll(ctx context.Context, t bot.Thread, user string, personal b
 // counted.
 func allUses(ans retrieval.Answer) []outActivity {
 	title := "🔍 " + ans.Usage.Title()
-	lines, more := bot.UseLines(ans, maxAllText, citationMarkdown, func(sym string) string { return escapeMarkdown(cut(sym, 150)) })
+	lines, more := bot.UseLines(ans, maxAllText, citationMarkdown, func(sym string) string { return escapeMarkdown(bot.Cut(sym, 150)) })
 	if more > 0 {
 		lines = append(lines, fmt.Sprintf("… %d more: ragbot ask --json lists them all", more))
 	}

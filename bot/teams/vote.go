@@ -1,6 +1,7 @@
 package teams
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -24,7 +25,7 @@ type voteData struct {
 
 // voteActions are 👍/👎 under an answer.
 func voteActions(question string, snips []retrieval.Snippet) []action {
-	d := voteData{Action: voteAction, Q: cut(question, 1000), C: retrieval.Shown(snips)}
+	d := voteData{Action: voteAction, Q: bot.Cut(question, 1000), C: retrieval.Shown(snips)}
 	up, down := d, d
 	up.Vote, down.Vote = retrieval.VoteUp, retrieval.VoteDown
 	return []action{
@@ -47,10 +48,7 @@ func (b *Bot) submit(a *Activity, t bot.Thread) bool {
 		personal := a.Conversation.ConversationType == convPersonal
 		return b.core.Go(func(ctx context.Context) { b.showAll(ctx, t, a.From.ID, personal, v.Q) })
 	}
-	answerID := a.ReplyToID // the message holding the card
-	if answerID == "" {
-		answerID = a.ID
-	}
+	answerID := cmp.Or(a.ReplyToID, a.ID) // the message holding the card
 	personal := a.Conversation.ConversationType == convPersonal
 	return b.core.Go(func(ctx context.Context) { b.vote(ctx, t, a.From.ID, answerID, personal, v) })
 }

@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -130,10 +131,7 @@ func Render(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain 
 			meta = append(meta, "by "+s.Author)
 		}
 		meta = append(meta, "indexed "+retrieval.Ago(now.Sub(s.IndexedAt)))
-		sym := s.Symbol
-		if sym == "" {
-			sym = "(lines)"
-		}
+		sym := cmp.Or(s.Symbol, "(lines)")
 		fmt.Fprintf(w, "[%d] %s  %s  (%s)\n", i+1, s.Label(), sym, strings.Join(meta, ", "))
 		if s.URL != "" {
 			fmt.Fprintf(w, "    %s\n", s.URL)
