@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -258,7 +259,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, vr *
 	if partial != nil { // the commit is indexed but for these files: the next run is a full one
 		next.LastError = partial.Error()
 	} else if st.Pending > 0 { // and so here: a full run finds the chunks waiting for semantic vectors
-		next.LastError = fmt.Sprintf("%d chunks stored without their semantic vector, the next run embeds them", st.Pending)
+		next.LastError = fmt.Sprintf("%d%s", st.Pending, pendingNote)
 	}
 	if err := ix.Store.PutState(ctx, next); err != nil {
 		return fmt.Errorf("ingest: %s: %w", where, err)
@@ -628,4 +629,21 @@ func short(sha string) string {
 		return sha[:7]
 	}
 	return sha
+}
+
+// pendingNote ends the LastError that a run records when it stored chunks
+// without their semantic vector, the semantic embedder failing: the run
+// succeeded, but the next one must be a full one to embed them.
+const pendingNote = " chunks stored without their semantic vector, the next run embeds them"
+
+// PendingVectors reports whether lastError, a SourceState's, is the note of
+// a successful run that stored n chunks without their semantic vector
+// rather than a failure.
+func PendingVectors(lastError string) (n int, ok bool) {
+	num, found := strings.CutSuffix(lastError, pendingNote)
+	if !found {
+		return 0, false
+	}
+	n, err := strconv.Atoi(num)
+	return n, err == nil
 }

@@ -90,8 +90,17 @@ func TestAskSemanticDown(t *testing.T) {
 		runGit(t, repo, "add", "-A")
 		runGit(t, repo, "commit", "-q", "-m", "pool")
 		index(t, "1 without semantic vectors (next run)")
+		// doctor: a warning, not a failed run (its embedder check fails
+		// while the endpoint is down).
+		_, out, _ := ragbot(t, "doctor", "--config", cfg)
+		wantLines(t, out, "warn git httpx: index at ")
+		if !strings.Contains(out, "1 chunk stored without a semantic vector") || strings.Contains(out, "FAIL git httpx") {
+			t.Errorf("doctor with vectors pending, want a warning on git httpx naming them:\n%s", out)
+		}
 		mode.Store("ok")
 		index(t, "(1 embedded, 3 reused, 0 unchanged, 0 deleted)") // a full run: retry.go rewritten at the new commit
+		_, out, _ = ragbot(t, "doctor", "--config", cfg)
+		wantLines(t, out, "ok   git httpx: index at the branch head")
 	})
 	for _, m := range []string{"503", "hang"} {
 		t.Run(m, func(t *testing.T) {
