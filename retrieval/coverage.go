@@ -231,14 +231,21 @@ func (a *Asker) assess(ctx context.Context, r Request) (retrieved, Evidence, *qu
 		ev.TermCoverage = max(ev.TermCoverage, top[i].TermCoverage)
 		ev.Lexical = ev.Lexical || lexicalMatch(q.Analysis, top[i].Chunk)
 	}
-	if q.Trace && ev.Lexical {
-		// A pasted trace's words are the runtime's: its absent words
-		// refuse only when no hit holds one of its places or frames.
+	inPlace := func(h Hit) bool { return pathMatch(q.Paths, h.Chunk.Path) }
+	switch {
+	case q.Trace && len(q.Paths) > 0:
+		// A pasted trace is about its places. The runtime's and libraries'
+		// frames, names and words beside the asker's refuse nothing, and a
+		// chunk that only quotes its names (a test holding a sample trace)
+		// does not answer it: only a chunk of one of its files does.
 		ev.AbsentNames = nil
-	}
-	if len(ev.AbsentNames) > 0 {
+		ev.Lexical = slices.ContainsFunc(top, inPlace)
+		if !slices.ContainsFunc(hits, inPlace) {
+			ev.Missing = q.Paths[0]
+		}
+	case len(ev.AbsentNames) > 0:
 		ev.Missing = ev.AbsentNames[0]
-	} else if !ev.Lexical {
+	case !ev.Lexical:
 		if ev.Missing, err = a.missingName(ctx, r, q, hits); err != nil {
 			return retrieved{}, Evidence{}, nil, err
 		}
@@ -270,53 +277,28 @@ func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []
 	if e := an.Endpoint; e != "" && !inHits(func(c Chunk) bool { return strings.EqualFold(c.Symbol, e) }) {
 		return e, nil
 	}
-	// A pasted trace names library and runtime frames beside the asker's
-	// own: its names are missing only when the hits hold none of them.
-	traceMissing, traceFound := "", false
-	missing := func(name string) bool {
-		if !an.Trace {
-			return true
-		}
-		if traceMissing == "" {
-			traceMissing = name
-		}
-		return false
-	}
 	for _, p := range an.Paths {
-		if inHits(func(c Chunk) bool { return pathMatch([]string{p}, c.Path) }) {
-			traceFound = true
-		} else if missing(p) {
+		if !inHits(func(c Chunk) bool { return pathMatch([]string{p}, c.Path) }) {
 			return p, nil
 		}
 	}
 	for _, l := range an.Literals {
-		if inHits(containsFold(l)) {
-			traceFound = true
-		} else if missing(l) {
+		if !inHits(containsFold(l)) {
 			return l, nil
 		}
 	}
 	for _, id := range an.Identifiers {
 		one := Analysis{Identifiers: []string{id}}
 		if inHits(func(c Chunk) bool { return symbolMatch(one, c.Symbol) > 0 }) || inHits(containsFold(id)) || inHits(containsFold(Unqualified(id))) {
-			traceFound = true
 			continue
 		}
-		ok := false
-		if !strings.Contains(id, ".") { // Type.Method: found only as a symbol or verbatim
-			var err error
-			if ok, err = a.termIndexed(ctx, r, strings.Join(SplitIdentifier(id), "")); err != nil {
-				return id, err
-			}
-		}
-		if ok {
-			traceFound = true
-		} else if missing(id) {
+		if strings.Contains(id, ".") { // Type.Method: found only as a symbol or verbatim
 			return id, nil
 		}
-	}
-	if !traceFound {
-		return traceMissing, nil
+		ok, err := a.termIndexed(ctx, r, strings.Join(SplitIdentifier(id), ""))
+		if err != nil || !ok {
+			return id, err
+		}
 	}
 	return "", nil
 }

@@ -103,6 +103,15 @@ func TestAbsentNames(t *testing.T) {
 		}
 	})
 
+	// Misspelt words of asking, as chat types them, refuse nothing.
+	t.Run("misspelt asking words", func(t *testing.T) {
+		for _, q := range []string{"wher is the retry logic for payments", "whre do we refund the customer", "hwo is teh email body built"} {
+			if ans := ask(t, q); ans.Coverage == retrieval.NoCoverage {
+				t.Errorf("%q: no_coverage, missing %q; want an answer", q, ans.Missing)
+			}
+		}
+	})
+
 	t.Run("typo", func(t *testing.T) {
 		for _, q := range []string{"where is the retyr logic", "where is the Retyr logic for payments?"} {
 			ans := ask(t, q)
@@ -178,9 +187,17 @@ smtplib.SMTPRecipientsRefused: {'bob@example.org': (550, b'no such user')}`
 				t.Errorf("%.60q…: %s, missing %q, first %q; want %s first", q, ans.Coverage, ans.Missing, first, want)
 			}
 		}
-		other := "goroutine 1 [running]:\ngithub.com/other/thing/ledger.(*Book).Post(0xc0000a0000)\n\t/home/ci/thing/ledger/book.go:12 +0x1d"
-		if ans := ask(t, other); ans.Coverage != retrieval.NoCoverage {
-			t.Errorf("a trace of another codebase: %s, want no_coverage", ans.Coverage)
+		// Traces of other codebases: one naming nothing indexed, and one
+		// whose frames' names the fixture has (as a test holding a sample
+		// trace would) at files it has not.
+		for _, other := range []string{
+			"goroutine 1 [running]:\ngithub.com/other/thing/ledger.(*Book).Post(0xc0000a0000)\n\t/home/ci/thing/ledger/book.go:12 +0x1d",
+			"goroutine 7 [running]:\ngithub.com/other/shop/orders.(*Service).Create(0xc0000a0000)\n\t/home/ci/other/orders/create.go:12 +0x1d\n" +
+				"net/http.HandlerFunc.ServeHTTP(0x0)\n\t/usr/local/go/src/net/http/server.go:2220 +0x29",
+		} {
+			if ans := ask(t, other); ans.Coverage != retrieval.NoCoverage || !strings.HasPrefix(ans.Missing, "/home/ci/") {
+				t.Errorf("a trace of another codebase: %s, missing %q; want no_coverage naming its first file", ans.Coverage, ans.Missing)
+			}
 		}
 	})
 
