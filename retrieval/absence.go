@@ -47,13 +47,35 @@ pls plz thx btw fyi ok lol tbh imo ie eg etc aka asap ragbot codebase repo repos
 lib libs util utils dir dirs config configs param params arg args env dev api apis endpoint
 endpoints struct structs enum enums async regex init`)
 
+// askingWords are the words of asking whose misspellings chat is full of
+// ("wher", "whre", "teh", "hwo", "waht"): a term one edit (Damerau) from
+// one of them says nothing about the sources. The shorter ones (how, who,
+// why, the) lie one edit from acronyms and short names ("was" from "aws"),
+// so only these four of them are taken; "code" and "done" are left out
+// ("kode", "dune").
+var askingWords = wordSet(`
+where what which when does there that this with show define defined implement implemented handled
+located happens how who why the`)
+
+// askingTypo reports whether t, not itself a word of asking, is one edit
+// from one of askingWords.
+func askingTypo(t string) bool {
+	if len(t) < 2 || askingWords[t] {
+		return false
+	}
+	near := false
+	edits1(t, func(c string) { near = near || askingWords[c] })
+	return near
+}
+
 // everydayTerm reports whether a lower-case term is everyday English:
-// a stopword, a word of asking (questionWords, fillerWords, chatWords), an
+// a stopword, a word of asking (questionWords, fillerWords, chatWords, or
+// one edit from one of askingWords), an
 // everyday word of the word lists (english.Everyday), an inflection the
 // lists lack of one they have ("sharded": shard; "snoozing": snooze), or
 // one of those with an English prefix ("unsqueezed", "debounce").
 func everydayTerm(t string) bool {
-	if EnglishStopwords[t] || questionWords[t] || fillerWords[t] || chatWords[t] || listed(t) {
+	if EnglishStopwords[t] || questionWords[t] || fillerWords[t] || chatWords[t] || listed(t) || askingTypo(t) {
 		return true
 	}
 	return slices.ContainsFunc(prefixes, func(p string) bool {

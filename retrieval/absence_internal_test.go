@@ -18,6 +18,10 @@ func TestEverydayTerm(t *testing.T) {
 		"sharded": true, "snoozing": true, "shipped": true, "unsqueezed": true, "neighbours": true, "english": true,
 		"rabbitmq": false, "mongodb": false, "ldap": false, "elasticsearch": false, "terraform": false,
 		"kafka": false, "redis": false, "unicode": false, "retyr": false, "webhook": false,
+		// Misspelt words of asking, as chat types them; acronyms and short
+		// names an edit from a short one are still names.
+		"wher": true, "whre": true, "teh": true, "hwo": true, "waht": true, "implmented": true, "doese": true,
+		"aws": false, "eth": false, "saml": false, "whois": false, "jwt": false, "sqs": false, "hdfs": false,
 	} {
 		if got := everydayTerm(term); got != want {
 			t.Errorf("everydayTerm(%q) = %v, want %v", term, got, want)
