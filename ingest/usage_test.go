@@ -164,3 +164,32 @@ func TestUsageCase(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageMethod: a method asked about with its type is listed where it
+// is called through a selector, not where its bare name is another type,
+// a parameter's type or a string; in any case.
+func TestUsageMethod(t *testing.T) {
+	repo := newRepo(t)
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	repo.write(t, map[string]string{
+		"svc/redact.go": "package svc\n\n// Chunk is a piece of a file.\ntype Chunk struct{ Text string }\n\n// Redactor hides secrets.\ntype Redactor struct{}\n\n" +
+			"func (r *Redactor) Chunk(c *Chunk) int { return len(c.Text) }\n\nconst collection = \"Chunk\"\n",
+		"svc/index.go": "package svc\n\nfunc index(r *Redactor, cs []Chunk) (n int) {\n\tfor i := range cs {\n\t\tn += r.Chunk(&cs[i])\n\t}\n\treturn n\n}\n",
+	})
+	repo.commit(t, "add svc")
+	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(context.Background(), src, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"who calls Redactor.Chunk", "callers of redactor.chunk", "who calls (*Redactor).Chunk?"} {
+		_, defs, uses := askUsage(t, asker, q)
+		if diff := cmp.Diff([]string{"svc/redact.go:9 Redactor.Chunk"}, defs); diff != "" {
+			t.Errorf("%q: definitions (-want +got):\n%s", q, diff)
+		}
+		if diff := cmp.Diff([]string{"svc/index.go:5 index"}, uses); diff != "" {
+			t.Errorf("%q: uses (-want +got):\n%s", q, diff)
+		}
+	}
+}

@@ -226,7 +226,11 @@ func lastPart(s string) string {
 
 // siteMatcher matches the lines that use the name as a whole word: the
 // definitions' exact names, else what was typed, in any case when it was
-// typed in lower case.
+// typed in lower case. A method asked about with its type ("Redactor.Chunk",
+// "(*Store).Upsert") is matched only where it is called through a selector
+// (".Chunk(": Go, Python and JavaScript call a method so): without types,
+// its bare name also stands for other types' fields and types, and in
+// strings.
 func siteMatcher(defs []Hit, name string) *regexp.Regexp {
 	alts := map[string]bool{}
 	for _, d := range defs {
@@ -240,6 +244,9 @@ func siteMatcher(defs []Hit, name string) *regexp.Regexp {
 		}
 	}
 	names := slices.Sorted(maps.Keys(alts))
+	if lastPart(name) != name && len(defs) > 0 && !slices.ContainsFunc(defs, func(d Hit) bool { return lastPart(d.Chunk.Symbol) == d.Chunk.Symbol }) {
+		return regexp.MustCompile(`\.(?:` + strings.Join(names, "|") + `)\s*\(`)
+	}
 	// "$" is a boundary: shell reads X as "$X" or "${X}".
 	return regexp.MustCompile(flags + `(?:^|[^A-Za-z0-9_])(?:` + strings.Join(names, "|") + `)(?:$|[^A-Za-z0-9_])`)
 }
