@@ -18,6 +18,11 @@ type FocusTerms struct {
 	// Terms are the question's content terms (QueryTerms), each weighted by
 	// how rare it is among the chunk's lines (see FocusSnippet).
 	Terms []string
+	// Lines are the file lines the question names with Paths
+	// ("store.go:230", a trace's frames: Analysis); the window of a chunk
+	// of one of those files holds the one of them in it (see focusLine).
+	Lines []int
+	Paths []string
 }
 
 // NewFocusTerms analyses question for FocusSnippet.
@@ -46,7 +51,7 @@ func focusTerms(a Analysis, content []string) FocusTerms {
 	for _, l := range a.Literals {
 		add(l)
 	}
-	ft.Terms = content
+	ft.Terms, ft.Lines, ft.Paths = content, a.Lines, a.Paths
 	return ft
 }
 
@@ -60,6 +65,11 @@ func focusTerms(a Analysis, content []string) FocusTerms {
 // one word with the question. This is a judgement, not a measured weight:
 // ragbot eval scores hits, not the lines shown of them.
 const focusExact = 3.0
+
+// focusLine is the score of a line the question names by number: what the
+// asker pasted a compiler's or a trace's place for, so it outweighs any
+// number of matched words.
+const focusLine = 100.0
 
 // focusMaxHeader caps the header kept above a focused window, in lines:
 // a doc comment and a signature of up to 3 lines (ingest/code's
@@ -88,7 +98,13 @@ func FocusSnippet(c Chunk, t FocusTerms) Snippet {
 	}
 	f := newFocusLines(c)
 	width := max(MaxSnippetLines-len(f.header)-len(f.keep), 1)
-	start := bestWindow(f.scores(t), width)
+	scores := f.scores(t)
+	for _, n := range t.Lines {
+		if i := n - c.StartLine; i >= 0 && i < len(scores) && pathMatch(t.Paths, c.Path) {
+			scores[i] += focusLine
+		}
+	}
+	start := bestWindow(scores, width)
 	if start == 0 {
 		return s
 	}

@@ -60,6 +60,25 @@ func TestFocusSnippetWindow(t *testing.T) {
 		wantLines: []string{"func Reconcile(", "... lines 2-68 not shown ...", "limits.Quota(tenant)", "errThrottled"},
 		wantMore:  23,
 	}, {
+		// A line named by number (a trace's frame) outweighs the literal on
+		// line 30: the window is centred on line 100.
+		name:      "named line",
+		chunk:     longFunc(120, map[int]string{30: `	return fmt.Errorf("lease expired for %s", id)`}),
+		question:  "panic in \"lease expired\" at /home/ci/svc/reconcile.go:100 +0x1f",
+		wantShown: [2]int{86, 114},
+		wantLines: []string{"func Reconcile(", "... lines 2-85 not shown ...", "step100 "},
+		wantOut:   []string{"lease expired"},
+		wantMore:  6,
+	}, {
+		// The same line of another file is no named line.
+		name:      "line of another file",
+		chunk:     longFunc(120, map[int]string{30: `	return fmt.Errorf("lease expired for %s", id)`}),
+		question:  "panic in \"lease expired\" at /home/ci/svc/other.go:100 +0x1f",
+		wantShown: [2]int{16, 44},
+		wantLines: []string{"lease expired"},
+		wantOut:   []string{"step100 "},
+		wantMore:  76,
+	}, {
 		name:      "no match keeps the top",
 		chunk:     longFunc(120, nil),
 		question:  "where is the kafka consumer?",
