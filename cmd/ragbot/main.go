@@ -64,8 +64,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		name = "version"
 	}
 	if name == "help" || name == "-h" || name == "--help" {
-		fmt.Fprint(stdout, usage)
-		return 0
+		if _, ok := cmds[first(rest)]; !ok || name != "help" {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		name, rest = rest[0], []string{"-h"} // "ragbot help index" is "ragbot index -h"
 	}
 	cmd, ok := cmds[name]
 	if !ok {
@@ -95,6 +98,14 @@ func unknownSubcommand(cmd, word string, subs []string) error {
 		return fmt.Errorf("%w: unknown subcommand %q; did you mean %q? (%s; -h for help)", errUsage, word, near, want)
 	}
 	return fmt.Errorf("%w: unknown subcommand %q (%s; -h for help)", errUsage, word, want)
+}
+
+// first is args[0], or "" when there is none.
+func first(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
 }
 
 // isHelp reports whether arg asks for help.

@@ -218,6 +218,7 @@ func TestExitCodes(t *testing.T) {
 		{"missing config", []string{"validate", "--config", "/nonexistent/ragbot.yaml"}, 1, "config file /nonexistent/ragbot.yaml not found"},
 		{"bad config names the field", []string{"validate", "--config", bad}, 1, `sources[0].kind: got "svn", want one of git, markdown`},
 		{"help", []string{"help"}, 0, ""},
+		{"help of a command", []string{"help", "index"}, 0, "ragbot index indexes the configured sources"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
