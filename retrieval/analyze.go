@@ -40,6 +40,12 @@ type Analysis struct {
 	// libraries' frames beside the asker's, so one name of it that the
 	// sources lack does not make the answer "no coverage" (missingName).
 	Trace bool
+	// CrashPath and CrashLine are a trace's innermost frame, where it
+	// failed: the first place a Go, Java or JavaScript trace prints, the
+	// last frame of a Python traceback ("most recent call last"); "" and 0
+	// without a trace.
+	CrashPath string
+	CrashLine int
 	// Endpoint is "METHOD /path" when the question names an HTTP operation.
 	Endpoint string
 	// Words is the number of plain words (not identifiers, paths or
@@ -111,17 +117,21 @@ func Analyze(q string) Analysis {
 			*dst = append(*dst, s)
 		}
 	}
-	place := func(path, line string) {
+	place := func(path, line string, innermost bool) {
 		add(&a.Paths, path)
 		a.Trace = a.Trace || OutsidePath(path)
-		if n, err := strconv.Atoi(line); err == nil && !slices.Contains(a.Lines, n) {
+		n, err := strconv.Atoi(line)
+		if err == nil && !slices.Contains(a.Lines, n) {
 			a.Lines = append(a.Lines, n)
+		}
+		if a.Trace && (innermost || a.CrashPath == "") {
+			a.CrashPath, a.CrashLine = path, n
 		}
 	}
 	for _, m := range pyFrameRe.FindAllStringSubmatch(q, -1) {
 		if pathRe.MatchString(m[1]) {
-			place(m[1], m[2])
 			a.Trace = true
+			place(m[1], m[2], true)
 		}
 	}
 	q = pyFrameRe.ReplaceAllString(q, " ")
@@ -154,7 +164,7 @@ func Analyze(q string) Analysis {
 			add(&a.Paths, tok)
 		case placeRe.MatchString(tok) && pathRe.MatchString(placeRe.FindStringSubmatch(tok)[1]):
 			m := placeRe.FindStringSubmatch(tok)
-			place(m[1], m[2])
+			place(m[1], m[2], false)
 		case isIdentifier(tok):
 			add(&a.Identifiers, tok)
 			if strings.Contains(tok, "_") { // ENV_VAR, config_key: also found verbatim in docs and tags

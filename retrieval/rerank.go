@@ -48,6 +48,13 @@ const (
 	wSymbolMember = 0.6
 	// wPath: the question names the chunk's file (full path or base name).
 	wPath = 0.6
+	// wCrash: the chunk holds a pasted trace's innermost frame
+	// (Analysis.CrashPath and CrashLine), where it failed: first among the
+	// trace's frames, which each get wPath and the line bonus. As
+	// wSymbolExact; no eval set holds a trace, so it was checked on the
+	// traces of testdata/eval/traces (docs/evaluation.md, "Pasted stack
+	// traces").
+	wCrash = 1.0
 	// wLiteral: a quoted string, flag or env var from the question appears
 	// verbatim in the chunk (error messages, config keys).
 	wLiteral = 0.8
@@ -135,6 +142,9 @@ func rerank(q *question, w termWeights, hits []Hit, without ...string) []Hit {
 			bump(wPath, "path")
 			if slices.ContainsFunc(a.Lines, func(n int) bool { return c.StartLine <= n && n <= c.EndLine }) {
 				bump(wSymbolExact, "line") // "store.go:230": the chunk holding that line, as its symbol would
+			}
+			if a.CrashPath != "" && c.StartLine <= a.CrashLine && a.CrashLine <= c.EndLine && pathMatch([]string{a.CrashPath}, c.Path) {
+				bump(wCrash, "crash")
 			}
 		}
 		if f := literalMatch(a.Literals, c.Content); f > 0 {

@@ -46,12 +46,15 @@ func TestAnalyze(t *testing.T) {
 		{"store.Upsert(...) panics", Analysis{Identifiers: []string{"store.Upsert"}, Plain: []string{"panics"}, Words: 1}},
 		// Pasted traces: absolute places, a Python frame, a module cache's
 		// versioned folder and a Go frame with its import path are a trace.
-		{"panic at /home/ci/shop/orders/service.go:47 +0x3a", Analysis{Paths: []string{"/home/ci/shop/orders/service.go"}, Lines: []int{47}, Trace: true, Plain: []string{"panic", "at", "+0x3a"}, Words: 3}},
-		{`File "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, Plain: []string{"in", "render"}, Words: 2}},
-		{`file "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, Plain: []string{"in", "render"}, Words: 2}},
+		{"panic at /home/ci/shop/orders/service.go:47 +0x3a", Analysis{Paths: []string{"/home/ci/shop/orders/service.go"}, Lines: []int{47}, Trace: true, CrashPath: "/home/ci/shop/orders/service.go", CrashLine: 47, Plain: []string{"panic", "at", "+0x3a"}, Words: 3}},
+		{`File "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, CrashPath: "/srv/app/notify/email.py", CrashLine: 12, Plain: []string{"in", "render"}, Words: 2}},
+		{`file "/srv/app/notify/email.py", line 12, in render`, Analysis{Paths: []string{"/srv/app/notify/email.py"}, Lines: []int{12}, Trace: true, CrashPath: "/srv/app/notify/email.py", CrashLine: 12, Plain: []string{"in", "render"}, Words: 2}},
 		{`file "notify/email.py" at line 12`, Analysis{Literals: []string{"notify/email.py"}, Plain: []string{"file", "at", "line", "12"}, Words: 4}},
-		{"github.com/hashicorp/raft@v1.7.1/raft.go:1234", Analysis{Paths: []string{"github.com/hashicorp/raft@v1.7.1/raft.go"}, Lines: []int{1234}, Trace: true}},
+		{"github.com/hashicorp/raft@v1.7.1/raft.go:1234", Analysis{Paths: []string{"github.com/hashicorp/raft@v1.7.1/raft.go"}, Lines: []int{1234}, Trace: true, CrashPath: "github.com/hashicorp/raft@v1.7.1/raft.go", CrashLine: 1234}},
 		{"github.com/acme/shop/orders.(*Service).Create(0xc000132000)", Analysis{Identifiers: []string{"orders.Service.Create"}, Trace: true}},
+		// The innermost frame: a Go trace's first place, a Python traceback's last.
+		{"/src/a/x.go:3 +0x1\n/src/a/y.go:9 +0x2", Analysis{Paths: []string{"/src/a/x.go", "/src/a/y.go"}, Lines: []int{3, 9}, Trace: true, CrashPath: "/src/a/x.go", CrashLine: 3, Plain: []string{"+0x1", "+0x2"}, Words: 2}},
+		{`File "/src/a/x.py", line 3, in f` + "\n" + `File "/src/a/y.py", line 9, in g`, Analysis{Paths: []string{"/src/a/x.py", "/src/a/y.py"}, Lines: []int{3, 9}, Trace: true, CrashPath: "/src/a/y.py", CrashLine: 9, Plain: []string{"in", "f", "g"}, Words: 4}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.q, func(t *testing.T) {
@@ -98,6 +101,27 @@ func TestPathTails(t *testing.T) {
 	// A repository path never matches a longer chunk path through its head.
 	if pathMatch([]string{"orders/service.go"}, "service.go") {
 		t.Error(`pathMatch("orders/service.go", "service.go") = true, want false`)
+	}
+}
+
+// A pasted trace's innermost frame ranks first among its frames: a Go
+// trace's first place, a Python traceback's last.
+func TestRerankCrash(t *testing.T) {
+	at := func(id, path string, start, end int, score float64) Hit {
+		h := hit(id, path, id, "func "+id+"()", score)
+		h.Chunk.StartLine, h.Chunk.EndLine = start, end
+		return h
+	}
+	hits := func() []Hit {
+		return []Hit{at("caller", "svc/handler.go", 10, 40, 0.9), at("crash", "svc/store.go", 200, 260, 0.2), at("other", "svc/store.go", 1, 60, 0.5)}
+	}
+	for q, want := range map[string]string{
+		"goroutine 7 [running]:\n/home/ci/svc/store.go:230 +0x1f\n/home/ci/svc/handler.go:22 +0x2a": "crash",
+		"Traceback (most recent call last):\n  File \"/srv/svc/store.go\", line 230, in a\n  File \"/srv/svc/handler.go\", line 22, in b": "caller",
+	} {
+		if got := rerank(newQuestion(q), termWeights{}, hits()); got[0].ID != want {
+			t.Errorf("%.40q…: first %s, want %s", q, got[0].ID, want)
+		}
 	}
 }
 
