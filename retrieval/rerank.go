@@ -100,7 +100,7 @@ const (
 
 // RerankFeatures names the rerank's features as `ragbot ask --explain`
 // shows them, for ablation (Asker.Without, `ragbot eval --without`).
-var RerankFeatures = []string{"symbol_exact", "symbol_member", "path", "line", "literal", "defined", "coverage", "test", "history", "vendored"}
+var RerankFeatures = []string{"symbol_exact", "symbol_member", "path", "line", "crash", "literal", "defined", "coverage", "test", "history", "vendored"}
 
 // rerank scores hits by the analysis of question q, drops duplicates (same
 // content hash, e.g. a vendored copy or another branch) and sorts them best
