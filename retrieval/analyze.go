@@ -35,10 +35,11 @@ type Analysis struct {
 	// Python's `File "store.py", line 230`), 1-based.
 	Lines []int
 	// Trace is set when the question holds a frame of a pasted stack
-	// trace: a place at an absolute path, a Python traceback frame, or a
-	// Go frame with its import path. A trace names the runtime's and
-	// libraries' frames beside the asker's, so one name of it that the
-	// sources lack does not make the answer "no coverage" (missingName).
+	// trace: a place at an absolute path, a Python or JVM frame, or a Go
+	// frame with its import path. A trace names the runtime's and
+	// libraries' frames beside the asker's, so it is answered by a chunk of
+	// one of its files, and its other names and words refuse nothing
+	// (Asker.assess).
 	Trace bool
 	// CrashPath and CrashLine are a trace's innermost frame, where it
 	// failed: the first place a Go, Java or JavaScript trace prints, the
@@ -61,6 +62,10 @@ var (
 	// pyFrameRe is a frame of a Python traceback, `File "PATH", line N`
 	// (Python docs, the traceback module), in any case.
 	pyFrameRe = regexp.MustCompile(`(?i)File "([^"]{1,500})", line ([0-9]{1,7})`)
+	// javaFrameRe is a frame of a JVM stack trace, "at pkg.Class.method(File.java:12)"
+	// (Java SE docs, Throwable.printStackTrace): the file is named without
+	// its folder.
+	javaFrameRe = regexp.MustCompile(`\bat\s+[\w$.<>/]+\(([\w$.\-]+):([0-9]{1,7})\)`)
 	// receiverRe is the receiver of a Go method as the runtime, panics and
 	// pprof print it: "(*Store).Upsert", "weaviate.(*Store).Upsert" (the
 	// Go spec, "Method expressions").
@@ -135,6 +140,12 @@ func Analyze(q string) Analysis {
 		}
 	}
 	q = pyFrameRe.ReplaceAllString(q, " ")
+	for _, m := range javaFrameRe.FindAllStringSubmatch(q, -1) {
+		if pathRe.MatchString(m[1]) {
+			a.Trace = true
+			place(m[1], m[2], false)
+		}
+	}
 	for _, m := range quotedRe.FindAllStringSubmatch(q, -1) {
 		for _, g := range m[1:] {
 			// "... but ... does not advertise": an ellipsis stands for the

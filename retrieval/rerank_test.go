@@ -55,6 +55,10 @@ func TestAnalyze(t *testing.T) {
 		// The innermost frame: a Go trace's first place, a Python traceback's last.
 		{"/src/a/x.go:3 +0x1\n/src/a/y.go:9 +0x2", Analysis{Paths: []string{"/src/a/x.go", "/src/a/y.go"}, Lines: []int{3, 9}, Trace: true, CrashPath: "/src/a/x.go", CrashLine: 3, Plain: []string{"+0x1", "+0x2"}, Words: 2}},
 		{`File "/src/a/x.py", line 3, in f` + "\n" + `File "/src/a/y.py", line 9, in g`, Analysis{Paths: []string{"/src/a/x.py", "/src/a/y.py"}, Lines: []int{3, 9}, Trace: true, CrashPath: "/src/a/y.py", CrashLine: 9, Plain: []string{"in", "f", "g"}, Words: 4}},
+		{"java.lang.IllegalStateException: no order\n\tat com.acme.orders.Service.create(Service.java:47)\n\tat java.base/java.lang.Thread.run(Thread.java:833)",
+			Analysis{Identifiers: []string{"java.lang.IllegalStateException", "com.acme.orders.Service.create", "java.lang.Thread.run"},
+				Paths: []string{"Service.java", "Thread.java"}, Lines: []int{47, 833}, Trace: true, CrashPath: "Service.java", CrashLine: 47,
+				Plain: []string{"no", "order", "at"}, Words: 4}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.q, func(t *testing.T) {
@@ -113,11 +117,13 @@ func TestRerankCrash(t *testing.T) {
 		return h
 	}
 	hits := func() []Hit {
-		return []Hit{at("caller", "svc/handler.go", 10, 40, 0.9), at("crash", "svc/store.go", 200, 260, 0.2), at("other", "svc/store.go", 1, 60, 0.5)}
+		return []Hit{at("caller", "svc/handler.go", 10, 40, 0.9), at("crash", "svc/store.go", 200, 260, 0.2), at("other", "svc/store.go", 1, 60, 0.5),
+			at("jcaller", "src/main/java/svc/Handler.java", 10, 40, 0.9), at("jcrash", "src/main/java/svc/Store.java", 200, 260, 0.2)}
 	}
 	for q, want := range map[string]string{
-		"goroutine 7 [running]:\n/home/ci/svc/store.go:230 +0x1f\n/home/ci/svc/handler.go:22 +0x2a": "crash",
+		"goroutine 7 [running]:\n/home/ci/svc/store.go:230 +0x1f\n/home/ci/svc/handler.go:22 +0x2a":                                       "crash",
 		"Traceback (most recent call last):\n  File \"/srv/svc/store.go\", line 230, in a\n  File \"/srv/svc/handler.go\", line 22, in b": "caller",
+		"java.lang.NullPointerException\n\tat svc.Store.put(Store.java:230)\n\tat svc.Handler.handle(Handler.java:22)":                    "jcrash",
 	} {
 		if got := rerank(newQuestion(q), termWeights{}, hits()); got[0].ID != want {
 			t.Errorf("%.40q…: first %s, want %s", q, got[0].ID, want)
