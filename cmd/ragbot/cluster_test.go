@@ -228,7 +228,7 @@ func settled(ctx context.Context, url, key string, running map[string]bool) (boo
 			Status string `json:"status"`
 		} `json:"nodes"`
 	}
-	if err := getNodeJSON(ctx, url+"/v1/nodes", key, &nodes); err != nil {
+	if err := weaviatelocal.GetJSON(ctx, url+"/v1/nodes", key, &nodes); err != nil {
 		return false, err.Error()
 	}
 	listed := map[string]bool{}
@@ -247,7 +247,7 @@ func settled(ctx context.Context, url, key string, running map[string]bool) (boo
 			LeaderID any    `json:"leaderId"`
 		} `json:"statistics"`
 	}
-	if err := getNodeJSON(ctx, url+"/v1/cluster/statistics", key, &stats); err != nil {
+	if err := weaviatelocal.GetJSON(ctx, url+"/v1/cluster/statistics", key, &stats); err != nil {
 		return false, err.Error()
 	}
 	for _, s := range stats.Statistics {
@@ -256,24 +256,4 @@ func settled(ctx context.Context, url, key string, running map[string]bool) (boo
 		}
 	}
 	return true, ""
-}
-
-// getNodeJSON GETs url with the API key, within 2 s, into v.
-func getNodeJSON(ctx context.Context, url, key string, v any) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s", strings.TrimPrefix(url, "http://"), resp.Status)
-	}
-	return json.NewDecoder(resp.Body).Decode(v)
 }

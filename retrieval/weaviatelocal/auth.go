@@ -143,12 +143,12 @@ func (c credentials) authEnv() []string {
 // probe (GET /v1/.well-known/ready -> 200) within 2 seconds, sending apiKey
 // as a bearer token when it is not empty.
 func ReadyKey(ctx context.Context, baseURL, apiKey string) bool {
-	return getJSON(ctx, baseURL+"/v1/.well-known/ready", apiKey, nil) == nil
+	return GetJSON(ctx, baseURL+"/v1/.well-known/ready", apiKey, nil) == nil
 }
 
 // KeyAccepted reports whether the Weaviate at baseURL accepts apiKey:
 // GET /v1/meta, which needs an authenticated user once anonymous access
 // is off, answers 200 within 2 seconds.
 func KeyAccepted(ctx context.Context, baseURL, apiKey string) bool {
-	return getJSON(ctx, baseURL+"/v1/meta", apiKey, nil) == nil
+	return GetJSON(ctx, baseURL+"/v1/meta", apiKey, nil) == nil
 }

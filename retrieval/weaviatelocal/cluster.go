@@ -166,7 +166,7 @@ func healthyNodes(ctx context.Context, url, key string) (int, error) {
 			Status string `json:"status"`
 		} `json:"nodes"`
 	}
-	if err := getJSON(ctx, url+"/v1/nodes", key, &body); err != nil {
+	if err := GetJSON(ctx, url+"/v1/nodes", key, &body); err != nil {
 		return 0, err
 	}
 	healthy := 0
@@ -186,7 +186,7 @@ func raftFormed(ctx context.Context, url, key string) (bool, string) {
 			LeaderID any `json:"leaderId"`
 		} `json:"statistics"`
 	}
-	if err := getJSON(ctx, url+"/v1/cluster/statistics", key, &body); err != nil {
+	if err := GetJSON(ctx, url+"/v1/cluster/statistics", key, &body); err != nil {
 		return false, err.Error()
 	}
 	if !body.Synchronized {
@@ -200,10 +200,10 @@ func raftFormed(ctx context.Context, url, key string) (bool, string) {
 	return true, ""
 }
 
-// getJSON GETs url with key as a bearer token (none when empty), giving up
+// GetJSON GETs url with key as a bearer token (none when empty), giving up
 // after 2 seconds, and decodes a 200 answer into v unless v is nil; any
 // other status is an error.
-func getJSON(ctx context.Context, url, key string, v any) error {
+func GetJSON(ctx context.Context, url, key string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
