@@ -65,13 +65,14 @@ func (d *Doctor) checkGit(ctx context.Context, cfg *config.Config, sources Sourc
 				continue
 			}
 			st, status, err := d.readState(ctx, stateClass, s.SourceID(), branch)
+			pending, _ := ingest.PendingVectors(st.LastError)
 			switch {
 			case status == http.StatusNotFound:
 				d.line(checkWarn, name, fmt.Sprintf("branch %s at %s is not indexed yet", branch, short(head)), "run `ragbot index --source "+s.Name+"` (serve indexes it at start)")
 			case err != nil:
 				d.line(checkFail, name, "cannot read its index state: "+err.Error(), "check Weaviate's log")
-			case pendingVectors(st.LastError) > 0:
-				d.line(checkWarn, name, fmt.Sprintf("index at %s, %s stored without a semantic vector (the semantic embedder failed during the run): answers find them by keywords", short(st.CommitSHA), humanize.Plural(pendingVectors(st.LastError), "chunk")),
+			case pending > 0:
+				d.line(checkWarn, name, fmt.Sprintf("index at %s, %s stored without a semantic vector (the semantic embedder failed during the run): answers find them by keywords", short(st.CommitSHA), humanize.Plural(pending, "chunk")),
 					"check embedder.semantic's endpoint; the next `ragbot index --source "+s.Name+"` embeds them")
 			case st.LastError != "":
 				d.line(checkFail, name, fmt.Sprintf("the last index run failed: %s", st.LastError), "fix the cause, then `ragbot index --source "+s.Name+"`")
@@ -135,10 +136,3 @@ func (d *Doctor) checkSettings(ctx context.Context, cfg *config.Config, sources 
 }
 
 func short(sha string) string { return sha[:min(7, len(sha))] }
-
-// pendingVectors is how many chunks the last run stored without their
-// semantic vector (ingest.PendingVectors), 0 for any other LastError.
-func pendingVectors(lastError string) int {
-	n, _ := ingest.PendingVectors(lastError)
-	return n
-}
