@@ -144,15 +144,6 @@ func Cut(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// Plural is word with an "s" unless n is 1: "1 line", "2 lines" once n
-// is put before it.
-func Plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
 // UnavailableText is the reply to a failed search, after the surface's
 // warning sign. It names the request id (RequestID) that the answer's log
 // lines carry, so the operator can go from a user's screenshot to the cause.

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/ragbot/ragbot/internal/humanize"
 )
 
 // Coverage says whether the indexed sources cover a question.
@@ -366,5 +368,5 @@ func Ago(d time.Duration) string {
 	case d < 48*time.Hour:
 		n, unit = int(d/time.Hour), "hour"
 	}
-	return fmt.Sprintf("%d %s ago", n, plural(n, unit))
+	return fmt.Sprintf("%d %s ago", n, humanize.Noun(n, unit))
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ragbot/ragbot/internal/humanize"
 )
 
 // usageName is an identifier, qualified name, environment variable or
@@ -94,22 +96,15 @@ func (u Usage) Title() string {
 	case u.Sites == 1:
 		fmt.Fprintf(&b, "%s is used in 1 place", u.Name)
 	default:
-		fmt.Fprintf(&b, "%s is used in %d places in %d %s", u.Name, u.Sites, u.Files, plural(u.Files, "file"))
+		fmt.Fprintf(&b, "%s is used in %d places in %d %s", u.Name, u.Sites, u.Files, humanize.Noun(u.Files, "file"))
 	}
 	switch {
 	case u.Definitions > 1:
 		fmt.Fprintf(&b, "; %d definitions: uses are grouped under the definition in the same file or folder, the others last", u.Definitions)
 	case u.Definitions == 0 && u.Sites > u.Mentions && u.Mentions > 0:
-		fmt.Fprintf(&b, "; code that reads it first, then %d %s in other files", u.Mentions, plural(u.Mentions, "mention"))
+		fmt.Fprintf(&b, "; code that reads it first, then %d %s in other files", u.Mentions, humanize.Noun(u.Mentions, "mention"))
 	}
 	return b.String()
-}
-
-func plural(n int, one string) string {
-	if n == 1 {
-		return one
-	}
-	return one + "s"
 }
 
 // usage answers a usage question about name: its definitions (chunks whose

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ragbot/ragbot/bot"
 	"github.com/ragbot/ragbot/config"
+	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -135,7 +136,7 @@ func (b *Bot) listBlocks(q string, ans retrieval.Answer, sharedBy string) ([]sla
 	for _, s := range slices.Concat(defs, rest) {
 		locs = append(locs, echo(fmt.Sprintf("%s:%d", s.Path, s.StartLine)))
 	}
-	text := fmt.Sprintf("%s: %d %s: %s", echo(cutBytes(q, 300)), len(locs), bot.Plural(len(locs), "location"), strings.Join(locs, ", "))
+	text := fmt.Sprintf("%s: %d %s: %s", echo(cutBytes(q, 300)), len(locs), humanize.Noun(len(locs), "location"), strings.Join(locs, ", "))
 	return capBlocks(blocks), cutEscaped(text, maxFallbackText-200)
 }
 

@@ -8,6 +8,7 @@ import (
 	slackgo "github.com/slack-go/slack"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -114,7 +115,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	notSure := ans.Coverage == retrieval.NotSure
 	missing := ans.Coverage == retrieval.NoCoverage
 	snips := all[:bot.WithCode(ans, maxCodeSnippets)]
-	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), bot.Plural(len(all), "result"), echo(cutBytes(asked, 300)))
+	summary := fmt.Sprintf(":mag: %d %s for “%s”", len(all), humanize.Noun(len(all), "result"), echo(cutBytes(asked, 300)))
 	switch {
 	case notSure:
 		summary = ":grey_question: *" + escape(bot.NotSureTitle) + "* (“" + echo(cutBytes(asked, 300)) + "”)"
@@ -170,7 +171,7 @@ func (b *Bot) answerBlocks(asked string, ans retrieval.Answer) ([]slackgo.Block,
 	for i, s := range all {
 		fallback[i] = echo(s.Label())
 	}
-	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), bot.Plural(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
+	text := fmt.Sprintf("%d %s for “%s”: %s", len(all), humanize.Noun(len(all), "result"), echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))
 	switch {
 	case notSure:
 		text = fmt.Sprintf("Not sure, closest matches for “%s”: %s", echo(cutBytes(asked, 300)), strings.Join(fallback, ", "))

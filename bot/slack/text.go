@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/internal/humanize"
 )
 
 // mrkdwnEscaper escapes the three characters that Slack's mrkdwn gives
@@ -92,7 +93,7 @@ func codeBlock(code string, more, limit int) string {
 	more += left
 	out := fence + "\n" + body + "\n" + fence
 	if more > 0 {
-		out += "\n_… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line") + "_"
+		out += "\n_… " + strconv.Itoa(more) + " more " + humanize.Noun(more, "line") + "_"
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ragbot/ragbot/bot"
+	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -119,7 +120,7 @@ func (b *Bot) answerActivity(asked string, ans retrieval.Answer) outActivity {
 func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) outActivity {
 	all := ans.Snippets
 	snips := all[:shown]
-	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), bot.Plural(len(all), "result"), bot.Cut(asked, 300))
+	summary := fmt.Sprintf("🔍 %d %s for “%s”", len(all), humanize.Noun(len(all), "result"), bot.Cut(asked, 300))
 	notSure := ans.Coverage == retrieval.NotSure
 	missing := ans.Coverage == retrieval.NoCoverage // with the closest matches for the rest of the question
 	switch {
@@ -169,7 +170,7 @@ func (b *Bot) answerCard(asked string, ans retrieval.Answer, shown, per int) out
 			code, more := trimCode(s.Text, s.MoreLines, per)
 			line += "\n" + code
 			if more > 0 {
-				line += "\n… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line")
+				line += "\n… " + strconv.Itoa(more) + " more " + humanize.Noun(more, "line")
 			}
 			line += "\n"
 		}
@@ -209,7 +210,7 @@ func snippetItems(s retrieval.Snippet, now time.Time, per int) []element {
 		{Type: "Container", Style: "emphasis", Items: []element{richText(textRun{Type: "TextRun", Text: code, FontType: "Monospace", Size: "Small"})}},
 	}
 	if more > 0 {
-		items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + bot.Plural(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
+		items = append(items, richText(textRun{Type: "TextRun", Text: "… " + strconv.Itoa(more) + " more " + humanize.Noun(more, "line"), IsSubtle: true, Italic: true, Size: "Small"}))
 	}
 	if s.Stale != "" {
 		items = append(items, richText(textRun{Type: "TextRun", Text: "⚠️ May be stale: " + bot.Cut(s.Stale, 500), Color: "Warning"}))

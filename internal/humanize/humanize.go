@@ -12,10 +12,17 @@ import (
 // separators (Comma) and noun with an "s" unless n is 1. noun is a
 // singular English noun whose plural adds "s".
 func Plural(n int, noun string) string {
+	return Comma(n) + " " + Noun(n, noun)
+}
+
+// Noun is noun as it follows the count n: with an "s" unless n is 1
+// ("1 line", "2 lines" once n is put before it). noun is a singular
+// English noun whose plural adds "s".
+func Noun(n int, noun string) string {
 	if n == 1 {
-		return "1 " + noun
+		return noun
 	}
-	return Comma(n) + " " + noun + "s"
+	return noun + "s"
 }
 
 // Comma renders n with a comma every three digits: 1234 -> "1,234",

@@ -11,6 +11,15 @@ func TestPlural(t *testing.T) {
 	}
 }
 
+// TestNoun: the noun alone, singular for one.
+func TestNoun(t *testing.T) {
+	for n, want := range map[int]string{0: "lines", 1: "line", 2: "lines", 1234: "lines"} {
+		if got := Noun(n, "line"); got != want {
+			t.Errorf("Noun(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 // TestComma: a comma every three digits from the right, the sign kept.
 func TestComma(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", -1234567: "-1,234,567"} {
