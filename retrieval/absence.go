@@ -58,14 +58,43 @@ where what which when does there that this with show define defined implement im
 located happens how who why the`)
 
 // askingTypo reports whether t, not itself a word of asking, is one edit
-// from one of askingWords.
+// from one of askingWords. It runs on every word of every question that no
+// list holds, so it compares t with each of them (oneEdit) instead of
+// making t's edits (edits1: some 70 strings a letter).
 func askingTypo(t string) bool {
 	if len(t) < 2 || askingWords[t] {
 		return false
 	}
-	near := false
-	edits1(t, func(c string) { near = near || askingWords[c] })
-	return near
+	for w := range askingWords {
+		if oneEdit(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneEdit reports whether a and b, not equal, are one edit of edits1 apart
+// (Damerau: one byte inserted, deleted or substituted, or two adjacent
+// bytes transposed).
+func oneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if len(a) > len(b) { // deletion from a
+		return a[i+1:] == b[i:]
+	}
+	if i == len(a) {
+		return false // equal
+	}
+	return a[i+1:] == b[i+1:] || // substitution
+		i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // transposition
 }
 
 // everydayTerm reports whether a lower-case term is everyday English:

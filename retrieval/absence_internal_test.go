@@ -210,3 +210,19 @@ func TestSourceVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestOneEdit: oneEdit agrees with edits1 on misspellings of the asking
+// words and on names near them.
+func TestOneEdit(t *testing.T) {
+	words := []string{"wher", "whre", "teh", "hwo", "waht", "implmented", "doese", "aws", "eth", "saml", "whois", "jwt",
+		"th", "hte", "whree", "wheer", "wwhere", "tehre", "thta", "a", "wiht", "wth", "whith", "where", "the"}
+	for _, x := range words {
+		for w := range askingWords {
+			edit := false
+			edits1(x, func(c string) { edit = edit || c == w })
+			if got, want := oneEdit(x, w), edit && x != w; got != want {
+				t.Errorf("oneEdit(%q, %q) = %v, edits1 says %v", x, w, got, want)
+			}
+		}
+	}
+}
