@@ -226,3 +226,13 @@ func TestOneEdit(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNameWords is the word-list part of the absence check on one
+// question of 11 plain words, run before every search:
+// go test ./retrieval -run XXX -bench NameWords -benchmem.
+func BenchmarkNameWords(b *testing.B) {
+	plain := strings.Fields("where do we publish to rabbitmq kafka leaderboard snooze wher implmented")
+	for b.Loop() {
+		nameWords(plain)
+	}
+}
