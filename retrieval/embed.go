@@ -30,6 +30,24 @@ type Embedder interface {
 	Dim() int
 }
 
+// A QueryEmbedder is an Embedder whose model embeds a question otherwise
+// than a passage: an asymmetric model whose card asks for a query prefix
+// (E5, "query: "; BGE, its retrieval instruction). EmbedQueries is Embed
+// for questions, with Embed's contract; Embed is for the chunks.
+type QueryEmbedder interface {
+	Embedder
+	EmbedQueries(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// EmbedQueries embeds questions with e: its EmbedQueries when e is a
+// QueryEmbedder, else its Embed. Errors are theirs.
+func EmbedQueries(ctx context.Context, e Embedder, texts []string) ([][]float32, error) {
+	if q, ok := e.(QueryEmbedder); ok {
+		return q.EmbedQueries(ctx, texts)
+	}
+	return e.Embed(ctx, texts)
+}
+
 // A Pair embeds each text with two embedders and returns one vector: the
 // Lexical embedder's vector followed by the Semantic one's (Dim is the sum
 // of theirs). The Weaviate store keeps the parts as two named vectors
@@ -46,11 +64,27 @@ type Pair struct {
 // Embed runs both embedders, one after the other, and joins their vectors;
 // an error of either is returned, wrapped with its embedder's name.
 func (p Pair) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	lex, err := p.Lexical.Embed(ctx, texts)
+	return p.embed(ctx, texts, false)
+}
+
+// EmbedQueries is Embed for questions: the semantic part is the semantic
+// embedder's EmbedQueries (see QueryEmbedder).
+func (p Pair) EmbedQueries(ctx context.Context, texts []string) ([][]float32, error) {
+	return p.embed(ctx, texts, true)
+}
+
+func (p Pair) embed(ctx context.Context, texts []string, queries bool) ([][]float32, error) {
+	embed := p.Lexical.Embed
+	if queries {
+		embed = func(ctx context.Context, texts []string) ([][]float32, error) {
+			return EmbedQueries(ctx, p.Lexical, texts)
+		}
+	}
+	lex, err := embed(ctx, texts)
 	if err != nil {
 		return nil, err
 	}
-	sem, err := p.EmbedSemantic(ctx, texts)
+	sem, err := p.embedSemantic(ctx, texts, queries)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +106,15 @@ var ErrSemanticEmbedder = errors.New("semantic embedder")
 // EmbedSemantic returns the Semantic embedder's vectors of texts, each cut
 // to SemanticMaxInputTokens first. Its errors wrap ErrSemanticEmbedder.
 func (p Pair) EmbedSemantic(ctx context.Context, texts []string) ([][]float32, error) {
+	return p.embedSemantic(ctx, texts, false)
+}
+
+// EmbedSemanticQueries is EmbedSemantic for questions (QueryEmbedder).
+func (p Pair) EmbedSemanticQueries(ctx context.Context, texts []string) ([][]float32, error) {
+	return p.embedSemantic(ctx, texts, true)
+}
+
+func (p Pair) embedSemantic(ctx context.Context, texts []string, queries bool) ([][]float32, error) {
 	if p.SemanticMaxInputTokens > 0 {
 		cut := make([]string, len(texts))
 		for i, t := range texts {
@@ -79,7 +122,13 @@ func (p Pair) EmbedSemantic(ctx context.Context, texts []string) ([][]float32, e
 		}
 		texts = cut
 	}
-	vs, err := p.Semantic.Embed(ctx, texts)
+	embed := p.Semantic.Embed
+	if queries {
+		embed = func(ctx context.Context, texts []string) ([][]float32, error) {
+			return EmbedQueries(ctx, p.Semantic, texts)
+		}
+	}
+	vs, err := embed(ctx, texts)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %w", ErrSemanticEmbedder, p.Semantic.Name(), err)
 	}

@@ -125,17 +125,17 @@ func (a *Asker) retrieve(ctx context.Context, r Request, q *question, limit int,
 func (a *Asker) embedQuestion(ctx context.Context, q string) ([]float32, error) {
 	p, ok := a.Embedder.(Pair)
 	if !ok || !a.SemanticFallback {
-		vs, err := a.Embedder.Embed(ctx, []string{q})
+		vs, err := EmbedQueries(ctx, a.Embedder, []string{q})
 		if err != nil {
 			return nil, fmt.Errorf("embed question: %w", err)
 		}
 		return vs[0], nil
 	}
-	lex, err := p.Lexical.Embed(ctx, []string{q})
+	lex, err := EmbedQueries(ctx, p.Lexical, []string{q})
 	if err != nil {
 		return nil, fmt.Errorf("embed question: %w", err)
 	}
-	sem, err := p.EmbedSemantic(ctx, []string{q})
+	sem, err := p.EmbedSemanticQueries(ctx, []string{q})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("embed question: %w", err)
