@@ -156,7 +156,7 @@ func (ix *Indexer) embedBatch(ctx context.Context, log *slog.Logger, batch []ret
 // the next run embeds them (Indexer.write).
 func (ix *Indexer) embed(ctx context.Context, texts []string, out *leftOut) ([][]float32, error) {
 	p, ok := ix.Embedder.(retrieval.Pair)
-	if ok && out.semanticDown(nil) {
+	if ok && (ix.DeferSemantic || out.semanticDown(nil)) {
 		return p.Lexical.Embed(ctx, texts)
 	}
 	vecs, err := ix.Embedder.Embed(ctx, texts)

@@ -67,6 +67,14 @@ type Indexer struct {
 	// OnRun, when set, is called after each IndexGit and IndexPages run
 	// with its outcome (metrics). It must not block.
 	OnRun func(RunReport)
+	// DeferSemantic, with a retrieval.Pair embedder, stores chunks with
+	// their lexical vector alone, marked pending, so that a run's chunks
+	// are searchable by BM25 and the lexical vector as soon as they are
+	// written; FillSemantic then gives them their semantic vectors. For a
+	// semantic embedder that is slow on CPU (kind onnx), so that the first
+	// answer never waits for it. A pending chunk counts as stored: the run
+	// neither rewrites it nor asks the next run to.
+	DeferSemantic bool
 	// Redact, when not nil, replaces the secrets in every file, page
 	// section and API operation before it is chunked, embedded or stored
 	// (redact.go); nil stores text as it is.
@@ -258,7 +266,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, vr *
 	next.IndexedAt, next.LastError, next.Files, next.Chunks = ix.now(), "", st.Files, st.Chunks
 	if partial != nil { // the commit is indexed but for these files: the next run is a full one
 		next.LastError = partial.Error()
-	} else if st.Pending > 0 { // and so here: a full run finds the chunks waiting for semantic vectors
+	} else if st.Pending > 0 && !ix.DeferSemantic { // and so here: a full run finds the chunks waiting for semantic vectors
 		next.LastError = fmt.Sprintf("%d%s", st.Pending, pendingNote)
 	}
 	if err := ix.Store.PutState(ctx, next); err != nil {
@@ -409,7 +417,7 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 		// ranking of every other source in the collection.
 		// A chunk waiting for its semantic vector (Indexer.embed) is written
 		// again, embedded whole.
-		same := ok && old.ContentHash == c.ContentHash && !rewrite && !old.Pending
+		same := ok && old.ContentHash == c.ContentHash && !rewrite && (!old.Pending || ix.DeferSemantic)
 		if c.CommitSHA != "" {
 			same = same && old.CommitSHA == c.CommitSHA
 		} else {

@@ -18,6 +18,7 @@ type progress struct {
 	last                                    time.Time
 	source                                  string
 	total, files, chunks, skipped, embedded int
+	line                                    func() string // the line to print instead, when set; called under mu
 }
 
 func (ix *Indexer) newProgress(source string, total int) *progress {
@@ -49,6 +50,14 @@ func (p *progress) stored(n int) {
 	p.maybePrint()
 }
 
+// storedTotal sets the count stored so far to n.
+func (p *progress) storedTotal(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.embedded = n
+	p.maybePrint()
+}
+
 func (p *progress) maybePrint() {
 	if p.w == nil || time.Since(p.last) < p.every {
 		return
@@ -58,8 +67,13 @@ func (p *progress) maybePrint() {
 }
 
 func (p *progress) print() {
-	line := fmt.Sprintf("%s: files %d/%d  chunks %d  skipped %d  embedded %d",
-		p.source, p.files, p.total, p.chunks, p.skipped, p.embedded)
+	var line string
+	if p.line != nil {
+		line = p.line()
+	} else {
+		line = fmt.Sprintf("%s: files %d/%d  chunks %d  skipped %d  embedded %d",
+			p.source, p.files, p.total, p.chunks, p.skipped, p.embedded)
+	}
 	if p.tty {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
 	} else {

@@ -8,9 +8,11 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"time"
 
 	"golang.org/x/term"
 
+	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/forget"
 )
 
@@ -102,11 +104,33 @@ func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf c
 
 // indexAll indexes the sources named in want (all when empty) as
 // sources.Sources.Index does, with progress on a's stderr, printing one
-// summary line per source and branch to out.
+// summary line per source and branch to out. With a semantic embedder of
+// kind onnx (a transformer on the CPU), the chunks are first written with
+// their lexical vector alone, so that they answer at once from BM25 and
+// that vector, then their semantic vectors are filled in
+// (ingest.Indexer.FillSemantic), with a progress line and a summary line;
+// a fill interrupted before is resumed here.
 func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out io.Writer) error {
 	ix := newIndexer(a)
 	ix.Progress, ix.ProgressTTY = a.stderr, isTerminal(a.stderr)
-	return a.sources().Index(ctx, ix, want, full, out)
+	ix.DeferSemantic = deferSemantic(a.cfg)
+	err := a.sources().Index(ctx, ix, want, full, out)
+	if !ix.DeferSemantic || ctx.Err() != nil {
+		return err
+	}
+	st, ferr := ix.FillSemantic(ctx)
+	if st.Pending > 0 {
+		fmt.Fprintf(out, "semantic vectors: %d of %d chunks filled in %s (%.0f chunks/s)\n",
+			st.Filled, st.Pending, st.Duration.Round(time.Second), float64(st.Filled)/max(st.Duration.Seconds(), 1e-3))
+	}
+	return errors.Join(err, ferr)
+}
+
+// deferSemantic reports whether index runs write chunks before their
+// semantic vectors: with embedder.semantic of kind onnx, whose vectors
+// take minutes for a large source on a CPU.
+func deferSemantic(cfg *config.Config) bool {
+	return cfg.Embedder.Semantic != nil && cfg.Embedder.Semantic.Kind == "onnx"
 }
 
 func isTerminal(w io.Writer) bool {

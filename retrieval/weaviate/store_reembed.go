@@ -166,6 +166,9 @@ type Reembedder struct {
 	// Progress, when set, is called after each batch with the objects
 	// re-embedded so far.
 	Progress func(done int)
+	// Batch is how many texts FillPending embeds at once; 0 means
+	// fillBatch.
+	Batch int
 }
 
 // reembedBatch is how many objects are read, embedded and written at once.

@@ -1,0 +1,114 @@
+package ingest_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
+)
+
+// reversed is a semantic embedder for tests: the offline embedder's
+// vectors reversed, so that they differ from the lexical ones. After
+// failAfter calls (when positive) every call fails, as a killed process
+// would stop answering.
+type reversed struct {
+	*embed.Offline
+	calls, failAfter atomic.Int32
+}
+
+func (r *reversed) Name() string { return "reversed-offline" }
+
+func (r *reversed) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if n := r.calls.Add(1); r.failAfter.Load() > 0 && n > r.failAfter.Load() {
+		return nil, errors.New("killed")
+	}
+	vs, err := r.Offline.Embed(ctx, texts)
+	for _, v := range vs {
+		slices.Reverse(v)
+	}
+	return vs, err
+}
+
+// TestFillSemanticResumes indexes a repository with DeferSemantic: every
+// chunk is stored at once with its lexical vector and found by keywords,
+// its semantic vector pending. A fill that dies after its first batch
+// leaves the rest pending; the next fill embeds exactly those, and the
+// objects are then those of an index run that embedded both vectors at
+// once: no chunk twice, none without its semantic vector.
+func TestFillSemanticResumes(t *testing.T) {
+	ctx := context.Background()
+	lex := embed.NewOffline()
+	sem := &reversed{Offline: embed.NewOffline()}
+	pair := retrieval.Pair{Lexical: lex, Semantic: sem}
+	open := func(class string) *weaviate.Store {
+		cfg := weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, Semantic: sem.Name(), LexicalDim: lex.Dim(), SemanticWeight: 0.5}
+		s, err := weaviate.OpenStore(ctx, cfg, lex.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Drop(context.Background()) })
+		return s
+	}
+	repo := newRepo(t)
+	repo.write(t, shopFiles)
+	repo.commit(t, "shop")
+	src := ingest.GitSource{ID: "repo:shop", Dir: repo.dir}
+	now := t0.Add(100 * time.Hour)
+	class := weaviatetest.ClassName()
+	store := open(class)
+	ix := newIndexer(t, store, pair, now)
+	ix.DeferSemantic = true
+
+	st, err := ix.IndexGit(ctx, src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pending != st.Chunks || st.Chunks < 4 || sem.calls.Load() != 0 {
+		t.Fatalf("deferred run: %d of %d chunks pending, semantic embedder called %d times; want all pending (at least 4) and no call",
+			st.Pending, st.Chunks, sem.calls.Load())
+	}
+	hits, err := store.Search(ctx, retrieval.Query{Text: "backoff retry", Vector: vec(t, lex, "backoff"), Alpha: 0.5, Limit: 3})
+	if err != nil || len(hits) == 0 || hits[0].Chunk.Symbol != "backoff" {
+		t.Errorf("search before the fill: top hit %v, err %v; want backoff", hits, err)
+	}
+
+	sem.failAfter.Store(1)
+	re := &weaviate.Reembedder{Embed: pair.EmbedSemantic, Text: ingest.EmbedText, Batch: 2}
+	filled, err := store.FillPending(ctx, re)
+	if err == nil || filled != 2 {
+		t.Fatalf("fill killed after one batch of 2: filled %d, err %v; want 2 and an error", filled, err)
+	}
+	if n, _ := store.CountPending(ctx); n != st.Chunks-2 {
+		t.Errorf("after the killed fill: %d pending, want %d", n, st.Chunks-2)
+	}
+	sem.failAfter.Store(0)
+	fs, err := ix.FillSemantic(ctx)
+	if err != nil || fs.Pending != st.Chunks-2 || fs.Filled != st.Chunks-2 {
+		t.Fatalf("resumed fill: %+v, %v; want the %d left filled", fs, err, st.Chunks-2)
+	}
+	if n, _ := store.CountPending(ctx); n != 0 {
+		t.Errorf("after the resumed fill: %d pending", n)
+	}
+	if st, err = ix.IndexGit(ctx, src, false); err != nil || !st.UpToDate {
+		t.Errorf("next run: UpToDate %v, err %v; want up to date", st.UpToDate, err)
+	}
+
+	cleanClass := weaviatetest.ClassName()
+	if _, err := newIndexer(t, open(cleanClass), pair, now).IndexGit(ctx, src, false); err != nil {
+		t.Fatal(err)
+	}
+	want, got := objects(t, cleanClass), objects(t, class)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("objects after the fill differ from an index run that embedded both vectors (-want +got):\n%s", diff)
+	}
+}
