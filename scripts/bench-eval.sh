@@ -31,6 +31,7 @@ cat > "$WORK/eval.yaml" <<YAML
 weaviate:
   data_dir: $WORK/weaviate
   port: $PORT
+${RAGBOT_BENCH_EMBEDDER:-}
 sources:
   - name: github.com/prometheus/alertmanager@v0.35.0
     kind: git

@@ -69,6 +69,7 @@ write_config() { # FILE
       echo "  port: ${RAGBOT_BENCH_PORT:-8295}"
     fi
     echo "  collection: ${RAGBOT_BENCH_COLLECTION:-GenBench}"
+    [ -n "${RAGBOT_BENCH_EMBEDDER:-}" ] && printf '%s\n' "$RAGBOT_BENCH_EMBEDDER"
     echo "sources:"
     benchgen -corpus "$DEST" sources
   } > "$1"

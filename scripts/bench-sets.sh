@@ -14,6 +14,9 @@
 # scripts/bench-heldout.sh and scripts/bench-paraphrase.sh run it per family.
 # RAGBOT_EVAL_FLAGS is added to every `ragbot eval` (e.g. "--without coverage");
 # RAGBOT_BENCH_PORT picks the Weaviate ports (default 8289..8294).
+# RAGBOT_BENCH_EMBEDDER, when set, is YAML put in the config as it is, e.g.
+# 'embedder: {kind: offline, semantic: {kind: onnx, model: all-minilm-l6-v2-q}}'
+# (scripts/eval-candidates.sh measures each candidate so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -41,6 +44,7 @@ CFG="$WORK/$FAMILY.yaml"
   echo "weaviate:"
   echo "  data_dir: $WORK/weaviate"
   echo "  port: ${RAGBOT_BENCH_PORT:-8289}"
+  [ -n "${RAGBOT_BENCH_EMBEDDER:-}" ] && printf '%s\n' "$RAGBOT_BENCH_EMBEDDER"
   echo "sources:"
   for s in "${SETS[@]}"; do
     name="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["corpus"])' "$SETDIR/$s/questions.jsonl")"
