@@ -73,8 +73,8 @@ func TestIsTestPath(t *testing.T) {
 		"cli/test/acceptance.go":              true,
 		"ui/app/src/Views/Status/Parsing.elm": false,
 	} {
-		if got := isTestPath(p); got != want {
-			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

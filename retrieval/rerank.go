@@ -108,8 +108,7 @@ var RerankFeatures = []string{"symbol_exact", "symbol_member", "path", "line", "
 // without (RerankFeatures) are left out.
 func rerank(q *question, w termWeights, hits []Hit, without ...string) []Hit {
 	a, terms := q.Analysis, q.terms
-	wantTests := terms["test"] || terms["tests"] || terms["mock"] || terms["mocks"] || terms["fixture"] ||
-		terms["fake"] || terms["fakes"] || terms["stub"] || terms["stubs"]
+	wantTests := asksAboutTests(terms)
 	wantHistory := terms["changelog"] || terms["release"] || terms["released"] || terms["changed"]
 	wantVendored := terms["dist"] || terms["vendor"] || terms["vendored"] || terms["bundle"] || terms["bundled"] ||
 		terms["build"] || terms["built"] || terms["node_modules"] || terms["modules"]
@@ -156,7 +155,7 @@ func rerank(q *question, w termWeights, hits []Hit, without ...string) []Hit {
 		if f := w.coverage(q.chunkTerms(h)); f > 0 {
 			bump(wCoverage*f, "coverage")
 		}
-		if !wantTests && isTestPath(c.Path) {
+		if !wantTests && IsTestPath(c.Path) {
 			bump(wTest, "test")
 		}
 		if !wantHistory && isHistoryPath(c.Path) {
@@ -172,7 +171,113 @@ func rerank(q *question, w termWeights, hits []Hit, without ...string) []Hit {
 		out = append(out, h)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if !wantTests && !slices.Contains(without, "test") {
+		out = implementationFirst(out)
+	}
 	return out
+}
+
+// testWords are the words of a question that asks about tests ("where
+// is retry tested", "test for Upsert", "mock of the store").
+var testWords = []string{"test", "tests", "tested", "testing", "mock", "mocks", "fixture", "fixtures", "fake", "fakes", "stub", "stubs"}
+
+func asksAboutTests(terms map[string]bool) bool {
+	return slices.ContainsFunc(testWords, func(w string) bool { return terms[w] })
+}
+
+// AsksAboutTests reports whether question asks about tests, mocks or
+// fixtures (one of their words, in any case): then tests rank as any
+// other code (rerank's "test" feature and implementationFirst are off).
+func AsksAboutTests(question string) bool {
+	return asksAboutTests(setOf(Terms(question)))
+}
+
+// implementationFirst moves the code that a test tests above that test:
+// a hit of a test file (IsTestPath) ranked above a hit of other code that
+// it tests (testsOf) gets that hit just before it, both keeping their
+// scores, the rest of the order as it was. A question that does not ask
+// about tests is answered by the code, never by its test first; a test
+// whose code is not among the hits stays where it is.
+func implementationFirst(hits []Hit) []Hit {
+	out := make([]Hit, 0, len(hits))
+	moved := make([]bool, len(hits))
+	for i, h := range hits {
+		if moved[i] {
+			continue
+		}
+		if IsTestPath(h.Chunk.Path) {
+			for j := i + 1; j < len(hits); j++ {
+				if !moved[j] && !IsTestPath(hits[j].Chunk.Path) && testsOf(h.Chunk, hits[j].Chunk) {
+					hits[j].Debug += " impl_first"
+					out = append(out, hits[j])
+					moved[j] = true
+				}
+			}
+		}
+		out = append(out, h)
+		moved[i] = true
+	}
+	return out
+}
+
+// testsOf reports whether test, a chunk of a test file, tests code: the
+// test file is code's file by the usual naming (store_test.go for
+// store.go, test_retry.py or retry_test.py for retry.py, retry.test.js or
+// retry.spec.ts for retry.js or .ts), or test's content uses code's symbol
+// (its last dotted part, of 3 characters or more) as a word.
+func testsOf(test, code Chunk) bool {
+	if code.Kind != KindCode {
+		return false
+	}
+	if stem := testedStem(path.Base(test.Path)); stem != "" && stem == fileStem(path.Base(code.Path)) {
+		return true
+	}
+	name := code.Symbol
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return len(name) >= 3 && containsWord(test.Content, name)
+}
+
+// testedStem is the stem of the file a test file's name says it tests
+// ("store" for store_test.go, test_store.py, store.test.ts, store.spec.js),
+// "" when the name says none.
+func testedStem(base string) string {
+	stem := fileStem(base)
+	for _, suf := range []string{"_test", ".test", ".spec", "_spec"} {
+		if s, ok := strings.CutSuffix(stem, suf); ok {
+			return s
+		}
+	}
+	if s, ok := strings.CutPrefix(stem, "test_"); ok {
+		return s
+	}
+	return ""
+}
+
+// fileStem is base without its last extension.
+func fileStem(base string) string {
+	return strings.TrimSuffix(base, path.Ext(base))
+}
+
+// containsWord reports whether word occurs in text with no identifier
+// character (letter, digit, underscore) on either side.
+func containsWord(text, word string) bool {
+	isIdent := func(b byte) bool {
+		return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || !isIdent(text[j-1])) && (end == len(text) || !isIdent(text[end])) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // symbolMatch is 2 when an identifier (or the endpoint) equals the symbol,
@@ -225,11 +330,11 @@ func literalMatch(lits []string, content string) float64 {
 	return float64(n) / float64(len(lits))
 }
 
-// isTestPath reports test, mock and fixture files by common conventions
+// IsTestPath reports test, mock and fixture files by common conventions
 // (Go _test.go, JS/TS .test./.spec., Python test_*.py, test/ and testdata/
 // folders, mock, fake or stub in the name, and Go test-helper packages,
 // whose folder ends in "test" like net/http/httptest).
-func isTestPath(p string) bool {
+func IsTestPath(p string) bool {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
 	goFile := path.Ext(base) == ".go"

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -393,6 +394,53 @@ func TestRerankVendored(t *testing.T) {
 		got := rerank(newQuestion(q), termWeights{}, []Hit{bundle, src})
 		if got[0].ID != want {
 			t.Errorf("%q: first %s, want %s", q, got[0].ID, want)
+		}
+	}
+}
+
+// TestImplementationFirst: a test ranked above the code it tests (by file
+// name or by calling it) comes after it, unless the question asks about
+// tests, in any case; a test of code not among the hits, and code no test
+// above it tests, keep their places.
+func TestImplementationFirst(t *testing.T) {
+	hits := func() []Hit {
+		h := []Hit{
+			hit("TestBackoff", "retry_test.go", "TestBackoff", "func TestBackoff(t *testing.T) { d := backoffDelay(3) }", 0.9),
+			hit("test_parse", "tests/test_parser.py", "test_parse", "def test_parse():\n    assert parse_header(b'x')", 0.8),
+			hit("Other", "other.go", "Other", "func Other() {}", 0.7),
+			hit("backoffDelay", "retry.go", "backoffDelay", "func backoffDelay(n int) time.Duration {}", 0.6),
+			hit("parse_header", "parser.py", "parse_header", "def parse_header(b):", 0.5),
+			hit("TestUnrelated", "x_test.go", "TestUnrelated", "func TestUnrelated(t *testing.T) {}", 0.4),
+		}
+		for i := range h {
+			h[i].Chunk.Kind = KindCode
+		}
+		return h
+	}
+	ids := func(hs []Hit) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	// Scores as given (no other feature applies): the "test" penalty
+	// alone would leave TestBackoff (0.6) level with backoffDelay.
+	for _, q := range []string{"where is the retry delay computed", "WHERE IS THE RETRY DELAY COMPUTED?"} {
+		got := ids(implementationFirst(hits()))
+		want := []string{"backoffDelay", "TestBackoff", "parse_header", "test_parse", "Other", "TestUnrelated"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", q, diff)
+		}
+		got = ids(rerank(newQuestion(q), termWeights{}, hits()))
+		if slices.Index(got, "backoffDelay") > slices.Index(got, "TestBackoff") || slices.Index(got, "parse_header") > slices.Index(got, "test_parse") {
+			t.Errorf("rerank %q: %v; want backoffDelay above TestBackoff and parse_header above test_parse", q, got)
+		}
+	}
+	for _, q := range []string{"where is the retry delay tested", "Where is the retry delay TESTED"} {
+		got := ids(rerank(newQuestion(q), termWeights{}, hits()))
+		if got[0] != "TestBackoff" {
+			t.Errorf("%q asks about tests: %v, want TestBackoff first as scored", q, got)
 		}
 	}
 }

@@ -298,7 +298,7 @@ func usageAnswer(question, name string, defs []Hit, sites []site) Answer {
 		if g < 0 {
 			g = len(defs)
 		}
-		return g, s.mention, isTestPath(s.chunk.Path), s.chunk.Path, s.line
+		return g, s.mention, IsTestPath(s.chunk.Path), s.chunk.Path, s.line
 	}
 	sort.SliceStable(sites, func(i, j int) bool {
 		gi, mi, ti, pi, li := key(sites[i])
