@@ -23,6 +23,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // Question is one line of a questions.jsonl file.
@@ -182,6 +184,13 @@ type Report struct {
 	// NotSure lists the questions answered "not sure" (the closest matches,
 	// labelled as such), answerable or not.
 	NotSure []string `json:"not_sure,omitempty"`
+	// TestsAbove lists the answerable questions that do not ask about
+	// tests (retrieval.AsksAboutTests) whose first 5 results have a chunk
+	// of a test file (retrieval.IsTestPath) above the first expected
+	// location, or have one and no expected location; TestsAskedNot counts
+	// those questions, TestsAbove's denominator.
+	TestsAbove    []string `json:"tests_above,omitempty"`
+	TestsAskedNot int      `json:"tests_asked_not,omitempty"`
 	// SureWrong lists the unanswerable questions answered outright (not
 	// "not sure"): the worst error, a confident answer to what the sources
 	// lack.
@@ -248,6 +257,12 @@ func Score(outs []Outcome) Report {
 		}
 		rep.Ranks[q.ID] = rank
 		rep.Top5[q.ID] = top5(o.Results)
+		if !o.NoCorpus && !retrieval.AsksAboutTests(q.Question) {
+			rep.TestsAskedNot++
+			if testAbove(o.Results, rank) {
+				rep.TestsAbove = append(rep.TestsAbove, q.ID)
+			}
+		}
 		for _, a := range []*acc{all, get(kinds, q.Kind), get(corpora, q.Corpus)} {
 			a.n++
 			if rank == 1 {
@@ -291,6 +306,20 @@ func Score(outs []Outcome) Report {
 		rep.NoCoverageRate, rep.WrongRefusalRate = &nc, &wr
 	}
 	return rep
+}
+
+// testAbove reports whether a result of a test file comes before rank
+// (1-based; 0 or past 5: anywhere in the first 5).
+func testAbove(results []Result, rank int) bool {
+	if rank <= 0 || rank > 5 {
+		rank = 6
+	}
+	for _, r := range results[:min(rank-1, len(results))] {
+		if retrieval.IsTestPath(r.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 func miss(q Question, rank int, results []Result) Miss {

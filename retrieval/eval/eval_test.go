@@ -3,6 +3,7 @@ package eval_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -339,6 +340,7 @@ func TestScore(t *testing.T) {
 		WrongRefusals:    []string{"S2"},
 		NotSure:          []string{"R3"},
 		SureWrong:        []string{"R1"},
+		TestsAskedNot:    8, // the answerable with a corpus; no result is a test file
 	}
 	type missRank struct {
 		ID   string
@@ -410,5 +412,27 @@ func TestScoreEmpty(t *testing.T) {
 	want := eval.Report{ByKind: map[string]eval.Metrics{}, ByCorpus: map[string]eval.Metrics{}, Ranks: map[string]int{}, Top5: map[string][]string{}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Score(nil) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestScoreTestsAbove counts a question whose first 5 results put a test
+// file above the first expected location, or hold one and miss, but not
+// one that asks about tests.
+func TestScoreTestsAbove(t *testing.T) {
+	q := func(id, text string) eval.Question {
+		return eval.Question{ID: id, Corpus: "c", Kind: "semantic", Question: text, Expect: []eval.Expect{{Path: "retry.go", StartLine: 10, EndLine: 20}}}
+	}
+	impl := eval.Result{Path: "retry.go", StartLine: 10, EndLine: 20}
+	test := eval.Result{Path: "retry_test.go", StartLine: 1, EndLine: 9}
+	other := eval.Result{Path: "other.go", StartLine: 1, EndLine: 9}
+	outs := []eval.Outcome{
+		{Question: q("above", "where is the retry delay computed"), Results: []eval.Result{test, impl}},
+		{Question: q("below", "where is the retry delay computed"), Results: []eval.Result{impl, test}},
+		{Question: q("missed", "where is the retry delay computed"), Results: []eval.Result{other, test}},
+		{Question: q("asked", "where is the retry delay Tested"), Results: []eval.Result{test, impl}},
+	}
+	got := eval.Score(outs)
+	if want := []string{"above", "missed"}; !slices.Equal(got.TestsAbove, want) || got.TestsAskedNot != 3 {
+		t.Errorf("TestsAbove %v of %d, want %v of 3", got.TestsAbove, got.TestsAskedNot, want)
 	}
 }

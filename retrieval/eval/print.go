@@ -136,6 +136,9 @@ func Print(w io.Writer, out Output) {
 			fmt.Fprintf(w, "  answerable but refused (no coverage): %v\n", rep.WrongRefusals)
 		}
 	}
+	if rep.TestsAskedNot > 0 {
+		fmt.Fprintf(w, "\ntests above the implementation: %d of %d answerable questions that do not ask about tests %v\n", len(rep.TestsAbove), rep.TestsAskedNot, rep.TestsAbove)
+	}
 	if n := out.NotSure; n != nil {
 		fmt.Fprintf(w, "\nnot sure: %s answered \"not sure\"; a wanted chunk among the %d matches shown with code for %d, among the %d listed for %d\n",
 			humanize.Plural(n.Answerable, "answerable question"), retrieval.NotSureMatches, n.WithCode, retrieval.NotSureListed, n.Listed)
