@@ -96,11 +96,16 @@ type Embedder struct {
 	// "codesearch" (offline: a neural bag-of-words encoder trained on doc
 	// comment and code pairs; embed.CodeSearch) or "openai" (an
 	// OpenAI-compatible /v1/embeddings endpoint: OpenAI, Ollama, vLLM, TEI;
-	// openai.Embedder). "static" was removed (removed.go).
+	// openai.Embedder) or "onnx" (a pretrained transformer sentence
+	// encoder run in process by ONNX Runtime; transformer.Embedder,
+	// installed by scripts/install-model.sh). "static" was removed
+	// (removed.go).
 	Kind string `yaml:"kind"`
 	// Model is the codesearch embedder's model file
 	// (scripts/train-codesearch.sh writes one; empty means the built-in
-	// one), or, for kind openai, the model name ("text-embedding-3-small").
+	// one), for kind onnx one of transformer.Names() (empty means
+	// transformer.DefaultModel), or, for kind openai, the model name
+	// ("text-embedding-3-small").
 	Model string `yaml:"model"`
 	// RemovedAdapt is the removed embedder.adapt (refining the model on
 	// the indexed sources), kept only for its error (removed.go).

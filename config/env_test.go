@@ -94,7 +94,7 @@ func TestEnv(t *testing.T) {
 			},
 			wantErr: `weaviate.url (from RAGBOT_WEAVIATE_URL): must be an absolute http(s) URL or empty for the embedded server, got "weaviate.local"` + "\n" +
 				`weaviate.port (from RAGBOT_WEAVIATE_PORT): must be 1..65530 (ports port..port+5 are used), got 0` + "\n" +
-				`embedder.kind (from RAGBOT_EMBEDDER): got "bert", want offline, openai or codesearch`,
+				`embedder.kind (from RAGBOT_EMBEDDER): got "bert", want offline, openai, codesearch or onnx`,
 		},
 	}
 	for _, tt := range tests {

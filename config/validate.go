@@ -110,7 +110,7 @@ func (v *validator) weaviate() {
 
 // EmbedderKinds are the valid values of embedder.kind and
 // embedder.semantic.kind.
-var EmbedderKinds = []string{"offline", "openai", "codesearch"}
+var EmbedderKinds = []string{"offline", "openai", "codesearch", "onnx"}
 
 // embedder checks the kind and settings of the embedder at path p.
 func (v *validator) embedder(p string, e Embedder) {
@@ -119,8 +119,8 @@ func (v *validator) embedder(p string, e Embedder) {
 		n := len(EmbedderKinds)
 		v.bad(p+".kind", "got %q, want %s or %s", e.Kind, strings.Join(EmbedderKinds[:n-1], ", "), EmbedderKinds[n-1])
 	}
-	if !removed && e.Kind != "codesearch" && e.Kind != "openai" && e.Model != "" {
-		v.bad(p+".model", "model is a setting of the codesearch embedder (a model file) and of kind openai (a model name), but kind is %q", e.Kind)
+	if !removed && e.Kind != "codesearch" && e.Kind != "openai" && e.Kind != "onnx" && e.Model != "" {
+		v.bad(p+".model", "model is a setting of the codesearch embedder (a model file), of kind onnx and of kind openai (a model name), but kind is %q", e.Kind)
 	}
 	v.removedAdapt(p, e)
 	v.openai(p, e)

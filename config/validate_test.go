@@ -204,12 +204,12 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown embedder",
 			yaml: "embedder: {kind: bert}\n" + sources,
-			want: `embedder.kind: got "bert", want offline, openai or codesearch`,
+			want: `embedder.kind: got "bert", want offline, openai, codesearch or onnx`,
 		},
 		{
 			name: "semantic embedder of an unknown kind, nested",
 			yaml: "embedder: {semantic: {kind: bert, semantic: {kind: offline}}}\n" + sources,
-			want: `embedder.semantic.kind: got "bert", want offline, openai or codesearch` + "\n" +
+			want: `embedder.semantic.kind: got "bert", want offline, openai, codesearch or onnx` + "\n" +
 				"embedder.semantic.semantic: there is one semantic embedder",
 		},
 		{
@@ -226,7 +226,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "model with the offline embedder",
 			yaml: "embedder: {kind: offline, model: m.bin}\n" + sources,
-			want: `embedder.model: model is a setting of the codesearch embedder (a model file) and of kind openai (a model name), but kind is "offline"`,
+			want: `embedder.model: model is a setting of the codesearch embedder (a model file), of kind onnx and of kind openai (a model name), but kind is "offline"`,
 		},
 		{
 			name: "thresholds out of range, in field order",
@@ -336,7 +336,7 @@ func TestValidateZero(t *testing.T) {
 weaviate.replication_factor: must be at least 1 (the number of copies of each object), got 0
 weaviate.consistency_level: got "", want one of ONE, QUORUM, ALL
 weaviate.collection: must be a Weaviate class name (an upper-case letter, then letters, digits or _), got ""
-embedder.kind: got "", want offline, openai or codesearch
+embedder.kind: got "", want offline, openai, codesearch or onnx
 retrieval.alpha: must be set
 retrieval.top_k: must be 1..20, got 0
 indexing.max_symbol_lines: must be at least 10, got 0

@@ -1,6 +1,7 @@
 package embedders
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/embed/codesearch"
+	"github.com/ragbot/ragbot/retrieval/embed/transformer"
 	"github.com/ragbot/ragbot/retrieval/openai"
 )
 
@@ -31,6 +33,7 @@ var kinds = map[string]maker{
 	},
 	"codesearch": newCodeSearch,
 	"openai":     newOpenAI,
+	"onnx":       newONNX,
 }
 
 func init() {
@@ -49,7 +52,9 @@ func init() {
 // Kind openai makes one request to learn the vector length unless
 // dimensions is set, so a wrong URL, model or key fails here. Errors name
 // the field: an unknown kind "embedder.kind" or "embedder.semantic.kind", a
-// model file that does not load "embedder.model" (for either embedder).
+// model file that does not load "embedder.model" (for either embedder),
+// and so does a model of kind onnx that is unknown or not installed (a
+// *transformer.NotInstalledError, naming scripts/install-model.sh).
 func New(ctx context.Context, e config.Embedder, resolve func(path string) string) (retrieval.Embedder, error) {
 	if resolve == nil {
 		resolve = func(p string) string { return p }
@@ -66,7 +71,11 @@ func New(ctx context.Context, e config.Embedder, resolve func(path string) strin
 	if err != nil {
 		return nil, err
 	}
-	return retrieval.Pair{Lexical: lex, Semantic: sem, SemanticMaxInputTokens: s.MaxInputTokens}, nil
+	cut := s.MaxInputTokens
+	if s.Kind == "onnx" { // counted by the model's own tokenizer (newONNX)
+		cut = 0
+	}
+	return retrieval.Pair{Lexical: lex, Semantic: sem, SemanticMaxInputTokens: cut}, nil
 }
 
 // of makes the embedder of settings e, found at path p in the config.
@@ -75,7 +84,11 @@ func of(ctx context.Context, e config.Embedder, p string, resolve func(string) s
 	if !ok {
 		return nil, fmt.Errorf("%s.kind: unknown embedder kind %q", p, e.Kind)
 	}
-	return mk(ctx, e, resolve)
+	emb, err := mk(ctx, e, resolve)
+	if err != nil && e.Kind == "onnx" {
+		return nil, fmt.Errorf("%s.model: %w", p, err)
+	}
+	return emb, err
 }
 
 // newCodeSearch loads the codesearch model of e.Model, or the one built
@@ -93,6 +106,20 @@ func newCodeSearch(_ context.Context, e config.Embedder, resolve func(string) st
 		return nil, fmt.Errorf("embedder.model: %w", err)
 	}
 	return embed.NewCodeSearch(m, hash), nil
+}
+
+// newONNX loads the pretrained transformer of e.Model (transformer.Specs;
+// "" means transformer.DefaultModel) from the folder that
+// scripts/install-model.sh fills ($RAGBOT_MODEL_DIR, else the user's cache
+// folder), with e.MaxInputTokens as its input length in the model's tokens
+// (0: the model card's). A missing or altered model or runtime is a
+// *transformer.NotInstalledError naming the install command.
+func newONNX(_ context.Context, e config.Embedder, _ func(string) string) (retrieval.Embedder, error) {
+	name := cmp.Or(e.Model, transformer.DefaultModel)
+	if _, ok := transformer.Lookup(name); !ok {
+		return nil, fmt.Errorf("%q is not a known model of kind onnx, want one of %s", name, strings.Join(transformer.Names(), ", "))
+	}
+	return transformer.New(name, transformer.Options{MaxTokens: e.MaxInputTokens})
 }
 
 // newOpenAI returns the OpenAI-compatible embedder of kind openai, its API
