@@ -15,6 +15,7 @@ import (
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/internal/humanize"
 	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed/transformer"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
@@ -132,8 +133,13 @@ func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 		d.base = strings.TrimRight(eps[first], "/")
 	}
 	emb := dep.Embedder
-	if dep.EmbedderErr != nil {
-		d.line(checkFail, "embedder", dep.EmbedderErr.Error(), "fix the embedder section of the config")
+	if err := dep.EmbedderErr; err != nil {
+		fix := "fix the embedder section of the config"
+		var ni *transformer.NotInstalledError
+		if errors.As(err, &ni) {
+			fix = "install it: " + transformer.InstallCommand(ni.Model)
+		}
+		d.line(checkFail, "embedder", err.Error(), fix)
 	}
 	if d.checkWeaviate(ctx) {
 		d.checkAnonymous(ctx, len(eps) == 0)

@@ -204,3 +204,27 @@ func RecordedDim(recorded, model string) int {
 	}
 	return n
 }
+
+// CheckInstalled reports, without loading anything, whether the models of
+// kind onnx that e names (embedder or embedder.semantic) and ONNX Runtime
+// are installed (transformer.Installed): nil when they are or when e has
+// none; else an error naming the field, the missing file and the command
+// that installs it (ragbot validate, doctor).
+func CheckInstalled(e config.Embedder) error {
+	check := func(p string, e config.Embedder) error {
+		if e.Kind != "onnx" {
+			return nil
+		}
+		if err := transformer.Installed(cmp.Or(e.Model, transformer.DefaultModel), ""); err != nil {
+			return fmt.Errorf("%s.model: %w", p, err)
+		}
+		return nil
+	}
+	if err := check("embedder", e); err != nil {
+		return err
+	}
+	if e.Semantic != nil {
+		return check("embedder.semantic", *e.Semantic)
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package version
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,12 +15,14 @@ import (
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/embed/transformer"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatelocal"
 )
 
 // PrintDeployment writes the lines of `ragbot version` about cfg to w:
-// "embedder " and Embedder's name, then "weaviate <version> (<node>)" for
+// "embedder " and Embedder's name, "semantic embedder " and Semantic's
+// description when there is one, then "weaviate <version> (<node>)" for
 // the first node of weaviate.urls (or weaviate.url, else the local server
 // on weaviate.port) that answers (Weaviate), or "weaviate not reachable
 // (<nodes>)". URLs are printed with their passwords hidden, so that the
@@ -27,6 +30,9 @@ import (
 // error: what it cannot learn, it says.
 func PrintDeployment(ctx context.Context, w io.Writer, cfg *config.Config) {
 	fmt.Fprintf(w, "embedder %s\n", Embedder(ctx, cfg))
+	if sem := Semantic(cfg); sem != "" {
+		fmt.Fprintf(w, "semantic embedder %s\n", sem)
+	}
 	nodes, key := cfg.Weaviate.Endpoints(), os.Getenv(cfg.Weaviate.APIKeyEnv)
 	if len(nodes) == 0 {
 		nodes = []string{fmt.Sprintf("http://127.0.0.1:%d", cfg.Weaviate.Port)}
@@ -61,6 +67,31 @@ func Embedder(ctx context.Context, cfg *config.Config) string {
 		return emb.Name()
 	}
 	return embed.NewOffline().Name()
+}
+
+// Semantic describes embedder.semantic without loading it, "" when there
+// is none: for kind onnx the model, its origin, licence and whether it is
+// installed ("onnx all-minilm-l6-v2-q (sentence-transformers/all-MiniLM-L6-v2,
+// int8 ONNX export, Apache-2.0; ONNX Runtime 1.22.1), installed in DIR"),
+// else the kind, and the model for codesearch and openai.
+func Semantic(cfg *config.Config) string {
+	s := cfg.Embedder.Semantic
+	if s == nil {
+		return ""
+	}
+	if s.Kind != "onnx" {
+		return strings.TrimSuffix(s.Kind+" "+s.Model, " ")
+	}
+	name := cmp.Or(s.Model, transformer.DefaultModel)
+	spec, ok := transformer.Lookup(name)
+	if !ok {
+		return fmt.Sprintf("onnx %s (unknown model)", name)
+	}
+	state := "installed"
+	if err := transformer.Installed(name, ""); err != nil {
+		state = "not installed: " + transformer.InstallCommand(name)
+	}
+	return fmt.Sprintf("onnx %s (%s, %s; ONNX Runtime %s), %s", name, spec.Card, spec.License, transformer.RuntimeVersion, state)
 }
 
 // Weaviate returns the version GET /v1/meta reports
