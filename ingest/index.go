@@ -114,7 +114,8 @@ type Stats struct {
 	Skipped  map[string]int // files not indexed, by reason (binary, vendored, generated, minified, too large, lockfile); an incremental run counts changed files only
 	Fallback map[string]int // files indexed as line windows, by reason (parse error, no grammar, no symbols)
 	Redacted RedactCounts   // secrets replaced by a marker in the text chunked by this run (Indexer.Redact), by rule
-	Pending  int            // chunks of Embedded stored without their semantic vector, its embedder failing; the next run embeds them
+	Pending  int            // chunks of Embedded stored without their semantic vector, its embedder failing (the next run embeds them) or Deferred
+	Deferred bool           // Indexer.DeferSemantic: the Pending chunks wait for FillSemantic
 	Duration time.Duration
 	Removed  string // BranchUntracked or BranchGone when IndexRepo removed the branch from the index (its chunks, Deleted of them, and its state) instead of indexing it
 }
@@ -438,7 +439,7 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 	if err != nil {
 		return err
 	}
-	st.Embedded, st.Pending = embedded, out.pending
+	st.Embedded, st.Pending, st.Deferred = embedded, out.pending, ix.DeferSemantic
 	var stale []string
 	for id, s := range stored {
 		if !seen[id] && !out.has(s.Path) {

@@ -14,7 +14,8 @@ import (
 // N files, N chunks (... embedded, ... reused, ... unchanged, ... deleted),
 // skipped ..., line windows ...", with ", N secrets redacted" when the run
 // redacted any (RedactedNote), ", N without semantic vectors (next run)"
-// when its semantic embedder failed (Stats.Pending), and the duration in seconds; shorter for an
+// when its semantic embedder failed (Stats.Pending), or ", N semantic
+// vectors to fill" when they were deferred (Stats.Deferred), and the duration in seconds; shorter for an
 // up-to-date source or a removed branch. Commit, when set, is a full SHA.
 func (s Stats) Summary(name string) string {
 	where := name
@@ -34,7 +35,10 @@ func (s Stats) Summary(name string) string {
 		where += " incremental"
 	}
 	red := RedactedNote(s.Redacted.Total()) // "" without secrets: the line's shape stays
-	if s.Pending > 0 {
+	switch {
+	case s.Pending > 0 && s.Deferred:
+		red += fmt.Sprintf(", %d semantic vectors to fill", s.Pending)
+	case s.Pending > 0:
 		red += fmt.Sprintf(", %d without semantic vectors (next run)", s.Pending)
 	}
 	return fmt.Sprintf("%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s%s, %.1fs",

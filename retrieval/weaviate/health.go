@@ -111,7 +111,7 @@ func (h IndexHealth) Warnings() []string {
 			len(ro), h.Shards))
 	}
 	if h.Pending > 0 {
-		out = append(out, fmt.Sprintf("%d chunks are indexed without their semantic vector yet (the embedding endpoint failed while indexing); they are found by keywords until the next index run.", h.Pending))
+		out = append(out, fmt.Sprintf("%d chunks are indexed without their semantic vector yet (ragbot index is still filling them in, or the embedding endpoint failed while indexing); until they have it they are found by keywords only.", h.Pending))
 	}
 	return out
 }
