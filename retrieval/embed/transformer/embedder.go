@@ -63,9 +63,10 @@ type Options struct {
 }
 
 // An Embedder embeds texts with one model of Specs. It implements
-// retrieval.QueryEmbedder: Embed for passages, with the model's passage prefix, and
-// EmbedQueries for questions, with its query prefix. Vectors are Dim() float32s
-// of unit length. It is safe for concurrent use; the caller must Close it.
+// retrieval.QueryEmbedder: Embed for passages, with the model's passage
+// prefix, and EmbedQueries for questions, with its query prefix. Vectors
+// are Dim() float32s of unit length. It is safe for concurrent use. Close
+// frees its sessions; one used until the process exits need not be closed.
 type Embedder struct {
 	spec      Spec
 	name      string
@@ -88,7 +89,11 @@ var _ retrieval.QueryEmbedder = (*Embedder)(nil)
 // a *NotInstalledError (errors.Is(err, ErrNotInstalled)) naming
 // InstallCommand(name); it also fails on an unknown name or a bad option,
 // naming the allowed values, and when ONNX Runtime cannot load the model.
-// New hashes the model file (about 0.1 s for the -q models).
+// New hashes the model file (about 0.1 s for the -q models). Each session
+// holds its own copy of the model: with the default two sessions on 2
+// cores, a test process that embedded 64 chunks was 150 MB resident with
+// all-minilm-l6-v2-q, 260 MB with bge-small-en-v1.5-q and 680 MB with the
+// fp32 all-minilm-l6-v2.
 func New(name string, opts Options) (*Embedder, error) {
 	spec, ok := Lookup(name)
 	if !ok {

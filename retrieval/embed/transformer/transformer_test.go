@@ -99,13 +99,16 @@ func TestNotInstalled(t *testing.T) {
 	empty := t.TempDir()
 	_, err := New(DefaultModel, Options{ModelDir: empty})
 	checkNotInstalled(t, err, filepath.Join(empty, DefaultModel, DefaultModel+".onnx"))
+	checkNotInstalled(t, Installed(DefaultModel, empty), filepath.Join(empty, DefaultModel, DefaultModel+".onnx"))
 
 	// The model without the runtime: needs the installed model.
-	e := installed(t, DefaultModel, Options{})
-	_ = e
+	installed(t, DefaultModel, Options{})
 	dir, err := DefaultModelDir()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := Installed(DefaultModel, dir); err != nil {
+		t.Errorf("Installed(%q, %q) = %v, want nil: New loaded it", DefaultModel, dir, err)
 	}
 	modelOnly := t.TempDir()
 	if err := os.Symlink(filepath.Join(dir, DefaultModel), filepath.Join(modelOnly, DefaultModel)); err != nil {
@@ -113,6 +116,7 @@ func TestNotInstalled(t *testing.T) {
 	}
 	_, err = New(DefaultModel, Options{ModelDir: modelOnly, RuntimeLib: filepath.Join(modelOnly, "libonnxruntime.so")})
 	checkNotInstalled(t, err, filepath.Join(modelOnly, "libonnxruntime.so"))
+	checkNotInstalled(t, Installed(DefaultModel, modelOnly), filepath.Join(modelOnly, runtimeFile))
 }
 
 func checkNotInstalled(t *testing.T, err error, path string) {
