@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -398,24 +397,19 @@ func TestRerankVendored(t *testing.T) {
 	}
 }
 
-// TestImplementationFirst: a test ranked above the code it tests (by file
-// name or by calling it) comes after it, unless the question asks about
-// tests, in any case; a test of code not among the hits, and code no test
-// above it tests, keep their places.
-func TestImplementationFirst(t *testing.T) {
+// TestTestsLast: a question that does not ask about tests, typed
+// loosely or not, gets every non-test hit before the first test hit, each
+// part in its order; one that asks about tests keeps the scored order.
+func TestTestsLast(t *testing.T) {
 	hits := func() []Hit {
-		h := []Hit{
+		return []Hit{
 			hit("TestBackoff", "retry_test.go", "TestBackoff", "func TestBackoff(t *testing.T) { d := backoffDelay(3) }", 0.9),
 			hit("test_parse", "tests/test_parser.py", "test_parse", "def test_parse():\n    assert parse_header(b'x')", 0.8),
 			hit("Other", "other.go", "Other", "func Other() {}", 0.7),
 			hit("backoffDelay", "retry.go", "backoffDelay", "func backoffDelay(n int) time.Duration {}", 0.6),
+			hit("mockStore", "internal/mocks/store.go", "mockStore", "type mockStore struct{}", 0.55),
 			hit("parse_header", "parser.py", "parse_header", "def parse_header(b):", 0.5),
-			hit("TestUnrelated", "x_test.go", "TestUnrelated", "func TestUnrelated(t *testing.T) {}", 0.4),
 		}
-		for i := range h {
-			h[i].Chunk.Kind = KindCode
-		}
-		return h
 	}
 	ids := func(hs []Hit) []string {
 		var out []string
@@ -424,23 +418,18 @@ func TestImplementationFirst(t *testing.T) {
 		}
 		return out
 	}
-	// Scores as given (no other feature applies): the "test" penalty
-	// alone would leave TestBackoff (0.6) level with backoffDelay.
-	for _, q := range []string{"where is the retry delay computed", "WHERE IS THE RETRY DELAY COMPUTED?"} {
-		got := ids(implementationFirst(hits()))
-		want := []string{"backoffDelay", "TestBackoff", "parse_header", "test_parse", "Other", "TestUnrelated"}
-		if diff := cmp.Diff(want, got); diff != "" {
+	want := []string{"Other", "backoffDelay", "parse_header", "TestBackoff", "test_parse", "mockStore"}
+	for _, q := range []string{"where is the retry delay computed", "WHERE IS THE RETRY DELAY COMPUTED?", "wher is teh retry delay"} {
+		if diff := cmp.Diff(want, ids(rerank(newQuestion(q), termWeights{}, hits()))); diff != "" {
 			t.Errorf("%q (-want +got):\n%s", q, diff)
 		}
-		got = ids(rerank(newQuestion(q), termWeights{}, hits()))
-		if slices.Index(got, "backoffDelay") > slices.Index(got, "TestBackoff") || slices.Index(got, "parse_header") > slices.Index(got, "test_parse") {
-			t.Errorf("rerank %q: %v; want backoffDelay above TestBackoff and parse_header above test_parse", q, got)
+	}
+	for _, q := range []string{"where is the retry delay tested", "Where is the retry delay TESTED", "mock of the store"} {
+		if got := ids(rerank(newQuestion(q), termWeights{}, hits())); got[0] != "TestBackoff" {
+			t.Errorf("%q asks about tests: %v, want the scored order, TestBackoff first", q, got)
 		}
 	}
-	for _, q := range []string{"where is the retry delay tested", "Where is the retry delay TESTED"} {
-		got := ids(rerank(newQuestion(q), termWeights{}, hits()))
-		if got[0] != "TestBackoff" {
-			t.Errorf("%q asks about tests: %v, want TestBackoff first as scored", q, got)
-		}
+	if got := ids(rerank(newQuestion("where is the retry delay computed"), termWeights{}, hits(), "test")); got[0] != "TestBackoff" {
+		t.Errorf("without the test feature: %v, want the scored order", got)
 	}
 }

@@ -552,7 +552,9 @@ func TestAskNotSureList(t *testing.T) {
 			want.Listed++
 		}
 	}
-	if *rep.NotSure != want || want.Answerable < 5 || want.Listed == want.WithCode {
-		t.Errorf("not_sure_found %+v, want %+v (at least 5, and some found only among the listed)", *rep.NotSure, want)
+	// (TestNotSureFound in retrieval/eval counts matches found only among
+	// the listed ones, which this corpus no longer has.)
+	if *rep.NotSure != want || want.Answerable < 5 {
+		t.Errorf("not_sure_found %+v, want %+v (at least 5)", *rep.NotSure, want)
 	}
 }
