@@ -141,7 +141,9 @@ type Embedder struct {
 // Retrieval holds query-time settings.
 type Retrieval struct {
 	// Alpha weights the vector side of hybrid search, 0 (BM25 only) to 1
-	// (vectors only); unset means 0.5. A pointer, because 0 is meaningful.
+	// (vectors only); unset means 0.5 (DefaultAlpha), 0.6 with a semantic
+	// embedder of kind onnx (TransformerAlpha). A pointer, because 0 is
+	// meaningful.
 	Alpha *float64 `yaml:"alpha"`
 	// TopK is how many snippets an answer shows; default 5.
 	TopK int `yaml:"top_k"`
@@ -149,7 +151,8 @@ type Retrieval struct {
 	Candidates int `yaml:"candidates"`
 	// SemanticWeight is the share (0..1) of the semantic vector in the
 	// vector side of hybrid search when embedder.semantic is set; the
-	// lexical vector has the rest. Unset means DefaultSemanticWeight. A
+	// lexical vector has the rest. Unset means DefaultSemanticWeight,
+	// TransformerSemanticWeight with a semantic embedder of kind onnx. A
 	// pointer, because 0 is meaningful.
 	SemanticWeight *float64 `yaml:"semantic_weight"`
 	// Thresholds decide "no coverage", per embedder name or family (as
@@ -262,6 +265,15 @@ const (
 	// DefaultSemanticWeight is retrieval.semantic_weight; docs/evaluation.md,
 	// "Semantic weight", gives the leave-one-corpus-out measurement behind it.
 	DefaultSemanticWeight = 0.5
+	// TransformerAlpha and TransformerSemanticWeight are retrieval.alpha
+	// and retrieval.semantic_weight when embedder.semantic is of kind onnx
+	// (a pretrained sentence encoder): its vector earns more of the
+	// ranking than the codesearch encoder's. Chosen leave-one-corpus-out
+	// on the held-out sets (testdata/eval/heldout) over alpha 0.4..0.8 and
+	// weight 0.5..1.0, and checked on sets none of them was chosen on
+	// (docs/evaluation.md, "A pretrained sentence encoder").
+	TransformerAlpha          = 0.6
+	TransformerSemanticWeight = 0.8
 	// DefaultSemanticKind is embedder.semantic.kind when embedder.kind is
 	// offline and embedder.semantic is unset: the built-in codesearch-v1
 	// encoder (models/codesearch-v1/PROVENANCE.md), kept as the default
@@ -363,15 +375,17 @@ func (c *Config) applyDefaults() {
 		sem.MaxInputTokens = DefaultOpenAIMaxInputTokens
 	}
 	r := &c.Retrieval
+	alpha, weight := DefaultAlpha, DefaultSemanticWeight
+	if sem := c.Embedder.Semantic; sem != nil && sem.Kind == "onnx" {
+		alpha, weight = TransformerAlpha, TransformerSemanticWeight
+	}
 	if r.Alpha == nil {
-		a := DefaultAlpha
-		r.Alpha = &a
+		r.Alpha = &alpha
 	}
 	r.TopK = cmp.Or(r.TopK, DefaultTopK)
 	r.Candidates = cmp.Or(r.Candidates, DefaultCandidates)
 	if r.SemanticWeight == nil {
-		w := DefaultSemanticWeight
-		r.SemanticWeight = &w
+		r.SemanticWeight = &weight
 	}
 	c.Indexing.MaxSymbolLines = cmp.Or(c.Indexing.MaxSymbolLines, DefaultMaxSymbol)
 	c.Indexing.WindowLines = cmp.Or(c.Indexing.WindowLines, DefaultWindow)

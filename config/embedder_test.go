@@ -52,3 +52,25 @@ func TestSemanticEmbedder(t *testing.T) {
 		t.Errorf("retrieval.semantic_weight %v, want the default %g", w, config.DefaultSemanticWeight)
 	}
 }
+
+// TestTransformerDefaults: with embedder.semantic of kind onnx, alpha and
+// semantic_weight default to the transformer's values; set ones are kept.
+func TestTransformerDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		retrieval     string
+		alpha, weight float64
+	}{
+		{"", config.TransformerAlpha, config.TransformerSemanticWeight},
+		{"retrieval: {alpha: 0.5, semantic_weight: 0.5}\n", 0.5, 0.5},
+	} {
+		yaml := "embedder:\n  kind: offline\n  semantic: {kind: onnx, model: all-minilm-l6-v2-q}\n" + tc.retrieval +
+			"sources: [{name: handbook, kind: markdown, path: docs}]\n"
+		cfg, err := config.Parse([]byte(yaml), dir, env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, w := *cfg.Retrieval.Alpha, *cfg.Retrieval.SemanticWeight; a != tc.alpha || w != tc.weight {
+			t.Errorf("%q: alpha %g, semantic_weight %g; want %g and %g", tc.retrieval, a, w, tc.alpha, tc.weight)
+		}
+	}
+}
