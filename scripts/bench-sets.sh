@@ -14,6 +14,9 @@
 # scripts/bench-heldout.sh and scripts/bench-paraphrase.sh run it per family.
 # RAGBOT_EVAL_FLAGS is added to every `ragbot eval` (e.g. "--without coverage");
 # RAGBOT_BENCH_PORT picks the Weaviate ports (default 8289..8294).
+# With RAGBOT_EVAL_JSON_DIR, the index run's output goes to index.out and its
+# /usr/bin/time -v figures to index.time there; RAGBOT_EVAL_BENCH=1 adds
+# latency.json (`ragbot eval --bench --depth 50`) and candidates.jsonl.
 # RAGBOT_BENCH_EMBEDDER, when set, is YAML put in the config as it is, e.g.
 # 'embedder: {kind: offline, semantic: {kind: onnx, model: all-minilm-l6-v2-q}}'
 # (scripts/eval-candidates.sh measures each candidate so).
@@ -58,7 +61,12 @@ trap 'kill $WV_PID 2>/dev/null; wait $WV_PID 2>/dev/null; rm -rf "$WORK"' EXIT
 for i in $(seq 1 120); do grep -q "weaviate ready" "$WORK/weaviate.out" && break; sleep 1; done
 grep -q "weaviate ready" "$WORK/weaviate.out" || { cat "$WORK/weaviate.out"; exit 1; }
 
-bin/ragbot index --config "$CFG" --recreate 2>&1 | grep -v "parse failed" | tail -n "${#SETS[@]}"
+if [ -n "${RAGBOT_EVAL_JSON_DIR:-}" ]; then # the index run's output and /usr/bin/time -v figures, for scripts/eval-candidates.sh
+  /usr/bin/time -v -o "$RAGBOT_EVAL_JSON_DIR/index.time" bin/ragbot index --config "$CFG" --recreate > "$RAGBOT_EVAL_JSON_DIR/index.out" 2>&1
+  grep -v "parse failed" "$RAGBOT_EVAL_JSON_DIR/index.out" | tail -n "$(( ${#SETS[@]} + 1 ))"
+else
+  bin/ragbot index --config "$CFG" --recreate 2>&1 | grep -v "parse failed" | tail -n "$(( ${#SETS[@]} + 1 ))"
+fi
 # Writes ordinary.jsonl and paraphrase.jsonl (the groups the sets have) and all.jsonl.
 python3 - "$WORK" "$SETDIR"/*/questions.jsonl <<'PY'
 import json, sys
@@ -84,6 +92,9 @@ if [ -n "${RAGBOT_EVAL_JSON_DIR:-}" ]; then # scripts/eval-tables.sh: the report
     done
   done
   bin/ragbot eval --config "$CFG" --json "$WORK/all.jsonl" ${RAGBOT_EVAL_FLAGS:-} > "$RAGBOT_EVAL_JSON_DIR/all.json"
+  if [ -n "${RAGBOT_EVAL_BENCH:-}" ]; then # ask latency, and each answerable question's first 50 candidates
+    bin/ragbot eval --config "$CFG" --json --bench --bench-runs 3 --depth 50 --candidates "$RAGBOT_EVAL_JSON_DIR/candidates.jsonl" "$WORK/all.jsonl" ${RAGBOT_EVAL_FLAGS:-} > "$RAGBOT_EVAL_JSON_DIR/latency.json"
+  fi
   exit 0
 fi
 for set in "${SPLITS[@]}"; do
