@@ -197,7 +197,7 @@ type Typo struct {
 // as the answer names them) and, among those, the typos, which are not missing.
 func absence(plain []string, v Vocabulary) (missing []string, typos []Typo) {
 	for _, n := range nameWords(plain) {
-		if v.Has(n.term) {
+		if v.Has(n.term) || numbered(n.term, v) {
 			continue
 		}
 		if c := correction(n.term, v); c != "" {
@@ -207,6 +207,26 @@ func absence(plain []string, v Vocabulary) (missing []string, typos []Typo) {
 		missing = append(missing, n.word)
 	}
 	return missing, typos
+}
+
+// numbered reports whether v holds term followed by a number of 1 or 2
+// digits: the word is the stem of numbered names ("rsv" of rsv1Bit and
+// rsv2Bit, whose pieces are rsv1 and rsv2, as SplitIdentifier keeps digits
+// with the letters before them), as protocols name the members of a family
+// (RFC 6455's RSV1, RSV2 and RSV3 bits). At most 110 map lookups a source.
+func numbered(term string, v Vocabulary) bool {
+	for d := '0'; d <= '9'; d++ {
+		one := term + string(d)
+		if v.DF(one) > 0 {
+			return true
+		}
+		for e := '0'; e <= '9'; e++ {
+			if v.DF(one+string(e)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // absentNames returns the words of plain that may name something and
@@ -230,17 +250,28 @@ func absentNames(plain []string, absent []string) []string {
 // with the same letter (as Lucene's DirectSpellChecker requires by default,
 // minPrefix 1), are held by at least typoMinDF chunks and are no filler, the
 // one most chunks hold (ties: the first in byte order). term must be at least
-// typoMinLen ASCII letters, no proper noun of the word list (english.Proper:
-// "kafka" is a name, not a typo) and no compound of two everyday words
-// ("openid", one edit from "opened", is open + id: a name made on purpose).
+// typoMinLen ASCII letters and no proper noun of the word list
+// (english.Proper: "kafka" is a name, not a typo).
+//
+// A compound of two everyday words ("openid", one substitution from
+// "opened", is open + id: a name made on purpose) is corrected only by a
+// letter the asker left out or typed twice: "pipline" (pip + line) is
+// "pipeline", "respone" (resp + one) "response", "hearbeat" (hear + beat)
+// "heartbeat". Dropping or doubling a letter is what fast typing does
+// most (Damerau's insertions and deletions; Kukich, "Techniques for
+// automatically correcting words in text", ACM Computing Surveys 24(4),
+// 1992), while a word of the same length made of two words reads as
+// meant; and any string of 6 or more letters tends to split into two
+// entries of a large word list, which holds "pip", "resp" and "pone".
 func correction(term string, v Vocabulary) string {
 	notLetter := func(r rune) bool { return r < 'a' || r > 'z' }
-	if len(term) < typoMinLen || strings.IndexFunc(term, notLetter) >= 0 || english.Proper(term) || compound(term) {
+	if len(term) < typoMinLen || strings.IndexFunc(term, notLetter) >= 0 || english.Proper(term) {
 		return ""
 	}
+	compoundName := compound(term)
 	best, bestDF := "", 0
 	consider := func(c string) {
-		if c[0] != term[0] || EnglishStopwords[c] || questionWords[c] || fillerWords[c] {
+		if c[0] != term[0] || EnglishStopwords[c] || questionWords[c] || fillerWords[c] || compoundName && len(c) == len(term) {
 			return
 		}
 		if df := v.DF(c); df >= typoMinDF && (df > bestDF || df == bestDF && c < best) {

@@ -98,7 +98,8 @@ func TestAbsence(t *testing.T) {
 // deletion, insertion, substitution) and the limits.
 func TestCorrection(t *testing.T) {
 	v := testVocabulary(map[string]int{"retry": 12, "silence": 15, "silences": 4, "inhibit": 6, "dispatch": 9, "cluster": 5,
-		"clusters": 5, "grouping": 2, "routes": 8, "router": 8, "opened": 30})
+		"clusters": 5, "grouping": 2, "routes": 8, "router": 8, "opened": 30, "pipeline": 20, "response": 40,
+		"heartbeat": 6, "session": 9, "ssl": 10})
 	for term, want := range map[string]string{
 		"retyr":    "retry",    // transposition
 		"silnce":   "silence",  // deletion
@@ -111,6 +112,13 @@ func TestCorrection(t *testing.T) {
 		"zetry":    "",         // the first letter must match
 		"retr7":    "",         // not all letters
 		"openid":   "",         // open + id: a compound name, not a typo of "opened"
+		// A compound of two everyday words is corrected by a letter left
+		// out or typed twice: pip + line, resp + one, hear + beat.
+		"pipline":  "pipeline",
+		"respone":  "response",
+		"hearbeat": "heartbeat",
+		"sesssion": "session", // not a compound: any edit
+		"tls":      "",        // shorter than typoMinLen: "ssl" and "tls" are meant as written
 	} {
 		if got := correction(term, v); got != want {
 			t.Errorf("correction(%q) = %q, want %q", term, got, want)
@@ -152,6 +160,41 @@ func TestRestOf(t *testing.T) {
 
 // TestDecideAbsence: a missing name refuses even beside an exact match of
 // another name; a question searched with corrections is "not sure" at best.
+// TestAbsenceAsTyped checks the rules that keep answerable questions from
+// "no coverage", each as typed and in lower case: a letter left out of a
+// compound is a typo, and a word that is the stem of numbered identifier
+// pieces (rsv of rsv1Bit) is present.
+func TestAbsenceAsTyped(t *testing.T) {
+	v := testVocabulary(map[string]int{"pipeline": 30, "response": 50, "rsv1": 4, "rsv2": 3, "rsv3": 3, "bit": 9,
+		"opcode": 7, "frame": 20, "ssl": 12, "v1beta1": 2})
+	tests := []struct {
+		q           string
+		wantMissing []string
+		wantTypos   []Typo
+	}{
+		{"where does the pipline wrap the queued commands in MULTI/EXEC", nil, []Typo{{"pipline", "pipeline"}}},
+		{"where does the client check the servers handshake respone", nil, []Typo{{"respone", "response"}}},
+		{"Where does the Pipline wrap the queued commands?", nil, []Typo{{"Pipline", "pipeline"}}},
+		{"where are the RSV bits and the opcode of an incoming frame validated?", nil, nil},
+		{"where are the rsv bits and the opcode of an incoming frame validated?", nil, nil},
+		// Not a stem of numbered pieces: "rs" is followed by "v1", and
+		// "rsvp" is no piece's stem.
+		{"where are rsvp bits validated", []string{"rsvp"}, nil},
+		// A 3-letter word is meant as written: "tls" is no typo of "ssl".
+		{"where is tls set up", []string{"tls"}, nil},
+		{"where is TLS set up", []string{"TLS"}, nil},
+	}
+	for _, tt := range tests {
+		missing, typos := absence(Analyze(tt.q).Plain, v)
+		if diff := cmp.Diff(tt.wantMissing, missing); diff != "" {
+			t.Errorf("%q: missing (-want +got):\n%s", tt.q, diff)
+		}
+		if diff := cmp.Diff(tt.wantTypos, typos); diff != "" {
+			t.Errorf("%q: typos (-want +got):\n%s", tt.q, diff)
+		}
+	}
+}
+
 func TestDecideAbsence(t *testing.T) {
 	th := DefaultThresholds()
 	tests := []struct {
@@ -164,6 +207,17 @@ func TestDecideAbsence(t *testing.T) {
 		{"typo, lexical", Evidence{DidYouMean: "retry", Lexical: true}, NotSure},
 		{"typo, far from everything", Evidence{DidYouMean: "retry", Similarity: 0.01, TermCoverage: 0.01}, NoCoverage},
 		{"no typo, in band", Evidence{Similarity: 0.9, TermCoverage: 0.9}, Covered},
+		// A literal held with its values different: covered only when the
+		// answer shows a hit holding it (the first, or one in the band).
+		{"approximate literal, shown first", Evidence{Approximate: "failed to get log at index 1042",
+			Top: []HitEvidence{{Similarity: 0.9, TermCoverage: 0.9, Approximate: true}}}, Covered},
+		{"approximate literal, shown in band", Evidence{Approximate: "failed to get log at index 1042",
+			Top: []HitEvidence{{Similarity: 0.9, TermCoverage: 0.9}, {Similarity: 0.5, TermCoverage: 0.5, Approximate: true}}}, Covered},
+		{"approximate literal, top hit below the band not shown", Evidence{Approximate: "failed to get log at index 1042",
+			Top: []HitEvidence{{Similarity: 0.9, TermCoverage: 0.9}, {Similarity: 0.1, TermCoverage: 0.1, Approximate: true}}}, NotSure},
+		{"approximate literal, in no top hit", Evidence{Approximate: "failed to get log at index 1042",
+			Top: []HitEvidence{{Similarity: 0.9, TermCoverage: 0.9}}}, NotSure},
+		{"approximate literal, far from everything", Evidence{Approximate: "x y z", Similarity: 0.01, TermCoverage: 0.01}, NoCoverage},
 	}
 	for _, tt := range tests {
 		if got := tt.ev.Decide(th); got != tt.want {

@@ -160,9 +160,8 @@ func Analyze(q string) Analysis {
 	if m := endpointRe.FindStringSubmatch(q); m != nil {
 		a.Endpoint = strings.ToUpper(m[1]) + " " + m[2]
 	}
-	for _, f := range strings.Fields(quotedRe.ReplaceAllString(q, " ")) {
-		tok, frame := goName(strings.TrimRight(strings.TrimLeft(receiverRe.ReplaceAllString(f, "$1."), "([{\"'`"), ")]}.,;:?!\"'`"))
-		a.Trace = a.Trace || frame
+	var word func(tok string)
+	word = func(tok string) {
 		switch {
 		case tok == "":
 		case strings.HasPrefix(tok, "-") && strings.Contains(tok, "="): // --flag=value
@@ -176,6 +175,10 @@ func Analyze(q string) Analysis {
 		case placeRe.MatchString(tok) && pathRe.MatchString(placeRe.FindStringSubmatch(tok)[1]):
 			m := placeRe.FindStringSubmatch(tok)
 			place(m[1], m[2], false)
+		case settings(tok) != nil: // key=value, ?key=value&k=v: the code holds the key, the asker's value is theirs
+			for _, key := range settings(tok) {
+				word(key)
+			}
 		case isIdentifier(tok):
 			add(&a.Identifiers, tok)
 			if strings.Contains(tok, "_") { // ENV_VAR, config_key: also found verbatim in docs and tags
@@ -190,7 +193,38 @@ func Analyze(q string) Analysis {
 			a.Words++
 		}
 	}
+	for _, f := range strings.Fields(quotedRe.ReplaceAllString(q, " ")) {
+		tok, frame := goName(strings.TrimRight(strings.TrimLeft(receiverRe.ReplaceAllString(f, "$1."), "([{\"'`"), ")]}.,;:?!\"'`"))
+		a.Trace = a.Trace || frame
+		word(tok)
+	}
 	return a
+}
+
+// settingRe is one setting as chat pastes it: a key, "=" or ":", and a
+// value without "/" or "=" (so "http://host", "a.go:12" and "x==y" are
+// none): "retry_on_timeout=True", "socket_timeout=5", "maxRedirects:0".
+var settingRe = regexp.MustCompile(`^([A-Za-z_][\w.\-]*)(?:=|:)([^/=:]+)$`)
+
+// settings returns the keys of tok when it is a setting or a URL's query
+// of settings ("?socket_timeout=5&db=2", the WHATWG URL standard's
+// application/x-www-form-urlencoded: pairs joined by "&", key and value
+// by "="), nil otherwise. The value is the asker's (True, 5, 3600):
+// configuration code and docs name the key and read the value from a
+// variable, so only the key is a name the sources should hold.
+func settings(tok string) []string {
+	if strings.HasPrefix(tok, "-") || strings.Contains(tok, "://") {
+		return nil // --flag=value is a flag; a URL is no setting
+	}
+	var keys []string
+	for _, pair := range strings.Split(strings.TrimLeft(tok, "?&"), "&") {
+		m := settingRe.FindStringSubmatch(pair)
+		if m == nil {
+			return nil
+		}
+		keys = append(keys, m[1])
+	}
+	return keys
 }
 
 // OutsidePath reports whether p is a path as a trace prints it rather than

@@ -87,6 +87,12 @@ type Evidence struct {
 	// answered "not sure" at best.
 	DidYouMean string `json:"did_you_mean,omitempty"`
 	Typos      []Typo `json:"typos,omitempty"`
+	// Approximate is a literal of the question that the hits hold only
+	// with its variable parts different (a pasted message's values, a
+	// setting's value: literalHeld); "" when there is none. The question
+	// is answered "not sure" at best unless the answer shows a hit holding
+	// it (HitEvidence.Approximate).
+	Approximate string `json:"approximate,omitempty"`
 	// Vocabulary is true when the plain words were checked against the
 	// sources' vocabularies; false when some source in scope had none and
 	// the search's document frequencies were used (no typo correction).
@@ -115,6 +121,20 @@ type Evidence struct {
 type HitEvidence struct {
 	Similarity   float64 `json:"similarity"`
 	TermCoverage float64 `json:"term_coverage"`
+	// Approximate: the hit holds Evidence.Approximate.
+	Approximate bool `json:"approximate,omitempty"`
+}
+
+// showsApproximate reports whether a covered answer would show a hit
+// holding the approximate literal: the best-ranked hit, which is always
+// shown, or another that clears both answer thresholds (Asker.Ask).
+func (e Evidence) showsApproximate(th Thresholds) bool {
+	for i, h := range e.Top {
+		if h.Approximate && (i == 0 || relevant(th, false, h.Similarity, h.TermCoverage)) {
+			return true
+		}
+	}
+	return false
 }
 
 // inBand reports whether one top hit reaches both answer thresholds. An
@@ -149,10 +169,12 @@ func (e Evidence) inBand(th Thresholds) bool {
 //   - anything else is NotSure: the closest matches are shown as such.
 //
 // A question searched with corrected typos (DidYouMean) is NotSure where it
-// would be covered: the asker did not ask it.
+// would be covered: the asker did not ask it. So is one whose literal the
+// hits hold only with its values different (Approximate) where the answer
+// would not show one of them: the answer would not show where it is.
 func (e Evidence) Decide(th Thresholds) Coverage {
 	covered := Covered
-	if e.DidYouMean != "" {
+	if e.DidYouMean != "" || e.Approximate != "" && !e.showsApproximate(th) {
 		covered = NotSure
 	}
 	switch {
@@ -249,8 +271,26 @@ func (a *Asker) assess(ctx context.Context, r Request) (retrieved, Evidence, *qu
 		if ev.Missing, err = a.missingName(ctx, r, q, hits); err != nil {
 			return retrieved{}, Evidence{}, nil, err
 		}
+		if ev.Missing == "" {
+			ev.Approximate = approximate(q.Literals, hits)
+			for i := range top {
+				ev.Top[i].Approximate = ev.Approximate != "" && literalHeld(ev.Approximate, top[i].Chunk.Content)
+			}
+		}
 	}
 	return res, ev, q, nil
+}
+
+// approximate returns the first literal that no hit holds verbatim (the
+// hits hold it with its variable parts different, when no name is
+// missing), or "".
+func approximate(literals []string, hits []Hit) string {
+	for _, l := range literals {
+		if !slices.ContainsFunc(hits, func(h Hit) bool { return literalMatch([]string{l}, h.Chunk.Content) > 0 }) {
+			return l
+		}
+	}
+	return ""
 }
 
 // lexicalMatch reports whether c matches a name of the analysis exactly:
@@ -261,8 +301,9 @@ func lexicalMatch(an Analysis, c Chunk) bool {
 
 // missingName returns the first identifier, path, literal or endpoint of
 // the analysis that neither the hits nor, for one-word identifiers, a BM25
-// probe over the asker's scope contain. (Plain words are the absence
-// check's, absence.go.)
+// probe over the asker's scope contain; a literal counts as contained with
+// its variable parts different (literalHeld: a pasted message's values, a
+// setting's value). (Plain words are the absence check's, absence.go.)
 func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []Hit) (string, error) {
 	an := q.Analysis
 	inHits := func(match func(Chunk) bool) bool {
@@ -283,7 +324,7 @@ func (a *Asker) missingName(ctx context.Context, r Request, q *question, hits []
 		}
 	}
 	for _, l := range an.Literals {
-		if !inHits(containsFold(l)) {
+		if !inHits(func(c Chunk) bool { return literalHeld(l, c.Content) || containsFold(l)(c) }) {
 			return l, nil
 		}
 	}
