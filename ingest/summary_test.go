@@ -27,6 +27,8 @@ func TestStatsSummary(t *testing.T) {
 			"httpx: 1 files, 2 chunks (2 embedded, 0 reused, 0 unchanged, 0 deleted), skipped 0, line windows 1 (no grammar 1), 0.0s"},
 		{ingest.Stats{Files: 1, Chunks: 2, Embedded: 2, Pending: 2},
 			"httpx: 1 files, 2 chunks (2 embedded, 0 reused, 0 unchanged, 0 deleted), skipped 0, line windows 0, 2 without semantic vectors (next run), 0.0s"},
+		{ingest.Stats{Files: 1, Chunks: 2, Embedded: 2, Pending: 2, Deferred: true},
+			"httpx: 1 files, 2 chunks (2 embedded, 0 reused, 0 unchanged, 0 deleted), skipped 0, line windows 0, 2 semantic vectors to fill, 0.0s"},
 	} {
 		if got := tt.st.Summary("httpx"); got != tt.want {
 			t.Errorf("Summary:\n got %s\nwant %s", got, tt.want)
