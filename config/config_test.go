@@ -62,7 +62,7 @@ func TestLoadGood(t *testing.T) {
 		},
 		Embedder: config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: config.DefaultSemanticKind}},
 		Retrieval: config.Retrieval{
-			Alpha: ptr(0.5), SemanticWeight: ptr(config.DefaultSemanticWeight),
+			Alpha: ptr(config.TransformerAlpha), SemanticWeight: ptr(config.TransformerSemanticWeight),
 			TopK:       5,
 			Candidates: 40,
 		},
@@ -145,7 +145,8 @@ func TestLoadErrors(t *testing.T) {
 }
 
 // TestAlpha checks that alpha 0 (BM25 only) is kept and told apart from an
-// unset alpha, which takes the default 0.5.
+// unset alpha, which takes the default: TransformerAlpha with the default
+// semantic embedder (kind onnx).
 func TestAlpha(t *testing.T) {
 	const sources = "sources: [{name: handbook, kind: markdown, path: docs}]\n"
 	tests := []struct {
@@ -154,8 +155,9 @@ func TestAlpha(t *testing.T) {
 		want    float64
 		wantErr string
 	}{
-		{name: "unset", yaml: "", want: 0.5},
-		{name: "null", yaml: "retrieval: {alpha: null}", want: 0.5},
+		{name: "unset", yaml: "", want: config.TransformerAlpha},
+		{name: "null", yaml: "retrieval: {alpha: null}", want: config.TransformerAlpha},
+		{name: "unset, codesearch", yaml: "embedder: {semantic: {kind: codesearch}}", want: config.DefaultAlpha},
 		{name: "zero is pure BM25", yaml: "retrieval: {alpha: 0}", want: 0},
 		{name: "zero as 0.0", yaml: "retrieval: {alpha: 0.0}", want: 0},
 		{name: "one is vectors only", yaml: "retrieval: {alpha: 1}", want: 1},
@@ -229,7 +231,7 @@ sources:
 		},
 		Embedder: config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: config.DefaultSemanticKind}},
 		Retrieval: config.Retrieval{
-			Alpha: ptr(0.5), SemanticWeight: ptr(config.DefaultSemanticWeight),
+			Alpha: ptr(config.TransformerAlpha), SemanticWeight: ptr(config.TransformerSemanticWeight),
 			TopK:       8,
 			Candidates: 80,
 			Thresholds: map[string]config.Thresholds{"offline-hash-v1-384": {MinSimilarity: ptr(0.0), MinTermCoverage: ptr(0.75)}},
@@ -287,7 +289,7 @@ func TestSemanticDefault(t *testing.T) {
 		yaml string
 		want *config.Embedder
 	}{
-		{src, &config.Embedder{Kind: "codesearch"}},
+		{src, &config.Embedder{Kind: "onnx"}},
 		{"embedder: {kind: offline, semantic: {kind: none}}\n" + src, nil},
 		{"embedder: {kind: codesearch}\n" + src, nil},
 		{"embedder: {kind: offline, semantic: {kind: codesearch, model: m.bin}}\n" + src, &config.Embedder{Kind: "codesearch", Model: "m.bin"}},

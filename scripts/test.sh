@@ -2,10 +2,13 @@
 # Runs every test against a real Weaviate: the server named by
 # RAGBOT_TEST_WEAVIATE_URL (as .ci/run provides), or one weaviate-server per
 # test package started by the tests themselves. Installs weaviate-server first
-# if it is missing (a cold build takes several minutes).
+# if it is missing (a cold build takes several minutes), and the default
+# semantic model and ONNX Runtime (scripts/install-model.sh; a second run
+# returns at once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-weaviate.sh
+bash scripts/install-model.sh
 unformatted="$(gofmt -l $(git ls-files '*.go' ':!:testdata/**'))"  # testdata holds deliberately malformed sources
 if [ -n "$unformatted" ]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
