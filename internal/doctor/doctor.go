@@ -135,9 +135,8 @@ func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 	emb := dep.Embedder
 	if err := dep.EmbedderErr; err != nil {
 		fix := "fix the embedder section of the config"
-		var ni *transformer.NotInstalledError
-		if errors.As(err, &ni) {
-			fix = "install it: " + transformer.InstallCommand(ni.Model)
+		if errors.Is(err, transformer.ErrNotInstalled) { // the error names the install command
+			fix = "install the model as the message says, then run ragbot doctor again"
 		}
 		d.line(checkFail, "embedder", err.Error(), fix)
 	}

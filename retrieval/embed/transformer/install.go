@@ -46,9 +46,15 @@ func (e *NotInstalledError) Unwrap() error { return e.Err }
 func (e *NotInstalledError) Is(target error) bool { return target == ErrNotInstalled }
 
 // InstallCommand is the shell command that installs model name and the ONNX
-// Runtime library, run from the repository root.
+// Runtime library, run from the repository root; with RAGBOT_MODEL_DIR set
+// it installs there ("RAGBOT_MODEL_DIR=DIR bash scripts/install-model.sh
+// NAME"), where New looks.
 func InstallCommand(name string) string {
-	return "bash scripts/install-model.sh " + name
+	cmd := "bash scripts/install-model.sh " + name
+	if d := os.Getenv("RAGBOT_MODEL_DIR"); d != "" {
+		cmd = "RAGBOT_MODEL_DIR=" + d + " " + cmd
+	}
+	return cmd
 }
 
 // DefaultModelDir is where scripts/install-model.sh puts models when
