@@ -50,15 +50,7 @@ func TestFillSemanticResumes(t *testing.T) {
 	lex := embed.NewOffline()
 	sem := &reversed{Offline: embed.NewOffline()}
 	pair := retrieval.Pair{Lexical: lex, Semantic: sem}
-	open := func(class string) *weaviate.Store {
-		cfg := weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, Semantic: sem.Name(), LexicalDim: lex.Dim(), SemanticWeight: 0.5}
-		s, err := weaviate.OpenStore(ctx, cfg, lex.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Drop(context.Background()) })
-		return s
-	}
+	open := func(class string) *weaviate.Store { return openPairStore(t, pair, class) }
 	repo := newRepo(t)
 	repo.write(t, shopFiles)
 	repo.commit(t, "shop")

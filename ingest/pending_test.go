@@ -87,15 +87,7 @@ func TestIndexGitSemanticDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	pair := retrieval.Pair{Lexical: lex, Semantic: sem}
-	open := func(class string) *weaviate.Store {
-		cfg := weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, Semantic: sem.Name(), LexicalDim: lex.Dim(), SemanticWeight: 0.5}
-		s, err := weaviate.OpenStore(ctx, cfg, lex.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Drop(context.Background()) })
-		return s
-	}
+	open := func(class string) *weaviate.Store { return openPairStore(t, pair, class) }
 	repo := newRepo(t)
 	repo.write(t, shopFiles)
 	repo.commit(t, "shop")
@@ -160,6 +152,19 @@ func TestIndexGitSemanticDown(t *testing.T) {
 	if h, _ := store.Health().Fresh(ctx, 0); h.Pending != 0 {
 		t.Errorf("health after recovery: %d pending", h.Pending)
 	}
+}
+
+// openPairStore opens a fresh store of class for pair's two vectors,
+// dropped at the end of the test.
+func openPairStore(t *testing.T, pair retrieval.Pair, class string) *weaviate.Store {
+	t.Helper()
+	cfg := weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, Semantic: pair.Semantic.Name(), LexicalDim: pair.Lexical.Dim(), SemanticWeight: 0.5}
+	s, err := weaviate.OpenStore(context.Background(), cfg, pair.Lexical.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Drop(context.Background()) })
+	return s
 }
 
 func vec(t *testing.T, e retrieval.Embedder, text string) []float32 {

@@ -3,21 +3,18 @@ package weaviate
 import (
 	"cmp"
 	"context"
-	"fmt"
 
 	"github.com/weaviate/weaviate/entities/models"
 )
 
-// fillBatch is how many pending chunks FillPending embeds at once: enough
-// for a transformer embedder to group texts of like length into batches.
+// fillBatch is how many pending chunks FillPending embeds and writes at
+// once (one Embed call, one batch write).
 const fillBatch = 128
 
 // FillPending gives the chunks stored without their semantic vector
 // (Upsert with a lexical vector alone) their semantic vector. It walks the
-// collection with the REST objects list (cursor `after`, reembedBatch
-// objects a page, with vectors; Weaviate docs, 'Read all objects'),
-// embeds the pending objects with re.Embed from re.Text, re.Batch at a
-// time, and writes each back whole, with the same properties, its lexical
+// collection (eachObjectPage), embeds the pending objects with re.Embed
+// from re.Text, re.Batch at a time, and writes each back whole, with the same properties, its lexical
 // vector and the new semantic one, and no longer marked pending. Each
 // object is either pending or filled, so a fill stopped part way (killed,
 // ctx done) leaves the rest marked and the next FillPending goes on from
@@ -45,30 +42,21 @@ func (s *Store) FillPending(ctx context.Context, re *Reembedder) (int, error) {
 		}
 		return nil
 	}
-	after := ""
-	for {
-		get := s.client.Data().ObjectsGetter().WithClassName(s.chunk).WithVector().WithLimit(reembedBatch).WithConsistencyLevel(s.cl)
-		if after != "" {
-			get = get.WithAfter(after)
-		}
-		objs, err := get.Do(ctx)
-		if err != nil {
-			return filled, fmt.Errorf("weaviate: read objects of %s to fill their semantic vectors: %w", s.chunk, describe(err))
-		}
+	err := s.eachObjectPage(ctx, "fill their semantic vectors", func(objs []*models.Object) error {
 		for _, o := range objs {
 			if p, ok := o.Properties.(map[string]any); ok && p[pendingProperty] == true {
 				todo = append(todo, o)
 			}
 			if len(todo) == cmp.Or(re.Batch, fillBatch) {
 				if err := flush(); err != nil {
-					return filled, err
+					return err
 				}
 			}
 		}
-		if len(objs) < reembedBatch {
-			break
-		}
-		after = string(objs[len(objs)-1].ID)
+		return nil
+	})
+	if err != nil {
+		return filled, err
 	}
 	return filled, flush()
 }

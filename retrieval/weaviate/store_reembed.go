@@ -206,19 +206,8 @@ func (s *Store) reembedSemantic(ctx context.Context, re *Reembedder) error {
 			}
 		}
 		s.slot = slot
-		after, done := "", 0
-		for {
-			get := s.client.Data().ObjectsGetter().WithClassName(s.chunk).WithVector().WithLimit(reembedBatch).WithConsistencyLevel(s.cl)
-			if after != "" {
-				get = get.WithAfter(after)
-			}
-			objs, err := get.Do(ctx)
-			if err != nil {
-				return fmt.Errorf("weaviate: read objects of %s to re-embed: %w", s.chunk, describe(err))
-			}
-			if len(objs) == 0 {
-				break
-			}
+		done := 0
+		err := s.eachObjectPage(ctx, "re-embed", func(objs []*models.Object) error {
 			if err := s.reembedObjects(ctx, re, objs); err != nil {
 				return err
 			}
@@ -226,10 +215,10 @@ func (s *Store) reembedSemantic(ctx context.Context, re *Reembedder) error {
 			if re.Progress != nil {
 				re.Progress(done)
 			}
-			if len(objs) < reembedBatch {
-				break
-			}
-			after = string(objs[len(objs)-1].ID)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		s.log.Info("re-embedded the semantic vectors", "collection", s.chunk, "from", s.semStore, "to", s.sem, "vector", slot, "objects", done)
 		if class, err = sc.ClassGetter().WithClassName(s.chunk).Do(ctx); err != nil {
@@ -242,6 +231,34 @@ func (s *Store) reembedSemantic(ctx context.Context, re *Reembedder) error {
 	}
 	s.semStore = s.sem
 	return nil
+}
+
+// eachObjectPage calls fn with each page of the collection's objects, with
+// their properties and vectors, reembedBatch a page (REST objects list,
+// cursor `after`; Weaviate docs, 'Read all objects'), until the last page
+// or fn's error. why names the walk in a read error ("re-embed").
+func (s *Store) eachObjectPage(ctx context.Context, why string, fn func([]*models.Object) error) error {
+	after := ""
+	for {
+		get := s.client.Data().ObjectsGetter().WithClassName(s.chunk).WithVector().WithLimit(reembedBatch).WithConsistencyLevel(s.cl)
+		if after != "" {
+			get = get.WithAfter(after)
+		}
+		objs, err := get.Do(ctx)
+		if err != nil {
+			return fmt.Errorf("weaviate: read objects of %s to %s: %w", s.chunk, why, describe(err))
+		}
+		if len(objs) == 0 {
+			return nil
+		}
+		if err := fn(objs); err != nil {
+			return err
+		}
+		if len(objs) < reembedBatch {
+			return nil
+		}
+		after = string(objs[len(objs)-1].ID)
+	}
 }
 
 // reembedObjects gives objs new semantic vectors and writes them back.
