@@ -92,18 +92,16 @@ func (b *Breaker) stateLocked() BreakerState {
 // Errors: ErrBreakerOpen (wrapped, naming the embedder), the embedder's
 // error, or the budget running out (naming Timeout).
 func (b *Breaker) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return b.call(ctx, texts, b.Embedder.Embed)
+	return b.call(ctx, texts, false)
 }
 
 // EmbedQueries is Embed for questions: the guarded embedder's
 // EmbedQueries when it is a QueryEmbedder, else its Embed.
 func (b *Breaker) EmbedQueries(ctx context.Context, texts []string) ([][]float32, error) {
-	return b.call(ctx, texts, func(ctx context.Context, texts []string) ([][]float32, error) {
-		return EmbedQueries(ctx, b.Embedder, texts)
-	})
+	return b.call(ctx, texts, true)
 }
 
-func (b *Breaker) call(ctx context.Context, texts []string, embed func(context.Context, []string) ([][]float32, error)) ([][]float32, error) {
+func (b *Breaker) call(ctx context.Context, texts []string, queries bool) ([][]float32, error) {
 	probe, err := b.admit()
 	if err != nil {
 		return nil, err
@@ -111,7 +109,7 @@ func (b *Breaker) call(ctx context.Context, texts []string, embed func(context.C
 	timeout := cmp.Or(max(b.Timeout, 0), DefaultQueryTimeout)
 	cctx, cancel := context.WithTimeoutCause(ctx, timeout, errBudget)
 	defer cancel()
-	vs, err := embed(cctx, texts)
+	vs, err := embedAs(cctx, b.Embedder, texts, queries)
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(cctx), errBudget) {
 		err = fmt.Errorf("%s: no answer within the query budget of %s: %w", b.Embedder.Name(), timeout, errBudget)
 	}

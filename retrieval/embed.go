@@ -48,6 +48,15 @@ func EmbedQueries(ctx context.Context, e Embedder, texts []string) ([][]float32,
 	return e.Embed(ctx, texts)
 }
 
+// embedAs embeds texts with e as questions (EmbedQueries) when queries is
+// set, else as passages (Embed).
+func embedAs(ctx context.Context, e Embedder, texts []string, queries bool) ([][]float32, error) {
+	if queries {
+		return EmbedQueries(ctx, e, texts)
+	}
+	return e.Embed(ctx, texts)
+}
+
 // A Pair embeds each text with two embedders and returns one vector: the
 // Lexical embedder's vector followed by the Semantic one's (Dim is the sum
 // of theirs). The Weaviate store keeps the parts as two named vectors
@@ -74,13 +83,7 @@ func (p Pair) EmbedQueries(ctx context.Context, texts []string) ([][]float32, er
 }
 
 func (p Pair) embed(ctx context.Context, texts []string, queries bool) ([][]float32, error) {
-	embed := p.Lexical.Embed
-	if queries {
-		embed = func(ctx context.Context, texts []string) ([][]float32, error) {
-			return EmbedQueries(ctx, p.Lexical, texts)
-		}
-	}
-	lex, err := embed(ctx, texts)
+	lex, err := embedAs(ctx, p.Lexical, texts, queries)
 	if err != nil {
 		return nil, err
 	}
@@ -122,13 +125,7 @@ func (p Pair) embedSemantic(ctx context.Context, texts []string, queries bool) (
 		}
 		texts = cut
 	}
-	embed := p.Semantic.Embed
-	if queries {
-		embed = func(ctx context.Context, texts []string) ([][]float32, error) {
-			return EmbedQueries(ctx, p.Semantic, texts)
-		}
-	}
-	vs, err := embed(ctx, texts)
+	vs, err := embedAs(ctx, p.Semantic, texts, queries)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %w", ErrSemanticEmbedder, p.Semantic.Name(), err)
 	}
