@@ -29,7 +29,7 @@ func (ix *Indexer) FillSemantic(ctx context.Context) (FillStats, error) {
 	if !ok {
 		return st, nil
 	}
-	start := ix.now()
+	start := time.Now() // wall time, for the rate: ix.Now may be a test's fixed clock
 	n, err := ix.Store.CountPending(ctx)
 	if err != nil || n == 0 {
 		return st, err
@@ -51,7 +51,7 @@ func (ix *Indexer) FillSemantic(ctx context.Context) (FillStats, error) {
 	}}
 	st.Filled, err = ix.Store.FillPending(ctx, re)
 	prog.done()
-	st.Duration = ix.now().Sub(start)
+	st.Duration = time.Since(start)
 	ix.log().Info("semantic vectors filled", "chunks", st.Filled, "pending_at_start", n, "seconds", st.Duration.Seconds())
 	if err != nil {
 		return st, fmt.Errorf("ingest: fill semantic vectors: %w", err)

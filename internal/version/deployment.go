@@ -70,10 +70,11 @@ func Embedder(ctx context.Context, cfg *config.Config) string {
 }
 
 // Semantic describes embedder.semantic without loading it, "" when there
-// is none: for kind onnx the model, its origin, licence and whether it is
-// installed ("onnx all-minilm-l6-v2-q (sentence-transformers/all-MiniLM-L6-v2,
-// int8 ONNX export, Apache-2.0; ONNX Runtime 1.22.1), installed in DIR"),
-// else the kind, and the model for codesearch and openai.
+// is none: for kind onnx the model, its model card, licence, the ONNX
+// Runtime version and whether they are installed ("onnx all-minilm-l6-v2-q
+// (https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2,
+// Apache-2.0; ONNX Runtime 1.22.1), installed", or "not installed: " and
+// the install command), else the kind, and the model when one is set.
 func Semantic(cfg *config.Config) string {
 	s := cfg.Embedder.Semantic
 	if s == nil {
