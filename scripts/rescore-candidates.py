@@ -63,6 +63,8 @@ def where(q):
 VARIANTS = {
     "semantic cosine x0.5": lambda c, cs, q: c["score"] + 0.5 * c["semantic"],
     "semantic cosine x1.0": lambda c, cs, q: c["score"] + 1.0 * c["semantic"],
+    "semantic cosine x1.5": lambda c, cs, q: c["score"] + 1.5 * c["semantic"],
+    "semantic cosine x3.0": lambda c, cs, q: c["score"] + 3.0 * c["semantic"],
     "lexical cosine x1.0": lambda c, cs, q: c["score"] + 1.0 * c["similarity"],
     "code length prior 0.05": lambda c, cs, q: c["score"] + (0.05 * math.log1p(c["end_line"] - c["start_line"] + 1) if c["kind"] == "code" else 0),
     "code length prior 0.10": lambda c, cs, q: c["score"] + (0.10 * math.log1p(c["end_line"] - c["start_line"] + 1) if c["kind"] == "code" else 0),
