@@ -129,16 +129,6 @@ def main():
                 head = ids[: max_tokens - 1] + [ids[-1]] if len(ids) > max_tokens else ids
                 cases.append({"text": key, "kind": kind, "window": "head", "tokens": len(ids),
                               "vector": [round(float(x), 6) for x in run(session, head, pooling)]})
-            # WindowMean on the passage, with windows of 128 tokens: each is
-            # [CLS] prefix pieces, the next run of the text's pieces, [SEP].
-            ids = tok.encode(pprefix + text).ids
-            np_ = len(tok.encode(pprefix).ids) - 2 if pprefix else 0
-            head, body = ids[1:1 + np_], ids[1 + np_:-1]
-            step = 128 - 2 - np_
-            vecs = [run(session, [ids[0]] + head + body[i:i + step] + [ids[-1]], pooling) for i in range(0, len(body), step)]
-            v = np.mean(vecs, axis=0)
-            cases.append({"text": key, "kind": "passage", "window": "mean", "max_tokens": 128, "windows": len(vecs),
-                          "vector": [round(float(x), 6) for x in v / np.linalg.norm(v)]})
         out["models"][name] = cases
         print(f"{name}: {len(cases)} vectors", file=sys.stderr)
     dest = os.path.join(os.path.dirname(__file__), "..", "retrieval", "embed", "transformer", "testdata", "reference.json")

@@ -12,16 +12,14 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// A row is one model input: the token ids, [CLS] to [SEP], of a text or of
-// one window of it.
+// A row is one model input: the token ids, [CLS] to [SEP], of a text.
 type row struct {
 	text int // index of the text in Embed's argument
 	ids  []int64
 }
 
 // embed tokenizes texts after prefix, runs the rows in batches of similar
-// length on the idle sessions, and pools each text's rows into one unit
-// vector.
+// length on the idle sessions, and pools each row into one unit vector.
 func (e *Embedder) embed(ctx context.Context, texts []string, prefix string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return [][]float32{}, nil
@@ -64,46 +62,15 @@ func (e *Embedder) embed(ctx context.Context, texts []string, prefix string) ([]
 		}
 		return nil, fmt.Errorf("transformer: %s: %w", e.name, err)
 	}
-	return combine(len(texts), rows, vecs), nil
+	return byText(rows, vecs), nil
 }
 
-// rows tokenizes each text after prefix: one row of at most maxTokens ids
-// for WindowHead, one row per window for WindowMean.
+// rows tokenizes each text after prefix into one row of at most maxTokens
+// ids: a longer text is cut, as sentence-transformers does.
 func (e *Embedder) rows(texts []string, prefix string) []row {
 	rows := make([]row, 0, len(texts))
 	for i, t := range texts {
-		if e.window == WindowHead {
-			rows = append(rows, row{i, e.tok.Encode(prefix+t, e.maxTokens)})
-			continue
-		}
-		rows = append(rows, e.windows(i, prefix, t)...)
-	}
-	return rows
-}
-
-// windows splits text i into rows of at most maxTokens ids, each [CLS], the
-// prefix's pieces, the next run of the text's pieces, [SEP]. The prefix
-// tokenizes alone as it does before a text: BertPreTokenizer splits at the
-// space that ends each prefix.
-func (e *Embedder) windows(i int, prefix, text string) []row {
-	all := e.tok.Encode(prefix+text, 0)
-	if len(all) <= e.maxTokens {
-		return []row{{i, all}}
-	}
-	np := 0
-	if prefix != "" {
-		np = len(e.tok.Encode(prefix, 0)) - 2
-	}
-	head, body := all[1:1+np], all[1+np:len(all)-1]
-	step := e.maxTokens - 2 - np
-	var rows []row
-	for piece := range slices.Chunk(body, step) {
-		ids := make([]int64, 0, 2+np+len(piece))
-		ids = append(ids, e.tok.CLS())
-		ids = append(ids, head...)
-		ids = append(ids, piece...)
-		ids = append(ids, e.tok.SEP())
-		rows = append(rows, row{i, ids})
+		rows = append(rows, row{i, e.tok.Encode(prefix+t, e.maxTokens)})
 	}
 	return rows
 }
@@ -215,31 +182,12 @@ func unit(v []float64) []float32 {
 	return out
 }
 
-// combine returns one vector per text: the vector of its only row, or the
-// unit mean of its rows' vectors (WindowMean). vecs[i] is rows[i]'s vector.
-func combine(n int, rows []row, vecs [][]float32) [][]float32 {
-	out := make([][]float32, n)
-	count := make([]int, n)
-	for _, r := range rows {
-		count[r.text]++
-	}
-	sums := make(map[int][]float64)
+// byText returns the vectors in the order of the texts: vecs[i] is
+// rows[i]'s vector, and each text has one row.
+func byText(rows []row, vecs [][]float32) [][]float32 {
+	out := make([][]float32, len(rows))
 	for i, r := range rows {
-		if count[r.text] == 1 {
-			out[r.text] = vecs[i]
-			continue
-		}
-		s := sums[r.text]
-		if s == nil {
-			s = make([]float64, len(vecs[i]))
-			sums[r.text] = s
-		}
-		for k, x := range vecs[i] {
-			s[k] += float64(x)
-		}
-	}
-	for t, s := range sums {
-		out[t] = unit(s)
+		out[r.text] = vecs[i]
 	}
 	return out
 }

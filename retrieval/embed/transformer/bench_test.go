@@ -65,20 +65,6 @@ func BenchmarkEmbed(b *testing.B) {
 	}
 }
 
-// BenchmarkWindow compares WindowHead and WindowMean on the default model
-// at MaxTokens 128 and 256: WindowMean runs every window of each chunk (a
-// 40-line Go chunk has about 460 tokens), so it costs more per chunk.
-func BenchmarkWindow(b *testing.B) {
-	chunks := goChunks(b, 64)
-	for _, maxTokens := range []int{128, 256} {
-		for _, w := range []Window{WindowHead, WindowMean} {
-			b.Run(fmt.Sprintf("t%d/%s", maxTokens, w), func(b *testing.B) {
-				benchEmbed(b, installed(b, DefaultModel, Options{MaxTokens: maxTokens, Window: w}), chunks)
-			})
-		}
-	}
-}
-
 // BenchmarkSessions compares one session with two intra-op threads to two
 // sessions of one thread each (the default on 2 CPUs), on chunks and on
 // one question.

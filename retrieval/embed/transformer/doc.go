@@ -6,7 +6,8 @@
 //
 // The flow of Embed: each text, with the model's passage or query prefix, is
 // tokenized (package wordpiece, the model's own tokenizer.json) and cut to
-// MaxTokens tokens (or split into windows of MaxTokens, Options.Window);
+// MaxTokens tokens (the head of a longer text: docs/evaluation.md measured
+// the mean of its windows and did not keep it);
 // the token rows are sorted by length and run in batches padded to the
 // batch's longest row, on a pool of ONNX Runtime sessions; the last hidden
 // states are pooled (mean of the real tokens, or the [CLS] token, as the

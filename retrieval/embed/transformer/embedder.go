@@ -16,20 +16,6 @@ import (
 	"github.com/ragbot/ragbot/retrieval/embed/wordpiece"
 )
 
-// A Window says what Embed does with a text longer than MaxTokens tokens.
-type Window string
-
-const (
-	// WindowHead embeds the first MaxTokens tokens and ignores the rest, as
-	// sentence-transformers does.
-	WindowHead Window = "head"
-	// WindowMean embeds every run of MaxTokens consecutive tokens (each with
-	// [CLS], the prefix and [SEP]; the last run shorter) and returns the
-	// mean of their unit vectors, scaled to unit length again. It costs one
-	// model run per window.
-	WindowMean Window = "mean"
-)
-
 // Options tune New. The zero value is the default for every field.
 type Options struct {
 	// ModelDir holds the models and the runtime library, as
@@ -43,8 +29,6 @@ type Options struct {
 	// means the Spec's (256 for all-MiniLM-L6-v2, 512 for the others). The
 	// models have 512 positions, so at most 512.
 	MaxTokens int
-	// Window says what to do with longer texts; "" means WindowHead.
-	Window Window
 	// Threads is how many CPU threads the model runs on in all; 0 means
 	// runtime.NumCPU().
 	Threads int
@@ -71,7 +55,6 @@ type Embedder struct {
 	spec      Spec
 	name      string
 	maxTokens int
-	window    Window
 	batchSize int
 	tok       *wordpiece.Tokenizer
 
@@ -99,7 +82,7 @@ func New(name string, opts Options) (*Embedder, error) {
 	if !ok {
 		return nil, fmt.Errorf("transformer: model %q is unknown, want one of %s", name, strings.Join(Names(), ", "))
 	}
-	e := &Embedder{spec: spec, maxTokens: opts.MaxTokens, window: opts.Window, batchSize: opts.BatchSize}
+	e := &Embedder{spec: spec, maxTokens: opts.MaxTokens, batchSize: opts.BatchSize}
 	if err := e.setOptions(); err != nil {
 		return nil, err
 	}
@@ -148,7 +131,7 @@ func New(name string, opts Options) (*Embedder, error) {
 	return e, nil
 }
 
-// setOptions checks e's MaxTokens, Window and BatchSize, as New copied them
+// setOptions checks e's MaxTokens and BatchSize, as New copied them
 // from Options, applies their defaults, and sets the name.
 func (e *Embedder) setOptions() error {
 	const maxPositions = 512 // max_position_embeddings of all three models' config.json
@@ -157,13 +140,6 @@ func (e *Embedder) setOptions() error {
 		e.maxTokens = e.spec.MaxTokens
 	case e.maxTokens < 16 || e.maxTokens > maxPositions:
 		return fmt.Errorf("transformer: MaxTokens %d is out of range, want 16 to %d tokens (0: %d)", e.maxTokens, maxPositions, e.spec.MaxTokens)
-	}
-	switch e.window {
-	case "":
-		e.window = WindowHead
-	case WindowHead, WindowMean:
-	default:
-		return fmt.Errorf("transformer: Window %q is unknown, want %q or %q", e.window, WindowHead, WindowMean)
 	}
 	if e.batchSize < 0 {
 		return fmt.Errorf("transformer: BatchSize %d is negative, want 0 (default) or more rows", e.batchSize)
@@ -177,9 +153,6 @@ func (e *Embedder) setOptions() error {
 	e.name = fmt.Sprintf("onnx-%s-%d", e.spec.Name, e.spec.Dim)
 	if e.maxTokens != e.spec.MaxTokens {
 		e.name += fmt.Sprintf("-t%d", e.maxTokens)
-	}
-	if e.window != WindowHead {
-		e.name += "-" + string(e.window)
 	}
 	return nil
 }
@@ -234,8 +207,8 @@ func (e *Embedder) Close() error {
 }
 
 // Name returns "onnx-<model>-<dim>", e.g. "onnx-all-minilm-l6-v2-q-384",
-// followed by "-t<MaxTokens>" when MaxTokens is not the Spec's and by
-// "-mean" for WindowMean: the settings that change a long text's vector.
+// followed by "-t<MaxTokens>" when MaxTokens is not the Spec's: the setting
+// that changes a long text's vector.
 func (e *Embedder) Name() string { return e.name }
 
 // Dim returns the vector length, 384 for every model of Specs.

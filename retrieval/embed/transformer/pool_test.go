@@ -24,14 +24,12 @@ func TestPool(t *testing.T) {
 	}
 }
 
-func TestCombine(t *testing.T) {
-	// Text 0 has one row; text 1 has two windows whose unit vectors are
-	// (1,0) and (0,1): their mean (0.5,0.5) scaled to unit length.
-	rows := []row{{text: 1}, {text: 0}, {text: 1}}
-	vecs := [][]float32{{1, 0}, {0.6, 0.8}, {0, 1}}
-	got := combine(2, rows, vecs)
-	want := [][]float32{{0.6, 0.8}, {0.70710677, 0.70710677}}
-	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
-		t.Errorf("combine (-want +got):\n%s", diff)
+func TestByText(t *testing.T) {
+	// Rows sorted longest first: text 1's row, then text 0's.
+	rows := []row{{text: 1}, {text: 0}}
+	got := byText(rows, [][]float32{{0, 1}, {1, 0}})
+	want := [][]float32{{1, 0}, {0, 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("byText (-want +got):\n%s", diff)
 	}
 }

@@ -37,7 +37,7 @@ type Spec struct {
 
 	Dim       int     // vector length, in float32 elements
 	Pooling   Pooling // how token vectors become one vector
-	MaxTokens int     // default input length, in tokens with [CLS] and [SEP]; longer texts are cut or windowed (Options.Window)
+	MaxTokens int     // default input length, in tokens with [CLS] and [SEP]; longer texts are cut
 
 	QueryPrefix   string // put before a question (EmbedQueries), per the model card
 	PassagePrefix string // put before a passage (Embed), per the model card

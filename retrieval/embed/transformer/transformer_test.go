@@ -22,14 +22,13 @@ type reference struct {
 	Models map[string][]struct {
 		Text      string
 		Kind      string // "passage" (Embed) or "query" (EmbedQueries)
-		Window    Window
 		MaxTokens int `json:"max_tokens"` // 0: the Spec's
 		Vector    []float32
 	}
 }
 
 // TestReference checks that each model gives the Python reference vectors:
-// its tokenizer, pooling, prefixes, truncation and windows agree with the
+// its tokenizer, pooling, prefixes and truncation agree with the
 // model card's recipe.
 func TestReference(t *testing.T) {
 	data, err := os.ReadFile("testdata/reference.json")
@@ -48,7 +47,7 @@ func TestReference(t *testing.T) {
 			}
 			worst := 1.0
 			for _, c := range cases {
-				e := installed(t, spec.Name, Options{Window: c.Window, MaxTokens: c.MaxTokens})
+				e := installed(t, spec.Name, Options{MaxTokens: c.MaxTokens})
 				embed := e.Embed
 				if c.Kind == "query" {
 					embed = e.EmbedQueries
@@ -59,7 +58,7 @@ func TestReference(t *testing.T) {
 				}
 				cos := retrieval.Cosine(c.Vector, got[0])
 				if cos < embedtest.Same {
-					t.Errorf("%s as %s, window %s: cosine with the reference %.6f, want >= %v", c.Text, c.Kind, c.Window, cos, embedtest.Same)
+					t.Errorf("%s as %s: cosine with the reference %.6f, want >= %v", c.Text, c.Kind, cos, embedtest.Same)
 				}
 				worst = min(worst, cos)
 			}
@@ -83,13 +82,6 @@ func TestEmbedder(t *testing.T) {
 	}
 	t.Run("all-minilm-l6-v2/batch16", func(t *testing.T) {
 		embedtest.TestEmbedder(t, installed(t, "all-minilm-l6-v2", Options{BatchSize: 16}))
-	})
-	t.Run(DefaultModel+"/mean128", func(t *testing.T) {
-		e := installed(t, DefaultModel, Options{Window: WindowMean, MaxTokens: 128})
-		embedtest.TestEmbedder(t, e)
-		if want := "onnx-" + DefaultModel + "-384-t128-mean"; e.Name() != want {
-			t.Errorf("Name() = %q, want %q", e.Name(), want)
-		}
 	})
 }
 
@@ -141,7 +133,6 @@ func TestNewBadOptions(t *testing.T) {
 	}{
 		{"minilm", Options{}, `transformer: model "minilm" is unknown, want one of all-minilm-l6-v2-q, all-minilm-l6-v2, bge-small-en-v1.5-q, e5-small-v2-q`},
 		{DefaultModel, Options{MaxTokens: 1024}, "transformer: MaxTokens 1024 is out of range, want 16 to 512 tokens (0: 256)"},
-		{DefaultModel, Options{Window: "tail"}, `transformer: Window "tail" is unknown, want "head" or "mean"`},
 		{DefaultModel, Options{BatchSize: -1}, "transformer: BatchSize -1 is negative, want 0 (default) or more rows"},
 	} {
 		_, err := New(tc.name, tc.opts)
