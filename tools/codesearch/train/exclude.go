@@ -19,9 +19,11 @@ var (
 		"github.com/hashicorp/",
 		"go.etcd.io/",
 		"github.com/octokit/",
+		"github.com/jackc/",   // testdata/eval/callers (pgx)
+		"github.com/gorilla/", // testdata/eval/fresh (websocket)
 	}
 	ReservedPackages = []string{
-		"requests", "urllib3", // Python
+		"requests", "urllib3", "redis", // Python
 		"axios", "express", "ws", "commander", "@octokit", // npm
 		"alertmanager", "raft", // the eval corpora's own names
 	}
