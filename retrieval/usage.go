@@ -249,21 +249,24 @@ func siteMatcher(defs []Hit, name string) *regexp.Regexp {
 // A site is one line that uses the name.
 type site struct {
 	chunk   Chunk
-	line    int
+	line    int // the file line
+	end     int // the last line cited: line, or for an API operation its EndLine
 	text    string
 	mention bool // in a chunk that only mentions the name (no Refs of it)
 }
 
 // chunkSites returns the lines of c that match, leaving out comments,
-// docstrings and imports. A chunk's content ends at its EndLine (a later
-// window of a split symbol starts with its signature and a "..." line, which
-// are left out).
+// docstrings and imports, numbered from the chunk's StartLine down (see
+// Chunk.ContentLines: a later window of a split symbol starts with its
+// signature and a "..." line, which are left out). A line of an API
+// operation's description, which is not a line of the file, cites the
+// operation's lines.
 func chunkSites(c Chunk, match *regexp.Regexp, mention bool) []site {
-	lines := strings.Split(strings.TrimRight(c.Content, "\n"), "\n")
+	header, body := c.ContentLines()
 	var out []site
 	inDoc, inImport := false, false
-	for i, l := range lines {
-		n := c.EndLine - (len(lines) - 1 - i)
+	for i, l := range append(header, body...) {
+		n := c.StartLine + i - len(header)
 		t := strings.TrimSpace(l)
 		quotes := strings.Count(t, `"""`) + strings.Count(t, `'''`)
 		doc := inDoc || strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, `'''`)
@@ -274,10 +277,14 @@ func chunkSites(c Chunk, match *regexp.Regexp, mention bool) []site {
 		if imp { // "from x import (" runs to its ")"
 			inImport = (inImport || strings.Contains(t, "(")) && !strings.Contains(t, ")")
 		}
-		if n < c.StartLine || doc || imp || isComment(t) || !match.MatchString(l) {
+		if i < len(header) || doc || imp || isComment(t) || !match.MatchString(l) {
 			continue
 		}
-		out = append(out, site{chunk: c, line: n, text: t, mention: mention})
+		s := site{chunk: c, line: n, end: n, text: t, mention: mention}
+		if !c.FileLines() {
+			s.line, s.end = c.StartLine, c.EndLine
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -331,8 +338,10 @@ func usageAnswer(question, name string, defs []Hit, sites []site) Answer {
 		}
 		seen[at], files[s.chunk.Path] = true, true
 		sn := NewSnippet(s.chunk)
-		sn.StartLine, sn.EndLine, sn.Text, sn.MoreLines = s.line, s.line, s.text, 0
-		sn.URL = lineURL(s.chunk, s.line)
+		sn.StartLine, sn.EndLine, sn.Text, sn.MoreLines = s.line, s.end, s.text, 0
+		if s.end == s.line {
+			sn.URL = lineURL(s.chunk, s.line)
+		}
 		ans.Snippets = append(ans.Snippets, sn)
 		u.Sites++
 		if s.mention {
