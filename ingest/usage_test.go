@@ -3,6 +3,9 @@ package ingest_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -191,5 +194,59 @@ func TestUsageMethod(t *testing.T) {
 		if diff := cmp.Diff([]string{"svc/index.go:5 index"}, uses); diff != "" {
 			t.Errorf("%q: uses (-want +got):\n%s", q, diff)
 		}
+	}
+}
+
+// TestUsageSplitSymbolLines indexes testdata/code/envconfig.go, whose Load
+// reads 40 environment variables over four 60-line windows, two of which
+// start or end with a blank line, in a real Weaviate, and asks where each
+// variable is read, as typed and in lower case: every answer cites the
+// line of Load that reads it and the line after it that stores the value
+// under the name, if any (found in the file by the test, not by ragbot),
+// and the first one's code is the reading line.
+func TestUsageSplitSymbolLines(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "code", "envconfig.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := newRepo(t)
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	repo.write(t, map[string]string{"svc/envconfig.go": string(src)})
+	repo.commit(t, "add config")
+	gitSrc := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
+	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(context.Background(), gitSrc, false); err != nil {
+		t.Fatal(err)
+	}
+	read := regexp.MustCompile(`os\.(?:Getenv|LookupEnv)\("([A-Z0-9_]+)"\)`)
+	lines := strings.Split(string(src), "\n")
+	reads := 0
+	for i, l := range lines {
+		m := read.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		reads++
+		var want []string // the reading line, and the one that stores what LookupEnv read under the name
+		for k := i; k < len(lines) && strings.Contains(lines[k], `"`+m[1]+`"`); k++ {
+			want = append(want, fmt.Sprintf("svc/envconfig.go:%d Load", k+1))
+		}
+		for _, q := range []string{"where is " + m[1] + " read?", "where is " + strings.ToLower(m[1]) + " read"} {
+			ans, defs, uses := askUsage(t, asker, q)
+			if len(defs) != 0 {
+				t.Errorf("%q: definitions %v, want none", q, defs)
+			}
+			if diff := cmp.Diff(want, uses); diff != "" {
+				t.Errorf("%q: sites (-want +got):\n%s", q, diff)
+				continue
+			}
+			if got := ans.Snippets[0].Text; got != strings.TrimSpace(l) {
+				t.Errorf("%q: the site at line %d shows %q, want %q", q, i+1, got, strings.TrimSpace(l))
+			}
+		}
+	}
+	if reads != 40 {
+		t.Fatalf("envconfig.go reads %d variables, want 40", reads)
 	}
 }
