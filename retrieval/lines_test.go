@@ -124,3 +124,57 @@ func TestContentLinesDocWindow(t *testing.T) {
 		t.Errorf("sites of APP_2: %+v, want line 72", sites)
 	}
 }
+
+// TestSiteClass classes lines that name APP_MODE, by the languages' docs
+// (see siteClass): reads, sets and what passes it to another process,
+// including comparisons, which read.
+func TestSiteClass(t *testing.T) {
+	tests := []struct {
+		lang, line string
+		mention    bool
+		want       int
+	}{
+		{"go", `mode := os.Getenv("APP_MODE")`, false, classRead},
+		{"go", `if v, ok := os.LookupEnv("APP_MODE"); ok {`, false, classRead},
+		{"go", `v, _ := syscall.Getenv("APP_MODE")`, false, classRead},
+		{"go", `mode := viper.GetString("APP_MODE")`, false, classRead},
+		{"go", `os.Setenv("APP_MODE", "x")`, false, classSet},
+		{"go", `t.Setenv("APP_MODE", "x")`, false, classSet},
+		{"go", `os.Unsetenv("APP_MODE")`, false, classSet},
+		{"go", `cmd.Env = append(os.Environ(), "APP_MODE=bench")`, false, classSet},
+		{"go", `env := map[string]string{"APP_MODE": "x"}`, false, classSet},
+		{"go", `const modeVar = "APP_MODE"`, false, classCode},
+		{"go", `return fmt.Errorf("parse APP_MODE: %w", err)`, false, classCode},
+		{"python", `mode = os.environ["APP_MODE"]`, false, classRead},
+		{"python", `if os.environ["APP_MODE"] == "x":`, false, classRead},
+		{"python", `mode = os.environ.get("APP_MODE", "")`, false, classRead},
+		{"python", `mode = os.getenv("APP_MODE")`, false, classRead},
+		{"python", `if "APP_MODE" not in os.environ:`, false, classRead},
+		{"python", `os.environ["APP_MODE"] = "x"`, false, classSet},
+		{"python", `os.environ.setdefault("APP_MODE", "x")`, false, classSet},
+		{"python", `del os.environ["APP_MODE"]`, false, classSet},
+		{"python", `monkeypatch.setenv("APP_MODE", "x")`, false, classSet},
+		{"python", `env["APP_MODE"] = "bench"`, false, classSet},
+		{"python", `subprocess.run(cmd, env={"APP_MODE": "bench"})`, false, classSet},
+		{"python", `env = dict(os.environ, APP_MODE="bench")`, false, classSet},
+		{"javascript", `const mode = process.env.APP_MODE || "dev";`, false, classRead},
+		{"javascript", `if (process.env["APP_MODE"] === "x") {`, false, classRead},
+		{"javascript", `const { APP_MODE, HOME } = process.env;`, false, classRead},
+		{"typescript", `const mode = import.meta.env.APP_MODE;`, false, classRead},
+		{"javascript", `process.env.APP_MODE = "x";`, false, classSet},
+		{"javascript", `delete process.env.APP_MODE;`, false, classSet},
+		{"javascript", `spawn("node", [], { env: { ...process.env, APP_MODE: "x" } });`, false, classSet},
+		{"shell", `export APP_MODE=dev`, true, classSet},
+		{"shell", `APP_MODE=dev go run .`, true, classSet},
+		{"shell", `echo "mode: $APP_MODE"`, true, classMention},
+		{"markdown", `Set APP_MODE=dev before you start.`, true, classMention},
+		{"yaml", `APP_MODE: dev`, true, classMention},
+	}
+	c := newSiteClasses("APP_MODE")
+	for _, tt := range tests {
+		s := site{chunk: Chunk{Language: tt.lang}, text: tt.line, mention: tt.mention}
+		if got := siteClass(s, c); got != tt.want {
+			t.Errorf("%s %q: class %d, want %d (read %d, code %d, set %d, mention %d)", tt.lang, tt.line, got, tt.want, classRead, classCode, classSet, classMention)
+		}
+	}
+}

@@ -343,11 +343,14 @@ func usageAnswer(question, name string, defs []Hit, sites []site) Answer {
 	if len(defs) > 1 {
 		group = func(s site) int { return claim(defs, s.chunk.Path) }
 	}
-	classes := newSiteClasses(name)
-	for i := range sites {
-		sites[i].class = classCode
-		if len(defs) == 0 {
+	if len(defs) == 0 {
+		classes := newSiteClasses(name)
+		for i := range sites {
 			sites[i].class = siteClass(sites[i], classes)
+		}
+	} else {
+		for i := range sites {
+			sites[i].class = classCode
 		}
 	}
 	key := func(s site) (int, int, bool, string, int) {

@@ -15,9 +15,13 @@ const (
 	classMention        // other lines of files that only mention it
 )
 
-// siteClass classes the line of s that uses name, a name without a
-// definition, by the API it goes through. The patterns are per line: a
-// JavaScript destructuring "const {\n  X,\n} = process.env" over several
+// siteClass returns the class of site s of a name without a definition,
+// c being the name's patterns (newSiteClasses), by the API its line goes
+// through: a line of a file that only mentions the name is classMention,
+// or classSet for a shell assignment; a line of code is classSet when it
+// sets the name, else classRead when it reads it, else classSet when it
+// passes it to another process, else classCode. The patterns are per line:
+// a JavaScript destructuring "const {\n  X,\n} = process.env" over several
 // lines is classCode, still before the setters.
 //
 // Reads: Go os.Getenv, os.LookupEnv and syscall.Getenv (pkg.go.dev/os,
