@@ -141,7 +141,7 @@ func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, 
 	}
 	defs := definitions(res[0], name)
 	if len(defs) == 0 {
-		name = refSpelling(res[1], name) // "ragbot_token" asked, "RAGBOT_TOKEN" read
+		name = codeSpelling(res[1], name) // "ragbot_token" asked, "RAGBOT_TOKEN" read
 	}
 	if len(defs) == 0 && !keyLike(name, r.Question) {
 		return Answer{}, false, nil // "which code calls Flask?": not a name of the code
@@ -169,12 +169,12 @@ func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, 
 	return usageAnswer(r.Question, name, defs, sites), true, nil
 }
 
-// refSpelling returns the one spelling that the hits' contents give a name
+// codeSpelling returns the one spelling that the hits' contents give a name
 // typed in lower case, as a whole word, when they give it in one case only
 // ("RAGBOT_TOKEN" for "ragbot_token"), else name: a name without a
 // definition then reads as the code writes it, so that a question typed in
 // lower case is answered as the one typed in the code's case.
-func refSpelling(hits []Hit, name string) string {
+func codeSpelling(hits []Hit, name string) string {
 	if strings.ToLower(name) != name {
 		return name
 	}
