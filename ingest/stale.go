@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ragbot/ragbot/ingest/code"
 	"github.com/ragbot/ragbot/retrieval"
@@ -33,7 +34,8 @@ type StaleRepos struct {
 // "changed since indexed ... not yet indexed"; when the symbol or the file
 // is gone, the snippet keeps its text and Stale says so. A symbol whose
 // lines only moved is left as it is: its citation at its own commit is
-// exact and the code is the same at the head.
+// exact and the code is the same at the head. A usage answer's site, one
+// line, is checked by guardSite.
 //
 // A snippet that cannot be checked (repository unreadable, source not in
 // repos) gets a Stale warning too; the errors are returned joined, for the
@@ -62,7 +64,11 @@ func guardStale(ctx context.Context, ans *retrieval.Answer, repos StaleRepos) er
 			heads[k], _, headErr[k] = repo.head(ctx, s.Branch)
 		}
 		head, err := heads[k], headErr[k]
-		if err == nil && head != s.CommitSHA {
+		switch {
+		case err != nil || head == s.CommitSHA:
+		case ans.Usage != nil && i >= ans.Usage.Definitions:
+			err = guardSite(ctx, s, repo, head)
+		default:
 			err = guardSnippet(ctx, s, repo, src, repos.Code, repos.Redact, head, ans.Question)
 		}
 		if err != nil {
@@ -124,6 +130,40 @@ func guardSnippet(ctx context.Context, s *retrieval.Snippet, repo gitRepo, src G
 		}
 	}
 	s.Stale = fmt.Sprintf("changed since indexed at %s: showing the current lines at %s, not yet indexed", short(old), short(head))
+	return nil
+}
+
+// guardSite handles a usage answer's site (one line, retrieval.Usage)
+// whose commit is not the branch head. As a symbol whose lines only moved,
+// a site whose line (as shown, trimmed) is still in the file at the head is
+// left as it is: its citation at its own commit is exact. Otherwise Stale
+// says the line is gone. A site is never replaced by its symbol's current
+// chunk, which would cite a whole symbol for one line.
+func guardSite(ctx context.Context, s *retrieval.Snippet, repo gitRepo, head string) error {
+	at, now := s.CommitSHA+":"+s.Path, head+":"+s.Path
+	blobs, err := repo.blobIDs(ctx, []string{at, now})
+	if err != nil {
+		return err
+	}
+	if blobs[at] != "" && blobs[at] == blobs[now] {
+		return nil
+	}
+	if blobs[now] == "" {
+		s.Stale = fmt.Sprintf("changed since indexed at %s: %s is no longer on %s at %s (deleted or renamed); not yet reindexed",
+			short(s.CommitSHA), s.Path, s.Branch, short(head))
+		return nil
+	}
+	data, err := repo.run(ctx, "cat-file", "blob", blobs[now])
+	if err != nil {
+		return err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == s.Text {
+			return nil
+		}
+	}
+	s.Stale = fmt.Sprintf("changed since indexed at %s: line %d is no longer in %s at %s; not yet reindexed",
+		short(s.CommitSHA), s.StartLine, s.Path, short(head))
 	return nil
 }
 

@@ -200,3 +200,50 @@ func TestStaleCodeGuardFocused(t *testing.T) {
 			got.Stale, got.ShownStart, got.ShownEnd, got.Text)
 	}
 }
+
+// TestStaleCodeGuardUsageSites asks where a variable is read in a real
+// Weaviate after the file changed and before it is reindexed: a site whose
+// line only moved keeps its citation at the indexed commit, one whose line
+// is gone keeps its one line and says so; neither becomes its symbol's
+// whole chunk.
+func TestStaleCodeGuardUsageSites(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	const file = "package cfg\n\nimport \"os\"\n\nfunc load() (string, string) {\n\ta := os.Getenv(\"APP_MODE\")\n\tb := os.Getenv(\"APP_MODE\") + \"!\"\n\treturn a, b\n}\n"
+	repo.write(t, map[string]string{"cfg/load.go": file})
+	indexed := repo.commit(t, "cfg")
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	src := ingest.GitSource{ID: "repo:cfg", Dir: repo.dir, LinkTemplate: linkTemplate}
+	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(ctx, src, false); err != nil {
+		t.Fatal(err)
+	}
+	// Two lines above load, and the second read goes.
+	edited := strings.Replace(strings.Replace(file, "import \"os\"\n", "import \"os\"\n\n// load reads the mode.\n", 1), "\tb := os.Getenv(\"APP_MODE\") + \"!\"\n", "\tb := a + \"!\"\n", 1)
+	repo.write(t, map[string]string{"cfg/load.go": edited})
+	head := repo.commit(t, "load reads once")
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds(),
+		Guards: []retrieval.Guard{ingest.StaleCode{Repos: ingest.StaleRepos{Sources: map[string]ingest.GitSource{src.ID: src}}}}}
+	ans, err := asker.Ask(ctx, retrieval.Request{Question: "where is APP_MODE read?", Sources: []string{src.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type site struct {
+		Line, End int
+		Commit    string
+		Text      string
+		Stale     string
+	}
+	var got []site
+	for _, s := range ans.Snippets {
+		got = append(got, site{s.StartLine, s.EndLine, s.CommitSHA, s.Text, s.Stale})
+	}
+	want := []site{
+		{6, 6, indexed, `a := os.Getenv("APP_MODE")`, ""},
+		{7, 7, indexed, `b := os.Getenv("APP_MODE") + "!"`,
+			fmt.Sprintf("changed since indexed at %s: line 7 is no longer in cfg/load.go at %s; not yet reindexed", indexed[:7], head[:7])},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sites (-want +got):\n%s", diff)
+	}
+}

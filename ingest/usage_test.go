@@ -3,6 +3,9 @@ package ingest_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -72,10 +75,11 @@ func TestUsageAnswerFollowsPush(t *testing.T) {
 	def := []string{"svc/store.go:6 newStore"}
 	check("who calls newStore?", def, []string{"svc/open.go:5 open"})
 	check("who calls newstore", def, []string{"svc/open.go:5 open"})
-	// The reading line first, then the script's three mentions (lines
-	// 2-4); the comment on line 9 of open.go is no read.
+	// The reading line first, then the script's two assignments (lines 2
+	// and 4: a shell script sets it), then its mention (line 3); the
+	// comment on line 9 of open.go is no read.
 	check("where is RAGBOT_TOKEN read?", nil, []string{"svc/open.go:10 token",
-		"scripts/dev.sh:2 ", "scripts/dev.sh:3 ", "scripts/dev.sh:4 "})
+		"scripts/dev.sh:2 ", "scripts/dev.sh:4 ", "scripts/dev.sh:3 "})
 
 	repo.write(t, map[string]string{"svc/open.go": usageOpenEdited, "svc/reopen.go": usageReopen, "svc/open_test.go": usageTest})
 	repo.commit(t, "move the newStore call")
@@ -191,5 +195,189 @@ func TestUsageMethod(t *testing.T) {
 		if diff := cmp.Diff([]string{"svc/index.go:5 index"}, uses); diff != "" {
 			t.Errorf("%q: uses (-want +got):\n%s", q, diff)
 		}
+	}
+}
+
+// TestUsageSplitSymbolLines indexes testdata/code/envconfig.go, whose Load
+// reads 40 environment variables over four 60-line windows, two of which
+// start or end with a blank line, in a real Weaviate, and asks where each
+// variable is read, as typed and in lower case: every answer cites the
+// line of Load that reads it and the line after it that stores the value
+// under the name, if any (found in the file by the test, not by ragbot),
+// and the first one's code is the reading line.
+func TestUsageSplitSymbolLines(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "code", "envconfig.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo := newRepo(t)
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	repo.write(t, map[string]string{"svc/envconfig.go": string(src)})
+	repo.commit(t, "add config")
+	gitSrc := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
+	if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(context.Background(), gitSrc, false); err != nil {
+		t.Fatal(err)
+	}
+	read := regexp.MustCompile(`os\.(?:Getenv|LookupEnv)\("([A-Z0-9_]+)"\)`)
+	lines := strings.Split(string(src), "\n")
+	reads := 0
+	for i, l := range lines {
+		m := read.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		reads++
+		var want []string // the reading line, and the one that stores what LookupEnv read under the name
+		for k := i; k < len(lines) && strings.Contains(lines[k], `"`+m[1]+`"`); k++ {
+			want = append(want, fmt.Sprintf("svc/envconfig.go:%d Load", k+1))
+		}
+		for _, q := range []string{"where is " + m[1] + " read?", "where is " + strings.ToLower(m[1]) + " read"} {
+			ans, defs, uses := askUsage(t, asker, q)
+			if len(defs) != 0 {
+				t.Errorf("%q: definitions %v, want none", q, defs)
+			}
+			if diff := cmp.Diff(want, uses); diff != "" {
+				t.Errorf("%q: sites (-want +got):\n%s", q, diff)
+				continue
+			}
+			if got := ans.Snippets[0].Text; got != strings.TrimSpace(l) {
+				t.Errorf("%q: the site at line %d shows %q, want %q", q, i+1, got, strings.TrimSpace(l))
+			}
+		}
+	}
+	if reads != 40 {
+		t.Fatalf("envconfig.go reads %d variables, want 40", reads)
+	}
+}
+
+// readersFirstFiles are the repositories of TestUsageReadersBeforeSetters,
+// one per language: each names one environment variable, and each line
+// that reads it ends in the comment R, each one that sets it or passes it
+// to another process in S (marks written by hand from the languages' docs,
+// see retrieval's siteClass). The setters' paths sort before the readers'
+// (bench/ before internal/ and src/), as a benchmark script did in the
+// field.
+var readersFirstFiles = map[string]struct {
+	name  string
+	files map[string]string
+}{
+	"go": {"APP_TOKEN", map[string]string{
+		"bench/main.go": "package main\n\nimport (\n\t\"os\"\n\t\"os/exec\"\n)\n\nfunc run() error {\n\tos.Setenv(\"APP_TOKEN\", \"bench\") //S\n" +
+			"\tcmd := exec.Command(\"svc\")\n\tcmd.Env = append(os.Environ(), \"APP_TOKEN=bench\", \"APP_TOKEN_FILE=\") //S\n\treturn cmd.Run()\n}\n",
+		"internal/auth/token.go": "package auth\n\nimport \"os\"\n\n// Token is the API token.\nfunc Token() (string, bool) {\n\tif t := os.Getenv(\"APP_TOKEN\"); t != \"\" { //R\n" +
+			"\t\treturn t, true\n\t}\n\treturn os.LookupEnv(\"APP_TOKEN\") //R\n}\n",
+		"internal/auth/token_test.go": "package auth\n\nimport \"testing\"\n\nfunc TestToken(t *testing.T) {\n\tt.Setenv(\"APP_TOKEN\", \"x\") //S\n" +
+			"\tif got, _ := Token(); got != \"x\" {\n\t\tt.Fatal(got)\n\t}\n}\n",
+		"docker-compose.yml": "services:\n  svc:\n    environment:\n      APP_TOKEN: dev\n",
+		"docs/setup.md":      "# Setup\n\nSet APP_TOKEN before you start the service.\n",
+	}},
+	"python": {"APP_URL", map[string]string{
+		"bench/run.py": "import os\nimport subprocess\n\n\ndef run(cmd):\n    subprocess.run(cmd, env={\"APP_URL\": \"http://bench\", \"HOME\": \"/tmp\"})  #S\n" +
+			"    os.environ[\"APP_URL\"] = \"http://other\"  #S\n    env = dict(os.environ, APP_URL=\"http://third\")  #S\n    return env\n",
+		"src/app/settings.py": "import os\n\n\ndef url():\n    \"\"\"The service URL.\"\"\"\n    if \"APP_URL\" in os.environ:  #R\n        return os.environ[\"APP_URL\"]  #R\n" +
+			"    return os.environ.get(\"APP_URL\", os.getenv(\"APP_URL_DEFAULT\", \"\"))  #R\n\n\ndef fallback():\n    return os.getenv(\"APP_URL\")  #R\n",
+		"scripts/dev.sh": "#!/bin/sh\nexport APP_URL=http://localhost:8080\necho \"using $APP_URL\"\n",
+	}},
+	"javascript": {"APP_PORT", map[string]string{
+		"bench/run.js": "const { spawn } = require(\"child_process\");\n\nfunction run() {\n  process.env.APP_PORT = \"9000\"; //S\n" +
+			"  return spawn(\"node\", [\"src/server.js\"], { env: { ...process.env, APP_PORT: \"9001\" } }); //S\n}\n\nmodule.exports = { run };\n",
+		"src/server.js": "function port() {\n  const { APP_PORT } = process.env; //R\n  return Number(APP_PORT || process.env[\"APP_PORT\"] || 3000); //R\n}\n\n" +
+			"function listen(app) {\n  return app.listen(process.env.APP_PORT); //R\n}\n\nmodule.exports = { port, listen };\n",
+		"README.md": "# svc\n\nListens on APP_PORT (3000 when unset).\n",
+	}},
+}
+
+// TestUsageReadersBeforeSetters indexes one repository per language in a
+// real Weaviate and asks where its variable is read, as typed and in lower
+// case, and where it is used, in lower case: every marked line is a site,
+// no setter comes before a reader, the first site is a reader in code, the
+// files that only mention it come last, the title counts the setters and
+// mentions, and the lower-case questions get the same answer and title.
+func TestUsageReadersBeforeSetters(t *testing.T) {
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	for lang, fx := range readersFirstFiles {
+		t.Run(lang, func(t *testing.T) {
+			repo := newRepo(t)
+			repo.write(t, fx.files)
+			repo.commit(t, "add "+lang)
+			source := "repo:" + lang
+			if _, err := newIndexer(t, store, emb, t0.Add(100*time.Hour)).IndexGit(context.Background(), ingest.GitSource{ID: source, Dir: repo.dir}, false); err != nil {
+				t.Fatal(err)
+			}
+			marks := map[string]string{} // "path:line" -> "R" or "S"
+			mentionFiles := map[string]bool{}
+			for p, body := range fx.files {
+				if strings.HasSuffix(p, ".md") || strings.HasSuffix(p, ".yml") {
+					mentionFiles[p] = true
+				}
+				for i, l := range strings.Split(body, "\n") {
+					if m := regexp.MustCompile(`(?://|#)([RS])$`).FindStringSubmatch(l); m != nil {
+						marks[fmt.Sprintf("%s:%d", p, i+1)] = m[1]
+					}
+				}
+			}
+			var first []string
+			for _, q := range []string{"where is " + fx.name + " read?", "where is " + strings.ToLower(fx.name) + " read", "where is " + strings.ToLower(fx.name) + " used"} {
+				ans, err := asker.Ask(context.Background(), retrieval.Request{Question: q, Sources: []string{source}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ans.Usage == nil {
+					t.Fatalf("%q: not answered as a usage question", q)
+				}
+				var order []string
+				seen := map[string]bool{}
+				lastRead, firstSet, firstMention, sets, mentions := -1, -1, -1, 0, 0
+				for i, s := range ans.Snippets[ans.Usage.Definitions:] {
+					at := fmt.Sprintf("%s:%d", s.Path, s.StartLine)
+					order = append(order, at+" "+s.Text)
+					seen[at] = true
+					switch {
+					case marks[at] == "R":
+						lastRead = i
+					case marks[at] == "S":
+						sets++
+						if firstSet < 0 {
+							firstSet = i
+						}
+					case mentionFiles[s.Path]:
+						mentions++
+						if firstMention < 0 {
+							firstMention = i
+						}
+					}
+				}
+				t.Logf("%q: %s\n%s", q, ans.Usage.Title(), strings.Join(order, "\n"))
+				for at := range marks {
+					if !seen[at] {
+						t.Errorf("%q: %s (%s) is not listed:\n%s", q, at, marks[at], strings.Join(order, "\n"))
+					}
+				}
+				if at := strings.Fields(order[0])[0]; marks[at] != "R" || strings.Contains(at, "_test.") {
+					t.Errorf("%q: the first site is %s, want a reader in code:\n%s", q, order[0], strings.Join(order, "\n"))
+				}
+				if firstSet >= 0 && firstSet < lastRead {
+					t.Errorf("%q: a setter (site %d) comes before a reader (site %d):\n%s", q, firstSet+1, lastRead+1, strings.Join(order, "\n"))
+				}
+				if firstMention >= 0 && (firstMention < lastRead || firstMention < firstSet+sets-1) {
+					t.Errorf("%q: a mention (site %d) comes before code that reads or sets it:\n%s", q, firstMention+1, strings.Join(order, "\n"))
+				}
+				if ans.Usage.Sets < sets || ans.Usage.Mentions < mentions {
+					t.Errorf("%q: usage counts %d sets, %d mentions; the marked lines and mention files alone are %d and %d", q, ans.Usage.Sets, ans.Usage.Mentions, sets, mentions)
+				}
+				if title := ans.Usage.Title(); !strings.Contains(title, fmt.Sprintf("; code that reads it first, then %d places that set it", ans.Usage.Sets)) {
+					t.Errorf("%q: title %q does not say readers come first, then %d setters", q, title, ans.Usage.Sets)
+				}
+				if order = append([]string{ans.Usage.Title()}, order...); first == nil {
+					first = order
+				} else if diff := cmp.Diff(first, order); diff != "" {
+					t.Errorf("%q: sites differ from the question as typed (-typed +lower case):\n%s", q, diff)
+				}
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -105,4 +106,59 @@ func (c Chunk) Validate() error {
 		return fmt.Errorf("chunk %s:%d-%d %q: %w", c.Path, c.StartLine, c.EndLine, c.Symbol, err)
 	}
 	return nil
+}
+
+// windowMarkerLine is the line between the repeated signature and the lines
+// of a later window of a split code symbol (ingest/code's emit.go).
+const windowMarkerLine = "..."
+
+// FileLines reports whether the lines of Content below its header (see
+// ContentLines) are the file's lines StartLine..EndLine: true for code and
+// doc chunks; false for an API operation, whose Content is a description
+// written from the document (ingest/openapi's describe) and whose
+// StartLine..EndLine is the operation's place in it.
+func (c Chunk) FileLines() bool { return c.Kind != KindAPI }
+
+// ContentLines splits Content at LF into header, the lines above the
+// chunk's range, and body, at most EndLine-StartLine+1 lines in which
+// body[i] is file line StartLine+i (when FileLines). Lines are numbered
+// from the top, so that a blank last line, or a content stored shorter
+// than its range, shifts none of them.
+//
+// A header is what a later window of a split symbol or section repeats
+// above its lines: for code exactly the Signature's lines and a "..."
+// line (ingest/code's emit.go); for a doc the heading's line(s), which
+// Signature holds trimmed (ingest/markdown, confluence), when the lines
+// below them are as many as the range's. Any other content with more
+// lines than its range has the surplus at its top taken as a header,
+// after a final LF is read as ending the last line. header is nil when
+// there is none.
+func (c Chunk) ContentLines() (header, body []string) {
+	all := strings.Split(c.Content, "\n")
+	span := c.EndLine - c.StartLine + 1
+	n := 0
+	if c.FileLines() && span > 0 && len(all) > span {
+		sig := strings.Split(c.Signature, "\n")
+		switch {
+		case c.Signature != "" && c.Kind == KindCode && strings.HasPrefix(c.Content, c.Signature+"\n"+windowMarkerLine+"\n"):
+			n = len(sig) + 1
+		case c.Signature != "" && c.Kind == KindDoc && len(all)-len(sig) == span &&
+			slices.EqualFunc(sig, all[:len(sig)], func(s, l string) bool { return s == strings.TrimSpace(l) }):
+			n = len(sig)
+		default:
+			m := len(all)
+			for m > span && all[m-1] == "" {
+				m--
+			}
+			n = m - span
+		}
+	}
+	header, body = all[:n:n], all[n:]
+	if c.FileLines() && span > 0 && len(body) > span {
+		body = body[:span]
+	}
+	if n == 0 {
+		header = nil
+	}
+	return header, body
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/ragbot/ragbot/internal/humanize"
 )
 
 // FocusTerms are what a question asks to see in a long snippet: the names
@@ -89,7 +91,10 @@ const focusMaxHeader = 6
 // later window keeps the signature it repeats. Each run of lines left out
 // between what is shown becomes one line "... lines X-Y not shown ...",
 // ShownStart and ShownEnd are the window's file lines, and MoreLines counts
-// the lines after it. A chunk that fits, or whose best window is its top
+// the lines after it. Body lines are numbered from the chunk's StartLine
+// (Chunk.ContentLines). An API operation's description, whose lines are no
+// file lines (Chunk.FileLines), says "... N lines not shown ..." and leaves
+// ShownStart and ShownEnd 0. A chunk that fits, or whose best window is its top
 // (as when nothing matches), gives NewSnippet's result.
 func FocusSnippet(c Chunk, t FocusTerms) Snippet {
 	s := NewSnippet(c)
@@ -100,7 +105,7 @@ func FocusSnippet(c Chunk, t FocusTerms) Snippet {
 	width := max(MaxSnippetLines-len(f.header)-len(f.keep), 1)
 	scores := f.scores(t)
 	for _, n := range t.Lines {
-		if i := n - c.StartLine; i >= 0 && i < len(scores) && pathMatch(t.Paths, c.Path) {
+		if i := n - c.StartLine; c.FileLines() && i >= 0 && i < len(scores) && pathMatch(t.Paths, c.Path) {
 			scores[i] += focusLine
 		}
 	}
@@ -112,8 +117,11 @@ func FocusSnippet(c Chunk, t FocusTerms) Snippet {
 	lines := append([]string(nil), f.header...)
 	next := 0 // first body line not yet shown or marked
 	show := func(from, to int) {
-		if from > next {
+		switch {
+		case from > next && c.FileLines():
 			lines = append(lines, elided(c.StartLine+next, c.StartLine+from-1))
+		case from > next:
+			lines = append(lines, elidedCount(from-next))
 		}
 		lines = append(lines, f.body[from:to]...)
 		next = to
@@ -126,8 +134,16 @@ func FocusSnippet(c Chunk, t FocusTerms) Snippet {
 	show(max(start, next), end)
 	s.Text = strings.Join(lines, "\n")
 	s.MoreLines = len(f.body) - end
-	s.ShownStart, s.ShownEnd = c.StartLine+start, c.StartLine+end-1
+	if c.FileLines() {
+		s.ShownStart, s.ShownEnd = c.StartLine+start, c.StartLine+end-1
+	}
 	return s
+}
+
+// elidedCount is the line that stands for n lines left out of an API
+// operation's description, which are no lines of its file (Chunk.FileLines).
+func elidedCount(n int) string {
+	return fmt.Sprintf("... %d %s not shown ...", n, humanize.Noun(n, "line"))
 }
 
 // elided is the line that stands for file lines from..to left out.
@@ -145,21 +161,21 @@ type focusLines struct {
 	keep   []int    // body lines kept above a window below them, ascending
 }
 
-// newFocusLines splits c.Content. When it has more lines than
-// StartLine..EndLine, the extra lines at its top are the repeated signature
-// of a split symbol's later window and the "..." after it (ingest/code's
-// emit.go): the signature is the header. Otherwise the kept lines run from
+// newFocusLines splits c.Content (Chunk.ContentLines). When it has a
+// header, the repeated signature of a split symbol's later window and the
+// "..." after it (ingest/code's emit.go), or a doc window's heading, that
+// signature or heading is the header. Otherwise the kept lines run from
 // the top to the end of the signature (the first line that starts with the
 // signature's first line, and the signature's other lines), or are only
 // the signature when those are more than focusMaxHeader lines; for a doc
 // chunk without signature, its heading line.
 func newFocusLines(c Chunk) focusLines {
-	all := strings.Split(strings.TrimRight(c.Content, "\n"), "\n")
-	f := focusLines{body: all}
-	if span := c.EndLine - c.StartLine + 1; span > 0 && len(all) > span {
-		f.body, f.header = all[len(all)-span:], all[:len(all)-span]
-		if n := len(f.header); n > 1 && strings.TrimSpace(f.header[n-1]) == "..." {
-			f.header = f.header[:n-1]
+	header, body := c.ContentLines()
+	f := focusLines{body: body}
+	if len(header) > 0 {
+		f.header = header
+		if n := len(header); n > 1 && strings.TrimSpace(header[n-1]) == windowMarkerLine {
+			f.header = header[:n-1]
 		}
 		return f
 	}

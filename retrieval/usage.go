@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -58,9 +59,12 @@ const UsageWithCode = 3
 // Usage describes a usage answer: Answer.Snippets hold the name's Definitions
 // first, then one snippet per site (Sites of them: the line that uses the name,
 // cited as path:line with its enclosing symbol), in Groups, each group's sites
-// by file: readers in code before tests, and, for a name without a definition
-// (an environment variable or a configuration key), code that reads it before
-// the Mentions in files that only mention it (scripts, templates, docs).
+// by file: readers in code before tests. For a name without a definition (an
+// environment variable or a configuration key) the sites come in classes
+// (siteClass), each with code before tests: code that reads it, other code
+// that names it, the Sets places that set it or pass it to another process,
+// then the Mentions in files that only mention it (compose files, scripts,
+// templates, docs).
 type Usage struct {
 	Name string `json:"name"`
 	// Asked is the name as typed when it is not all lower case and no
@@ -70,6 +74,7 @@ type Usage struct {
 	Definitions int          `json:"definitions"`
 	Sites       int          `json:"sites"`
 	Files       int          `json:"files"`
+	Sets        int          `json:"sets,omitempty"`
 	Mentions    int          `json:"mentions,omitempty"`
 	Groups      []UsageGroup `json:"groups,omitempty"` // several definitions only
 }
@@ -101,8 +106,18 @@ func (u Usage) Title() string {
 	switch {
 	case u.Definitions > 1:
 		fmt.Fprintf(&b, "; %d definitions: uses are grouped under the definition in the same file or folder, the others last", u.Definitions)
-	case u.Definitions == 0 && u.Sites > u.Mentions && u.Mentions > 0:
-		fmt.Fprintf(&b, "; code that reads it first, then %d %s in other files", u.Mentions, humanize.Noun(u.Mentions, "mention"))
+	case u.Definitions == 0 && u.Sites > u.Sets+u.Mentions && u.Sets+u.Mentions > 0:
+		b.WriteString("; code that reads it first")
+		if u.Sets > 0 {
+			verb := "set"
+			if u.Sets == 1 {
+				verb = "sets"
+			}
+			fmt.Fprintf(&b, ", then %d %s that %s it", u.Sets, humanize.Noun(u.Sets, "place"), verb)
+		}
+		if u.Mentions > 0 {
+			fmt.Fprintf(&b, ", then %d %s in other files", u.Mentions, humanize.Noun(u.Mentions, "mention"))
+		}
 	}
 	return b.String()
 }
@@ -125,6 +140,9 @@ func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, 
 		return Answer{}, false, err
 	}
 	defs := definitions(res[0], name)
+	if len(defs) == 0 {
+		name = codeSpelling(res[1], name) // "ragbot_token" asked, "RAGBOT_TOKEN" read
+	}
 	if len(defs) == 0 && !keyLike(name, r.Question) {
 		return Answer{}, false, nil // "which code calls Flask?": not a name of the code
 	}
@@ -149,6 +167,28 @@ func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, 
 		return Answer{}, false, nil // mentions without a definition or a reader in code answer nothing
 	}
 	return usageAnswer(r.Question, name, defs, sites), true, nil
+}
+
+// codeSpelling returns the one spelling that the hits' contents give a name
+// typed in lower case, as a whole word, when they give it in one case only
+// ("RAGBOT_TOKEN" for "ragbot_token"), else name: a name without a
+// definition then reads as the code writes it, so that a question typed in
+// lower case is answered as the one typed in the code's case.
+func codeSpelling(hits []Hit, name string) string {
+	if strings.ToLower(name) != name {
+		return name
+	}
+	word := regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_])(` + regexp.QuoteMeta(name) + `)(?:$|[^A-Za-z0-9_])`)
+	found := ""
+	for _, h := range hits {
+		for _, m := range word.FindAllStringSubmatch(h.Chunk.Content, -1) {
+			if found != "" && found != m[1] {
+				return name
+			}
+			found = m[1]
+		}
+	}
+	return cmp.Or(found, name)
 }
 
 // keyRe is an environment variable ("RAGBOT_TOKEN") or a dotted
@@ -249,21 +289,25 @@ func siteMatcher(defs []Hit, name string) *regexp.Regexp {
 // A site is one line that uses the name.
 type site struct {
 	chunk   Chunk
-	line    int
+	line    int // the file line
+	end     int // the last line cited: line, or for an API operation its EndLine
 	text    string
 	mention bool // in a chunk that only mentions the name (no Refs of it)
+	class   int  // classRead, classCode, classSet or classMention (usageAnswer)
 }
 
 // chunkSites returns the lines of c that match, leaving out comments,
-// docstrings and imports. A chunk's content ends at its EndLine (a later
-// window of a split symbol starts with its signature and a "..." line, which
-// are left out).
+// docstrings and imports, numbered from the chunk's StartLine down (see
+// Chunk.ContentLines: a later window of a split symbol starts with its
+// signature and a "..." line, which are left out). A line of an API
+// operation's description, which is not a line of the file, cites the
+// operation's lines.
 func chunkSites(c Chunk, match *regexp.Regexp, mention bool) []site {
-	lines := strings.Split(strings.TrimRight(c.Content, "\n"), "\n")
+	header, body := c.ContentLines()
 	var out []site
 	inDoc, inImport := false, false
-	for i, l := range lines {
-		n := c.EndLine - (len(lines) - 1 - i)
+	for i, l := range append(header, body...) {
+		n := c.StartLine + i - len(header)
 		t := strings.TrimSpace(l)
 		quotes := strings.Count(t, `"""`) + strings.Count(t, `'''`)
 		doc := inDoc || strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, `'''`)
@@ -274,10 +318,14 @@ func chunkSites(c Chunk, match *regexp.Regexp, mention bool) []site {
 		if imp { // "from x import (" runs to its ")"
 			inImport = (inImport || strings.Contains(t, "(")) && !strings.Contains(t, ")")
 		}
-		if n < c.StartLine || doc || imp || isComment(t) || !match.MatchString(l) {
+		if i < len(header) || doc || imp || isComment(t) || !match.MatchString(l) {
 			continue
 		}
-		out = append(out, site{chunk: c, line: n, text: t, mention: mention})
+		s := site{chunk: c, line: n, end: n, text: t, mention: mention}
+		if !c.FileLines() {
+			s.line, s.end = c.StartLine, c.EndLine
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -286,28 +334,40 @@ func isComment(t string) bool {
 	return t == "*" || slices.ContainsFunc([]string{"//", "#", "/*", "* ", "--"}, func(p string) bool { return strings.HasPrefix(t, p) })
 }
 
-// usageAnswer orders the sites (by group, mention, test file, path, line),
-// drops repeats of a line (overlapping windows) and builds the answer.
+// usageAnswer orders the sites (by group, class, test file, path, line),
+// drops repeats of a line (overlapping windows) and builds the answer. The
+// class (siteClass) is that of a name without a definition; the sites of a
+// defined name are all of one class, classCode.
 func usageAnswer(question, name string, defs []Hit, sites []site) Answer {
 	group := func(s site) int { return -1 }
 	if len(defs) > 1 {
 		group = func(s site) int { return claim(defs, s.chunk.Path) }
 	}
-	key := func(s site) (int, bool, bool, string, int) {
+	if len(defs) == 0 {
+		classes := newSiteClasses(name)
+		for i := range sites {
+			sites[i].class = siteClass(sites[i], classes)
+		}
+	} else {
+		for i := range sites {
+			sites[i].class = classCode
+		}
+	}
+	key := func(s site) (int, int, bool, string, int) {
 		g := group(s)
 		if g < 0 {
 			g = len(defs)
 		}
-		return g, s.mention, IsTestPath(s.chunk.Path), s.chunk.Path, s.line
+		return g, s.class, IsTestPath(s.chunk.Path), s.chunk.Path, s.line
 	}
 	sort.SliceStable(sites, func(i, j int) bool {
-		gi, mi, ti, pi, li := key(sites[i])
-		gj, mj, tj, pj, lj := key(sites[j])
+		gi, ci, ti, pi, li := key(sites[i])
+		gj, cj, tj, pj, lj := key(sites[j])
 		switch {
 		case gi != gj:
 			return gi < gj
-		case mi != mj:
-			return !mi
+		case ci != cj:
+			return ci < cj
 		case ti != tj:
 			return !ti
 		case pi != pj:
@@ -331,11 +391,16 @@ func usageAnswer(question, name string, defs []Hit, sites []site) Answer {
 		}
 		seen[at], files[s.chunk.Path] = true, true
 		sn := NewSnippet(s.chunk)
-		sn.StartLine, sn.EndLine, sn.Text, sn.MoreLines = s.line, s.line, s.text, 0
-		sn.URL = lineURL(s.chunk, s.line)
+		sn.StartLine, sn.EndLine, sn.Text, sn.MoreLines = s.line, s.end, s.text, 0
+		if s.end == s.line {
+			sn.URL = lineURL(s.chunk, s.line)
+		}
 		ans.Snippets = append(ans.Snippets, sn)
 		u.Sites++
-		if s.mention {
+		switch s.class {
+		case classSet:
+			u.Sets++
+		case classMention:
 			u.Mentions++
 		}
 		if g := group(s); len(defs) > 1 && (len(u.Groups) == 0 || u.Groups[len(u.Groups)-1].Definition != g) {

@@ -65,6 +65,10 @@ func TestUsageTitle(t *testing.T) {
 		{Usage{Name: "newStore", Definitions: 1, Sites: 3, Files: 2}, "newStore is used in 3 places in 2 files"},
 		{Usage{Name: "NewStore", Asked: "newStore", Definitions: 1, Sites: 1, Files: 1}, "no newStore; showing NewStore: NewStore is used in 1 place"},
 		{Usage{Name: "NewStore", Asked: "newStore", Definitions: 1}, "no newStore; showing NewStore: NewStore: no callers indexed (callers outside the indexed sources, e.g. of an exported API, are not seen)"},
+		{Usage{Name: "RAGBOT_TOKEN", Sites: 4, Files: 2, Mentions: 3}, "RAGBOT_TOKEN is used in 4 places in 2 files; code that reads it first, then 3 mentions in other files"},
+		{Usage{Name: "RAGBOT_TOKEN", Sites: 6, Files: 3, Sets: 2, Mentions: 1}, "RAGBOT_TOKEN is used in 6 places in 3 files; code that reads it first, then 2 places that set it, then 1 mention in other files"},
+		{Usage{Name: "RAGBOT_TOKEN", Sites: 2, Files: 2, Sets: 1}, "RAGBOT_TOKEN is used in 2 places in 2 files; code that reads it first, then 1 place that sets it"},
+		{Usage{Name: "RAGBOT_TOKEN", Sites: 2, Files: 1, Sets: 2}, "RAGBOT_TOKEN is used in 2 places in 1 file"},
 	}
 	for _, tt := range tests {
 		if got := tt.u.Title(); got != tt.want {

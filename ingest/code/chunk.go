@@ -69,8 +69,9 @@ const topLevelCodeMin = 20
 // ending or encoding. Each symbol is one chunk from its doc comment or first
 // decorator to its end; a class longer than opt.MaxLines keeps only its
 // header (up to its first member), and any symbol longer than opt.MaxLines is
-// cut into consecutive opt.WindowLines windows: the first as it is, each
-// later one as the signature, a "..." line, then its lines. A symbol with a
+// cut into consecutive opt.WindowLines windows, each narrowed to its first
+// and last non-blank lines: the first as it is, each later one as the
+// signature, a "..." line, then exactly the lines StartLine..EndLine. A symbol with a
 // syntax error (see dropBroken) is cut into windows of opt.WindowLines lines
 // overlapping by opt.Overlap, with Symbol "" and SymbolKind "window", and so
 // is the whole file when it has no grammar or no symbol parses. A blank file gives no chunks. Chunk never fails and is safe

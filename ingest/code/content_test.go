@@ -197,3 +197,65 @@ func TestChunkConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkWindowsBlankEnds cuts testdata/code/envconfig.go, whose Load
+// (lines 14-249) is longer than MaxLines and has a blank line as the last
+// line of its first and third 60-line windows and as the first of its
+// third: no window starts or ends with a blank line, each window's lines
+// below its header are exactly the file's lines StartLine..EndLine, and
+// the windows follow each other without overlap and cover every non-blank
+// line of Load.
+func TestChunkWindowsBlankEnds(t *testing.T) {
+	src := readTestdata(t, "envconfig.go")
+	lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
+	first, last := 0, len(lines) // Load's doc comment and closing brace, 1-based
+	for i, l := range lines {
+		if strings.HasPrefix(l, "// Load ") && first == 0 {
+			first = i + 1
+		}
+	}
+	for _, n := range []int{first + 59, first + 120, first + 179} {
+		if strings.TrimSpace(lines[n-1]) != "" {
+			t.Fatalf("envconfig.go line %d is not blank; the test needs it at a window's end or start", n)
+		}
+	}
+	const sig = "func Load() *Config"
+	covered := map[int]bool{}
+	next := first
+	var wins int
+	for _, c := range Chunk("envconfig.go", src, Options{}).Chunks {
+		if c.Symbol != "Load" {
+			continue
+		}
+		body := c.Content
+		if c.Ordinal > 0 {
+			var ok bool
+			if body, ok = strings.CutPrefix(c.Content, sig+"\n...\n"); !ok {
+				t.Errorf("window %d does not start with %q and a \"...\" line:\n%s", c.Ordinal, sig, c.Content)
+			}
+		}
+		want := strings.Join(lines[c.StartLine-1:c.EndLine], "\n")
+		if body != want {
+			t.Errorf("window %d (%d-%d): lines below its header differ from the file's:\n got %q\nwant %q", c.Ordinal, c.StartLine, c.EndLine, body, want)
+		}
+		if strings.TrimSpace(lines[c.StartLine-1]) == "" || strings.TrimSpace(lines[c.EndLine-1]) == "" {
+			t.Errorf("window %d (%d-%d) starts or ends with a blank line", c.Ordinal, c.StartLine, c.EndLine)
+		}
+		if c.StartLine < next {
+			t.Errorf("window %d starts on line %d, inside the window before it (ends %d)", c.Ordinal, c.StartLine, next-1)
+		}
+		for n := c.StartLine; n <= c.EndLine; n++ {
+			covered[n] = true
+		}
+		next = c.EndLine + 1
+		wins++
+	}
+	if wins < 4 {
+		t.Errorf("Load has %d windows, want 4 (lines %d-%d in windows of %d)", wins, first, last, DefaultWindowLines)
+	}
+	for n := first; n <= last; n++ {
+		if !covered[n] && strings.TrimSpace(lines[n-1]) != "" {
+			t.Errorf("line %d of Load is in no window: %q", n, lines[n-1])
+		}
+	}
+}

@@ -35,7 +35,8 @@ func (c *chunker) add(name, kind, sig, content string, from, to int) {
 
 // symbol adds the chunk(s) of one symbol: the whole symbol if it fits in
 // MaxLines; for a long class, or one marked header, only its header, up to
-// its first member; else consecutive windows of WindowLines.
+// its first member; else consecutive windows of WindowLines lines, each
+// narrowed to its first and last non-blank lines (see lineSet.trim).
 func (c *chunker) symbol(s symbol) {
 	from, to := s.start, s.end
 	if (to-from+1 > c.opt.MaxLines || s.header) && s.container && s.member > from {
@@ -48,13 +49,21 @@ func (c *chunker) symbol(s symbol) {
 		c.add(s.name, s.kind, s.sig, c.lines.text(from, to), from, to)
 		return
 	}
-	for a, k := from, 0; a <= to; a, k = a+c.opt.WindowLines, k+1 {
-		b := min(a+c.opt.WindowLines-1, to)
-		content := c.lines.text(a, b)
+	// Each window is narrowed to its first and last non-blank lines: its
+	// content neither starts nor ends with a blank line, and the blank
+	// lines between two windows belong to neither.
+	k := 0
+	for a := from; a <= to; a += c.opt.WindowLines {
+		f, t, ok := c.lines.trim(a, min(a+c.opt.WindowLines-1, to))
+		if !ok {
+			continue
+		}
+		content := c.lines.text(f, t)
 		if k > 0 {
 			content = s.sig + windowMarker + content
 		}
-		c.add(s.name, s.kind, s.sig, content, a, b)
+		c.add(s.name, s.kind, s.sig, content, f, t)
+		k++
 	}
 }
 
