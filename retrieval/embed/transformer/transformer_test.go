@@ -22,7 +22,7 @@ type reference struct {
 	Models map[string][]struct {
 		Text      string
 		Kind      string // "passage" (Embed) or "query" (EmbedQueries)
-		MaxTokens int `json:"max_tokens"` // 0: the Spec's
+		MaxTokens int    `json:"max_tokens"` // 0: the Spec's
 		Vector    []float32
 	}
 }
