@@ -72,6 +72,13 @@ type Usage struct {
 	Files       int          `json:"files"`
 	Mentions    int          `json:"mentions,omitempty"`
 	Groups      []UsageGroup `json:"groups,omitempty"` // several definitions only
+	// Resolved is set when the sites in Go code were found by type
+	// resolution (Chunk.Calls, precise.go): each calls the asked function
+	// itself, not another of its name.
+	Resolved bool `json:"resolved,omitempty"`
+	// ByName names the sources whose Go code was matched by name instead,
+	// each with why: "repo:x (package example.com/x: undefined: y)".
+	ByName []string `json:"by_name,omitempty"`
 }
 
 // A UsageGroup is a run of sites attributed to one definition: the one
@@ -104,6 +111,7 @@ func (u Usage) Title() string {
 	case u.Definitions == 0 && u.Sites > u.Mentions && u.Mentions > 0:
 		fmt.Fprintf(&b, "; code that reads it first, then %d %s in other files", u.Mentions, humanize.Noun(u.Mentions, "mention"))
 	}
+	b.WriteString(u.byNameNote())
 	return b.String()
 }
 
@@ -120,11 +128,23 @@ func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, 
 	mentions, defq := users, users
 	users.Refs = []string{name, lastPart(name)}
 	defq.Properties, defq.Limit = []string{"symbol"}, 50
-	res, err := searchAll(ctx, a.Store, []Query{defq, users, mentions})
+	qs := []Query{defq, users, mentions}
+	qual := qualifiedUsage(r.Question) // "Policy.Do": its type-resolved callers (precise.go)
+	if qual != "" {
+		typed := users
+		typed.Refs = []string{qual}
+		qs = append(qs, typed)
+	}
+	res, err := searchAll(ctx, a.Store, qs)
 	if err != nil {
 		return Answer{}, false, err
 	}
 	defs := definitions(res[0], name)
+	if qual != "" {
+		if ans, ok := preciseUsage(r.Question, name, qual, defs, res[3], res[1]); ok {
+			return ans, true, nil
+		}
+	}
 	if len(defs) == 0 && !keyLike(name, r.Question) {
 		return Answer{}, false, nil // "which code calls Flask?": not a name of the code
 	}
