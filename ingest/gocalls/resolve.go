@@ -19,6 +19,10 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
+// NoModule is Result.Err when the commit has .go files but no go.mod: not
+// a Go module (scripts, examples, a GOPATH-era tree).
+const NoModule = "no go.mod in the repository"
+
 // loadMode asks go/packages for what Resolve reads: each package's files,
 // its syntax and its types.Info, type-checked from source; dependencies
 // outside the module come from export data the go command builds
@@ -83,7 +87,7 @@ func resolve(ctx context.Context, repoDir, commit string) *Result {
 	if _, err := exec.LookPath("go"); err != nil {
 		res.Err = "no go command in PATH"
 	} else if len(mods) == 0 {
-		res.Err = "no go.mod in the repository"
+		res.Err = NoModule
 	}
 	if res.Err != "" {
 		for _, p := range goFiles {
