@@ -62,6 +62,9 @@ type Chunk struct {
 	// be type-checked; "" for other languages and for chunks indexed
 	// before type resolution.
 	Types string
+	// Package is, for a Go chunk whose Types is TypesResolved, the name in
+	// its file's package clause ("retry", "retry_test"); "" otherwise.
+	Package string
 
 	CommitSHA string // full 40-hex SHA the content was read at ("" for non-git sources); render the first 7
 	Branch    string // branch the chunk belongs to ("" for non-git sources)

@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"slices"
@@ -10,11 +11,11 @@ import (
 )
 
 // qualifiedUsage returns the Go qualified name a usage question asks about,
-// as typed but for a receiver's parentheses and a leading import path:
-// "Policy.Do" for "who calls (*Policy).Do" or "retry.Policy.Do",
-// "retry.Do" for "who calls retry.Do"; "" when the name has no qualifier or
-// is not Go's (a "::" or "#" qualifier). It is the key of Chunk.Calls,
-// compared case-insensitively.
+// as typed but for a receiver's parentheses and anything before a package
+// name: "Policy.Do" for "who calls (*Policy).Do", "retry.Policy.Do" for
+// "who calls retry.Policy.Do", "retry.Do" for "who calls retry.Do"; ""
+// when the name has no qualifier or is not Go's (a "::" or "#"
+// qualifier). It is matched against Chunk.Calls by callMatcher.
 func qualifiedUsage(question string) string {
 	q := receiverRe.ReplaceAllString(strings.TrimSpace(question), "$1.")
 	for _, re := range usagePatterns {
@@ -30,30 +31,31 @@ func qualifiedUsage(question string) string {
 		if len(parts) < 2 || slices.Contains(parts, "") {
 			return ""
 		}
-		return strings.Join(parts[len(parts)-2:], ".")
+		return strings.Join(parts[max(len(parts)-3, 0):], ".")
 	}
 	return ""
 }
 
 // preciseUsage answers a usage question about the qualified Go name qual
-// ("Policy.Do", "retry.Do") from the type-resolved calls of Go chunks
-// (Chunk.Calls): a site is a line whose resolved callee is qual, so
-// http.Client.Do and sync.Once.Do are not sites of Policy.Do. typed are the
-// chunks whose refs hold qual, named those whose refs hold its last part,
-// found (the candidates of today's name match). A Go chunk without
-// resolved calls (Chunk.Types not TypesResolved: the module did not
-// type-check, or it was indexed before) is matched by name as usage does,
-// and the answer says so per source (Usage.ByName). ok is false when no
-// candidate or definition is Go code: the question is then answered by
-// name alone.
+// ("Policy.Do", "retry.Policy.Do", "retry.Do") from the type-resolved
+// calls of Go chunks (Chunk.Calls): a site is a line whose resolved callee
+// is qual (callMatcher), so http.Client.Do and sync.Once.Do are not sites
+// of Policy.Do. typed are the chunks whose refs hold qual, named those whose
+// refs hold its last part, found (the candidates of today's name match). A
+// Go chunk without resolved calls (Chunk.Types not TypesResolved: the
+// module did not type-check, or it was indexed before) is matched by name
+// as usage does, and the answer says so per source (Usage.ByName). ok is
+// false when no candidate or definition is Go code: the question is then
+// answered by name alone.
 func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (ans Answer, ok bool) {
 	defs = preciseDefs(defs, qual)
 	isGo := func(c Chunk) bool { return c.Language == "go" || strings.HasSuffix(c.Path, ".go") }
 	goDefs := len(defs) > 0 && !slices.ContainsFunc(defs, func(d Hit) bool { return !isGo(d.Chunk) })
-	if !slices.ContainsFunc(append(append(slices.Clip(defs), typed...), named...), func(h Hit) bool { return isGo(h.Chunk) }) {
+	cands := append(slices.Clip(typed), named...)
+	if !slices.ContainsFunc(append(slices.Clip(defs), cands...), func(h Hit) bool { return isGo(h.Chunk) }) {
 		return Answer{}, false
 	}
-	exact := slices.ContainsFunc(append(slices.Clip(typed), named...), func(h Hit) bool { return hasCall(h.Chunk, qual, true) })
+	calls := newCallMatcher(qual, defs, cands)
 	match := siteMatcher(defs, name)
 	skip := map[string]bool{}
 	for _, d := range defs {
@@ -64,7 +66,7 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 		resolved bool
 		byName   = map[string]string{} // source -> why its Go chunks were matched by name
 	)
-	for _, h := range append(slices.Clip(typed), named...) {
+	for _, h := range cands {
 		c := h.Chunk
 		if skip[h.ID] {
 			continue
@@ -73,7 +75,7 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 		switch {
 		case c.Types == TypesResolved:
 			resolved = true
-			sites = append(sites, callSites(c, qual, exact)...)
+			sites = append(sites, callSites(c, calls)...)
 		case !isGo(c) && goDefs:
 			// another language cannot call a Go function
 		case isGo(c):
@@ -101,46 +103,81 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 }
 
 // preciseDefs keeps the definitions of qual among defs (all of which name
-// its last part): the method "Type.Method", or the function "Func" in a
-// folder named like the package ("retry.Do": retry/*.go); when none is,
-// all of them.
+// its last part): for "pkg.Type.Method" the method in package pkg; for
+// "A.B", the method B of type A, or the function B of package A (by
+// Chunk.Package, else by the folder's name). nil when none is.
 func preciseDefs(defs []Hit, qual string) []Hit {
-	pkg, fn, _ := strings.Cut(qual, ".")
+	parts := strings.Split(qual, ".")
 	var out []Hit
 	for _, d := range defs {
 		c := d.Chunk
-		if strings.EqualFold(c.Symbol, qual) ||
-			strings.EqualFold(c.Symbol, fn) && strings.EqualFold(path.Base(path.Dir(c.Path)), pkg) {
+		pkg := cmp.Or(strings.TrimSuffix(c.Package, "_test"), path.Base(path.Dir(c.Path)))
+		var ok bool
+		if len(parts) == 3 {
+			ok = strings.EqualFold(c.Symbol, parts[1]+"."+parts[2]) && (c.Package == "" || strings.EqualFold(pkg, parts[0]))
+		} else {
+			ok = strings.EqualFold(c.Symbol, qual) || strings.EqualFold(c.Symbol, parts[1]) && strings.EqualFold(pkg, parts[0])
+		}
+		if ok {
 			out = append(out, d)
 		}
-	}
-	if len(out) == 0 {
-		return nil
 	}
 	return out
 }
 
-// hasCall reports whether c has a resolved call of qual, in qual's case
-// when exact is set, else in any case.
-func hasCall(c Chunk, qual string, exact bool) bool {
-	return slices.ContainsFunc(c.Calls, func(s string) bool { return callName(s, qual, exact) })
+// A callMatcher tells whether a resolved call (an entry of Chunk.Calls,
+// "retry.Policy.Do@12") is one of the asked function.
+type callMatcher struct {
+	qual  string
+	exact bool            // compare in qual's case (some call has it), else in any case
+	pkgs  map[string]bool // for "Type.Method": the packages of its definitions; nil for any
 }
 
-func callName(call, qual string, exact bool) bool {
-	n, _, _ := strings.Cut(call, "@")
-	if exact {
-		return n == qual
+// newCallMatcher matches qual in its case when some candidate has a call
+// so named, else in any case; "Type.Method" is restricted to the packages
+// of the definitions found (Chunk.Package), so that the callers of
+// retryablehttp's Client.Do are not net/http's.
+func newCallMatcher(qual string, defs, cands []Hit) callMatcher {
+	m := callMatcher{qual: qual, exact: true}
+	for _, d := range defs {
+		if p := strings.TrimSuffix(d.Chunk.Package, "_test"); p != "" {
+			if m.pkgs == nil {
+				m.pkgs = map[string]bool{}
+			}
+			m.pkgs[strings.ToLower(p)] = true
+		}
 	}
-	return strings.EqualFold(n, qual)
+	for _, h := range cands {
+		if slices.ContainsFunc(h.Chunk.Calls, m.match) {
+			return m
+		}
+	}
+	m.exact = false
+	return m
 }
 
-// callSites are the lines of c whose resolved calls include qual (see
-// hasCall), with their text.
-func callSites(c Chunk, qual string, exact bool) []site {
+// match reports whether call, "pkg.Type.Method@line" or "pkg.Func@line",
+// is of the asked function: its whole name is qual, or for a method its
+// "Type.Method" is, in a package of m.pkgs when there are any.
+func (m callMatcher) match(call string) bool {
+	n, _, _ := strings.Cut(call, "@")
+	eq := strings.EqualFold
+	if m.exact {
+		eq = func(a, b string) bool { return a == b }
+	}
+	if eq(n, m.qual) {
+		return true
+	}
+	pkg, tm, _ := strings.Cut(n, ".")
+	return strings.Count(n, ".") == 2 && eq(tm, m.qual) && (m.pkgs == nil || m.pkgs[strings.ToLower(pkg)])
+}
+
+// callSites are the lines of c with a call m matches, with their text.
+func callSites(c Chunk, m callMatcher) []site {
 	lines := strings.Split(strings.TrimRight(c.Content, "\n"), "\n")
 	var out []site
 	for _, call := range c.Calls {
-		if !callName(call, qual, exact) {
+		if !m.match(call) {
 			continue
 		}
 		_, at, _ := strings.Cut(call, "@")
@@ -150,7 +187,7 @@ func callSites(c Chunk, qual string, exact bool) []site {
 			continue
 		}
 		if len(out) > 0 && out[len(out)-1].line == n {
-			continue // two calls of qual on one line
+			continue // two calls on one line
 		}
 		out = append(out, site{chunk: c, line: n, text: strings.TrimSpace(lines[i])})
 	}

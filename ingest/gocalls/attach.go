@@ -7,9 +7,10 @@ import (
 	"github.com/ragbot/ragbot/retrieval"
 )
 
-// Attach sets c.Calls and c.Types from the resolution of c's file and adds
-// the calls' names to c.Refs (each once), so that a refs filter on a
-// qualified name ("Policy.Do") finds the chunk. A chunk of a file the
+// Attach sets c.Calls, c.Types and c.Package from the resolution of c's
+// file and adds the calls' names to c.Refs (each once), with and without
+// the package for a method ("retry.Policy.Do" and "Policy.Do"), so that a
+// refs filter on a qualified name as typed finds the chunk. A chunk of a file the
 // result does not know (not .go, or a nil Result) is left as it is.
 // Calls are those on lines StartLine to EndLine.
 func (r *Result) Attach(c *retrieval.Chunk) {
@@ -18,11 +19,18 @@ func (r *Result) Attach(c *retrieval.Chunk) {
 		return
 	}
 	calls, types := f.span(c.StartLine, c.EndLine)
-	c.Calls, c.Types = calls, types
+	c.Calls, c.Types, c.Package = calls, types, f.Package
 	for _, s := range calls {
 		name, _, _ := strings.Cut(s, "@")
-		if !slices.Contains(c.Refs, name) {
-			c.Refs = append(c.Refs, name)
+		names := []string{name}
+		if strings.Count(name, ".") == 2 { // pkg.Type.Method
+			_, tm, _ := strings.Cut(name, ".")
+			names = append(names, tm)
+		}
+		for _, n := range names {
+			if !slices.Contains(c.Refs, n) {
+				c.Refs = append(c.Refs, n)
+			}
 		}
 	}
 }

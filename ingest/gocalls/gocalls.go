@@ -23,15 +23,16 @@ import (
 // A Call is one use of a function or method: Name is its qualified name,
 // Line the 1-based line of the use in its file.
 //
-// Name is "Type.Method" for a method, with Type the named type that
+// Name is "pkg.Type.Method" for a method, with Type the named type that
 // declares it, whether the receiver is a pointer or a value, and also when
 // the method is reached through an embedded field (promoted: go/types
-// resolves the selector to the embedded type's method); for a method of a
-// named interface it is "Interface.Method" (the static callee: which
-// concrete method runs is decided at run time). Name is "pkg.Func" for a
-// package-level function, pkg being the package name (the last element
-// of its import path as a rule), and for a generic type or function the
-// uninstantiated name.
+// resolves the selector to the embedded type's method, Go spec
+// "Selectors"); for a method of a named interface it is
+// "pkg.Interface.Method" (the static callee: which concrete method runs is
+// decided at run time). Name is "pkg.Func" for a package-level function.
+// pkg is the declaring package's name (types.Package.Name, as in its
+// package clause: "http" for net/http), and a generic type or function
+// is named uninstantiated.
 type Call struct {
 	Line int
 	Name string
@@ -42,6 +43,9 @@ func (c Call) String() string { return fmt.Sprintf("%s@%d", c.Name, c.Line) }
 
 // File is what resolution found for one .go file of the commit.
 type File struct {
+	// Package is the name in the file's package clause ("retry",
+	// "retry_test"); "" when Err is set.
+	Package string
 	// Calls are sorted by line, then name, each once.
 	Calls []Call
 	// Err is "" when the file's package type-checked without errors; else
@@ -101,24 +105,28 @@ func (r *Result) Summary() string {
 	return s
 }
 
-// QualifiedName is the Call.Name of fn, or "" for a method of an unnamed
-// type (an interface literal, a struct literal's embedded field's
-// method set has the embedded type's name, so it is named).
+// QualifiedName is the Call.Name of fn: "pkg.Type.Method" or "pkg.Func";
+// "" for a method of an unnamed interface (an interface literal). A
+// method of a universe type (error.Error) has no package: "error.Error".
 func QualifiedName(fn *types.Func) string {
 	fn = fn.Origin()
+	pkg := ""
+	if fn.Pkg() != nil {
+		pkg = fn.Pkg().Name() + "."
+	}
 	sig, _ := fn.Type().(*types.Signature)
 	if sig == nil || sig.Recv() == nil {
-		if fn.Pkg() == nil {
-			return fn.Name()
-		}
-		return fn.Pkg().Name() + "." + fn.Name()
+		return pkg + fn.Name()
 	}
 	t := sig.Recv().Type()
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name() + "." + fn.Name()
+		if n.Obj().Pkg() == nil {
+			pkg = ""
+		}
+		return pkg + n.Obj().Name() + "." + fn.Name()
 	}
 	return ""
 }

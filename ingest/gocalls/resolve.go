@@ -112,7 +112,7 @@ func resolve(ctx context.Context, repoDir, commit string) *Result {
 		case st == nil:
 			res.Files[p] = File{Err: "in no package type-checked for " + goEnv("GOOS") + "/" + goEnv("GOARCH") + " (build constraints, testdata, or outside the module)"}
 		case st.ok:
-			res.Files[p] = File{Calls: sortCalls(st.calls)}
+			res.Files[p] = File{Package: st.pkg, Calls: sortCalls(st.calls)}
 		default:
 			res.Files[p] = File{Err: st.err}
 		}
@@ -123,6 +123,7 @@ func resolve(ctx context.Context, repoDir, commit string) *Result {
 // fileState gathers one file's calls over the package variants that hold
 // it (a package, and the same package compiled with its tests).
 type fileState struct {
+	pkg   string // package name, from a clean variant
 	ok    bool   // some variant holding the file type-checked cleanly
 	err   string // the first error of a variant that did not
 	calls []Call // from clean variants only
@@ -167,7 +168,7 @@ func load(ctx context.Context, root, mod string, files map[string]*fileState) er
 		}
 		for _, f := range pkg.GoFiles {
 			if p, ok := rel(f); ok {
-				state(p).ok = true
+				state(p).ok, state(p).pkg = true, pkg.Name
 			}
 		}
 		if pkg.TypesInfo == nil {

@@ -129,7 +129,7 @@ func TestResolveBrokenPackage(t *testing.T) {
 		t.Fatalf("Resolve: %s", res.Err)
 	}
 	okf, _ := res.File("ok/ok.go")
-	if diff := cmp.Diff(gocalls.File{Calls: []gocalls.Call{{Line: 5, Name: "ok.F"}}}, okf); diff != "" {
+	if diff := cmp.Diff(gocalls.File{Package: "ok", Calls: []gocalls.Call{{Line: 5, Name: "ok.F"}}}, okf); diff != "" {
 		t.Errorf("ok/ok.go (-want +got):\n%s", diff)
 	}
 	for _, p := range []string{"bad/bad.go", "bad/other.go"} {

@@ -32,11 +32,11 @@ func refsProperty() *models.Property {
 
 // callsProperties hold retrieval.Chunk.Calls, stored for the usage
 // answer to read back (neither filtered nor searched: the names are in
-// refs), and Chunk.Types, filterable whole.
+// refs), and Chunk.Types and Chunk.Package, filterable whole.
 func callsProperties() []*models.Property {
 	return []*models.Property{
 		{Name: "calls", DataType: []string{"text[]"}, IndexFilterable: boolp(false), IndexSearchable: boolp(false)},
-		fieldProp("types", "text"),
+		fieldProp("types", "text"), fieldProp("package", "text"),
 	}
 }
 
@@ -109,7 +109,7 @@ func chunkClass(name, embedder, semantic string) *models.Class {
 			{Name: "acl", DataType: []string{"text[]"}, Tokenization: tokField},
 			refsProperty(),
 			pendingProp(),
-			callsProperties()[0], callsProperties()[1],
+			callsProperties()[0], callsProperties()[1], callsProperties()[2],
 		},
 	}
 }
@@ -193,7 +193,7 @@ func nextSlot(slot string) string {
 var chunkFields = []string{
 	"source", "kind", "path", "symbol", "symbol_kind", "language", "signature", "content",
 	"start_line", "end_line", "ordinal", "commit_sha", "branch", "url", "author", "version",
-	"modified_at", "indexed_at", "content_hash", "acl", "calls", "types",
+	"modified_at", "indexed_at", "content_hash", "acl", "calls", "types", "package",
 }
 
 // ensureSchema creates the chunk, state and vocabulary collections when missing and
@@ -231,7 +231,7 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 
 // addMissing adds to a chunk collection made before they existed the
 // properties of want it lacks (Weaviate docs, 'Add a property'): refs,
-// calls and types, whose arrival changed the indexer's settings
+// calls, types and package, whose arrival changed the indexer's settings
 // fingerprint so that the next run of each source rewrites its chunks with
 // them, and semantic_pending, which old chunks never need (they have their
 // semantic vector).

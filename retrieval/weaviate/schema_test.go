@@ -144,7 +144,7 @@ func TestOpenStoreAddsRefs(t *testing.T) {
 	}
 }
 
-// A chunk collection made before calls and types existed gets both when a
+// A chunk collection made before calls, types and package existed gets them when a
 // store opens it, and a chunk's resolved calls are read back by searches.
 func TestOpenStoreAddsCalls(t *testing.T) {
 	ctx := context.Background()
@@ -176,7 +176,7 @@ func TestOpenStoreAddsCalls(t *testing.T) {
 	now := time.Now()
 	c := retrieval.Chunk{Source: "repo:a", Kind: retrieval.KindCode, Path: "a.go", Symbol: "open", Content: "func open() { p.Do() }",
 		StartLine: 3, EndLine: 3, IndexedAt: now, ModifiedAt: now, Refs: []string{"Do", "Policy.Do"},
-		Calls: []string{"Policy.Do@3"}, Types: retrieval.TypesResolved}
+		Calls: []string{"retry.Policy.Do@3"}, Types: retrieval.TypesResolved, Package: "retry"}
 	if err := store.Upsert(ctx, []retrieval.Chunk{c}, [][]float32{make([]float32, 4)}); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestOpenStoreAddsCalls(t *testing.T) {
 		t.Fatalf("refs policy.do: %d hits, want 1", len(hits))
 	}
 	got := hits[0].Chunk
-	if diff := cmp.Diff([]string{"Policy.Do@3"}, got.Calls); diff != "" || got.Types != retrieval.TypesResolved {
-		t.Errorf("calls (-want +got):\n%s\ntypes %q, want %q", diff, got.Types, retrieval.TypesResolved)
+	if diff := cmp.Diff([]string{"retry.Policy.Do@3"}, got.Calls); diff != "" || got.Types != retrieval.TypesResolved || got.Package != "retry" {
+		t.Errorf("calls (-want +got):\n%s\ntypes %q, package %q; want %q, retry", diff, got.Types, got.Package, retrieval.TypesResolved)
 	}
 }

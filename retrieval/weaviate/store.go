@@ -360,6 +360,9 @@ func chunkProperties(c retrieval.Chunk) map[string]any {
 	if c.Types != "" {
 		p["types"] = c.Types
 	}
+	if c.Package != "" {
+		p["package"] = c.Package
+	}
 	if !c.ModifiedAt.IsZero() {
 		p["modified_at"] = c.ModifiedAt.UTC().Format(time.RFC3339Nano)
 	}
