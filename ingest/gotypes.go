@@ -41,7 +41,7 @@ func (ix *Indexer) resolveGo(ctx context.Context, log *slog.Logger, repo gitRepo
 		log.Warn("go files not type-checked, their usage answers match names by text", "files", res.Failed)
 	}
 	log.Info("go types resolved", "modules", res.Modules, "calls", res.Calls, "untyped_files", res.Failed,
-		"seconds", res.Elapsed.Seconds(), "peak_rss_bytes", res.PeakRSS, "child_rss_bytes", res.ChildRSS)
+		"seconds", res.Elapsed.Seconds(), "peak_rss_bytes", res.PeakRSS)
 	return res
 }
 

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -60,14 +59,4 @@ func selfRSS() int64 {
 		}
 	}
 	return 0
-}
-
-// childMaxRSS is ru_maxrss of getrusage(RUSAGE_CHILDREN) in bytes (Linux
-// reports kilobytes, getrusage(2)), or 0.
-func childMaxRSS() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru); err != nil {
-		return 0
-	}
-	return ru.Maxrss << 10
 }
