@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -37,18 +38,20 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps
 
 // parseFile parses a Go file for go/packages (packages.Config.ParseFile);
-// outside root (the module cache, GOROOT) function bodies are dropped:
-// a dependency is only needed for its declarations, and go/types then has
-// neither the bodies to check nor their syntax to keep.
-func parseFile(root string) func(*token.FileSet, string, []byte) (*ast.File, error) {
+// in deps (GOROOT and the module cache, see depDirs) function bodies are
+// dropped: a dependency is only needed for its declarations, and go/types
+// then has neither the bodies to check nor their syntax to keep. The
+// module's own files, and cgo's output for them (in the build cache),
+// are parsed whole.
+func parseFile(deps []string) func(*token.FileSet, string, []byte) (*ast.File, error) {
 	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		dep := slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(filename, d+string(filepath.Separator)) })
 		mode := parser.AllErrors | parser.ParseComments
-		inside := strings.HasPrefix(filename, root+string(filepath.Separator))
-		if !inside {
+		if dep {
 			mode = parser.SkipObjectResolution
 		}
 		f, err := parser.ParseFile(fset, filename, src, mode)
-		if !inside && f != nil {
+		if dep && f != nil {
 			for _, d := range f.Decls {
 				if fd, ok := d.(*ast.FuncDecl); ok {
 					fd.Body = nil
@@ -57,6 +60,25 @@ func parseFile(root string) func(*token.FileSet, string, []byte) (*ast.File, err
 		}
 		return f, err
 	}
+}
+
+// depDirs are GOROOT and GOMODCACHE as the go command in dir sees them
+// (`go env`), or none when it fails: then nothing is trimmed.
+func depDirs(ctx context.Context, dir string, env []string) []string {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT", "GOMODCACHE")
+	cmd.Dir, cmd.Env = dir, env
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for _, d := range strings.Fields(string(out)) {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			d = r
+		}
+		dirs = append(dirs, filepath.Clean(d))
+	}
+	return dirs
 }
 
 // Resolve type-checks every Go module of commit in the git repository at
@@ -162,9 +184,10 @@ type fileState struct {
 // module); errors inside packages are recorded per file.
 func load(ctx context.Context, root, mod string, files map[string]*fileState) error {
 	fset := token.NewFileSet()
+	dir := filepath.Join(root, mod)
+	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
 	cfg := &packages.Config{
-		Context: ctx, Dir: filepath.Join(root, mod), Mode: loadMode, Tests: true, Fset: fset, ParseFile: parseFile(root),
-		Env: append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local"),
+		Context: ctx, Dir: dir, Mode: loadMode, Tests: true, Fset: fset, ParseFile: parseFile(depDirs(ctx, dir, env)), Env: env,
 	}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
