@@ -20,8 +20,8 @@ import (
 // When the last indexed commit is an ancestor of the head, the run is
 // incremental (ModeIncremental): only the files in `git diff-tree -M` between
 // the two are chunked again, and the Go files whose type-resolved calls
-// changed with them (see Indexer.retyped); the chunks of deleted files and of symbols gone
-// from changed files are deleted, and a renamed file's chunks move to the new
+// changed with them (Indexer.retyped); the chunks of deleted files and of
+// symbols gone from changed files are deleted, and a renamed file's chunks move to the new
 // path. Otherwise (first run, full set, settings changed, the last commit
 // rewritten away by a force push, or the previous run did not finish) every
 // file is chunked and every stored chunk of the branch that is not among the

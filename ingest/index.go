@@ -426,7 +426,9 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 		// compacts them, so rewriting a whole unchanged source moves the
 		// ranking of every other source in the collection.
 		// A chunk waiting for its semantic vector (Indexer.embed) is written
-		// again, embedded whole.
+		// again, embedded whole. So is one whose type-resolved calls changed
+		// (Go: an edit elsewhere changed what its names resolve to), with
+		// its stored vector.
 		same := ok && old.ContentHash == c.ContentHash && !rewrite && (!old.Pending || ix.DeferSemantic) &&
 			old.Types == c.Types && slices.Equal(old.Calls, c.Calls)
 		if c.CommitSHA != "" {

@@ -156,3 +156,20 @@ func TestResolveNoModule(t *testing.T) {
 		t.Errorf("Err %q, main.go %v %+v; want no go.mod on both", res.Err, ok, f)
 	}
 }
+
+// TestResolveModuleNeedsNewerGo checks that a module the go command cannot
+// load at all (it asks for a Go release that does not exist yet, and
+// GOTOOLCHAIN=local forbids fetching one) gives every file the reason.
+func TestResolveModuleNeedsNewerGo(t *testing.T) {
+	dir, commit := gitRepo(t, map[string]string{
+		"go.mod":  "module example.com/future\n\ngo 1.999\n",
+		"a/a.go":  "package a\n\nfunc F() {}\n",
+		"main.go": "package main\n\nimport \"example.com/future/a\"\n\nfunc main() { a.F() }\n",
+	})
+	res := gocalls.Resolve(context.Background(), dir, commit)
+	for _, p := range []string{"a/a.go", "main.go"} {
+		if f, _ := res.File(p); !strings.Contains(f.Err, "1.999") || f.Calls != nil {
+			t.Errorf("%s: Err %q, Calls %v; want the go version named and no calls", p, f.Err, f.Calls)
+		}
+	}
+}
