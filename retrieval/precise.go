@@ -3,9 +3,9 @@ package retrieval
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -64,7 +64,7 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 	var (
 		sites    []site
 		resolved bool
-		byName   = map[string]string{} // source -> why its Go chunks were matched by name
+		byName   = map[string]*untyped{} // source -> its Go files matched by name, and why
 	)
 	for _, h := range cands {
 		c := h.Chunk
@@ -79,14 +79,23 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 		case !isGo(c) && goDefs:
 			// another language cannot call a Go function
 		case isGo(c):
+			found := chunkSites(c, match, false)
+			if len(found) == 0 {
+				continue
+			}
+			sites = append(sites, found...)
 			reason := strings.TrimPrefix(c.Types, TypesUnavailable)
 			if c.Types == "" {
 				reason = "indexed without type resolution; index the source again"
 			}
-			if _, seen := byName[c.Source]; !seen || strings.Contains(byName[c.Source], "indexed without") {
-				byName[c.Source] = reason
+			un := byName[c.Source]
+			if un == nil {
+				un = &untyped{reason: reason}
+				byName[c.Source] = un
 			}
-			sites = append(sites, chunkSites(c, match, false)...)
+			if !slices.Contains(un.files, c.Path) {
+				un.files = append(un.files, c.Path)
+			}
 		default:
 			sites = append(sites, chunkSites(c, match, false)...)
 		}
@@ -96,10 +105,26 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 	}
 	ans = usageAnswer(question, qual, defs, sites)
 	ans.Usage.Resolved = resolved
-	for _, src := range mapKeys(byName) {
-		ans.Usage.ByName = append(ans.Usage.ByName, fmt.Sprintf("%s (%s)", src, byName[src]))
+	for _, src := range slices.Sorted(maps.Keys(byName)) {
+		ans.Usage.ByName = append(ans.Usage.ByName, byName[src].describe(src))
 	}
 	return ans, true
+}
+
+// untyped gathers the Go files of one source whose sites were matched by
+// name, and the first reason found.
+type untyped struct {
+	reason string
+	files  []string
+}
+
+// describe is "repo:x a.go, b.go (reason)", with at most 3 files named.
+func (u *untyped) describe(source string) string {
+	files := slices.Sorted(slices.Values(u.files))
+	if len(files) > 3 {
+		files = append(files[:3], fmt.Sprintf("%d more files", len(u.files)-3))
+	}
+	return fmt.Sprintf("%s %s (%s)", source, strings.Join(files, ", "), u.reason)
 }
 
 // preciseDefs keeps the definitions of qual among defs (all of which name
@@ -206,13 +231,4 @@ func (u Usage) byNameNote() string {
 		return "; matched by name: type information unavailable for " + strings.Join(u.ByName, ", ")
 	}
 	return ""
-}
-
-func mapKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

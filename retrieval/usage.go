@@ -76,8 +76,9 @@ type Usage struct {
 	// resolution (Chunk.Calls, precise.go): each calls the asked function
 	// itself, not another of its name.
 	Resolved bool `json:"resolved,omitempty"`
-	// ByName names the sources whose Go code was matched by name instead,
-	// each with why: "repo:x (package example.com/x: undefined: y)".
+	// ByName names the sources and Go files whose sites were matched by
+	// name instead, each source with why: "repo:x a.go, b.go (package
+	// example.com/x: undefined: y)".
 	ByName []string `json:"by_name,omitempty"`
 }
 
