@@ -27,6 +27,10 @@ func (ix *Indexer) resolveGo(ctx context.Context, log *slog.Logger, repo gitRepo
 	}
 	res := gocalls.Resolve(ctx, repo.dir, commit)
 	switch {
+	case len(res.Files) == 0 && res.Err != "": // the commit could not be extracted
+		st.Types = res.Summary()
+		log.Warn("go type resolution failed, usage answers match Go names by text", "reason", res.Err)
+		return nil
 	case len(res.Files) == 0:
 		return nil // no Go code
 	case res.Err == gocalls.NoModule: // .go files, but not a module: nothing to report
