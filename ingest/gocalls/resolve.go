@@ -147,12 +147,24 @@ func resolve(ctx context.Context, repoDir, commit string) *Result {
 	files := map[string]*fileState{}
 	for _, m := range mods {
 		res.Modules++
-		if err := load(ctx, tmp, m, files); err != nil {
+		if err := load(ctx, tmp, m, nil, nil, files); err != nil {
 			for _, p := range goFiles {
 				if moduleOf(p, mods) == m && files[p] == nil {
 					files[p] = &fileState{err: fmt.Sprintf("module %s: %v", displayDir(m), err)}
 				}
 			}
+			continue
+		}
+		// Files left out by a build tag (integration tests, "compat"):
+		// once more with their tags set, for those files only.
+		left := map[string]bool{}
+		for _, p := range goFiles {
+			if moduleOf(p, mods) == m && files[p] == nil {
+				left[p] = true
+			}
+		}
+		if tags := buildTags(tmp, left); len(tags) > 0 {
+			_ = load(ctx, tmp, m, tags, left, files) // what fails stays "in no package"
 		}
 	}
 	for _, p := range goFiles {
@@ -179,13 +191,18 @@ type fileState struct {
 }
 
 // load type-checks the module in folder mod (relative to root, "." for
-// the root) and records each file's calls in files, by repository path.
+// the root), with the build tags given, and records each file's calls in
+// files, by repository path; only the files in only when it is not nil.
 // The error is go/packages' own (the go command could not list the
 // module); errors inside packages are recorded per file.
-func load(ctx context.Context, root, mod string, files map[string]*fileState) error {
+func load(ctx context.Context, root, mod string, tags []string, only map[string]bool, files map[string]*fileState) error {
 	fset := token.NewFileSet()
 	dir := filepath.Join(root, mod)
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+	flags := "GOFLAGS=-mod=mod"
+	if len(tags) > 0 {
+		flags += " -tags=" + strings.Join(tags, ",")
+	}
+	env := append(os.Environ(), flags, "GOWORK=off", "GOTOOLCHAIN=local")
 	cfg := &packages.Config{
 		Context: ctx, Dir: dir, Mode: loadMode, Tests: true, Fset: fset, ParseFile: parseFile(depDirs(ctx, dir, env)), Env: env,
 	}
@@ -198,7 +215,8 @@ func load(ctx context.Context, root, mod string, files map[string]*fileState) er
 		if err != nil || strings.HasPrefix(r, "..") {
 			return "", false // a generated file in the build cache
 		}
-		return filepath.ToSlash(r), true
+		r = filepath.ToSlash(r)
+		return r, only == nil || only[r]
 	}
 	state := func(p string) *fileState {
 		if files[p] == nil {

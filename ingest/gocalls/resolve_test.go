@@ -117,15 +117,18 @@ func TestResolveCallers(t *testing.T) {
 }
 
 // TestResolveBrokenPackage checks that a package that does not
-// type-check gives its files an error naming the fault, and that the
-// module's other package is still resolved.
+// type-check gives its files an error naming the fault, that the module's
+// other package is still resolved, a file behind a build tag too, and
+// that a file for another system is said to be in no package.
 func TestResolveBrokenPackage(t *testing.T) {
 	dir, commit := gitRepo(t, map[string]string{
 		"go.mod":        "module example.com/broken\n\ngo 1.22\n",
 		"ok/ok.go":      "package ok\n\nfunc F() {}\n\nfunc G() { F() }\n",
 		"bad/bad.go":    "package bad\n\nimport \"example.com/broken/ok\"\n\nfunc H() { ok.F(); undefinedThing() }\n",
 		"bad/other.go":  "package bad\n\nfunc I() {}\n",
-		"tools/tool.go": "//go:build never\n\npackage tools\n",
+		"tools/tool.go": "//go:build plan9\n\npackage tools\n",
+		// Left out of the first load for want of its tag: loaded again with it.
+		"ok/integration.go": "//go:build integration\n\npackage ok\n\nfunc T() { F() }\n",
 	})
 	res := gocalls.Resolve(context.Background(), dir, commit)
 	if res.Err != "" {
@@ -140,6 +143,10 @@ func TestResolveBrokenPackage(t *testing.T) {
 		if !strings.Contains(f.Err, "undefined: undefinedThing") || f.Calls != nil {
 			t.Errorf("%s: Err %q, Calls %v; want the undefined name and no calls", p, f.Err, f.Calls)
 		}
+	}
+	tagged, _ := res.File("ok/integration.go")
+	if diff := cmp.Diff(gocalls.File{Package: "ok", Calls: []gocalls.Call{{Line: 5, Name: "ok.F"}}}, tagged); diff != "" {
+		t.Errorf("ok/integration.go (-want +got):\n%s", diff)
 	}
 	if f, _ := res.File("tools/tool.go"); !strings.Contains(f.Err, "build constraints") {
 		t.Errorf("tools/tool.go: Err %q, want it to say it is in no package", f.Err)
