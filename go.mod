@@ -30,8 +30,11 @@ require (
 	golang.org/x/oauth2 v0.25.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/term v0.48.0
+	golang.org/x/tools v0.48.0
 	gopkg.in/yaml.v3 v3.0.1
 )
+
+require golang.org/x/mod v0.38.0 // indirect
 
 require (
 	dario.cat/mergo v1.0.1 // indirect

@@ -19,8 +19,9 @@ import (
 //
 // When the last indexed commit is an ancestor of the head, the run is
 // incremental (ModeIncremental): only the files in `git diff-tree -M` between
-// the two are chunked again; the chunks of deleted files and of symbols gone
-// from changed files are deleted, and a renamed file's chunks move to the new
+// the two are chunked again, and the Go files whose type-resolved calls
+// changed with them (Indexer.retyped); the chunks of deleted files and of
+// symbols gone from changed files are deleted, and a renamed file's chunks move to the new
 // path. Otherwise (first run, full set, settings changed, the last commit
 // rewritten away by a force push, or the previous run did not finish) every
 // file is chunked and every stored chunk of the branch that is not among the
@@ -120,6 +121,7 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, v
 	if err != nil {
 		return err
 	}
+	meta.types = ix.resolveGo(ctx, log, repo, meta.commit, false, nil, st)
 	st.Skipped = map[string]int{}
 	keep := treeFiles(entries, src, func(e treeEntry, reason string) {
 		st.Skipped[reason]++
@@ -151,6 +153,7 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 	if err != nil {
 		return err
 	}
+	meta.types = ix.resolveGo(ctx, log, repo, meta.commit, true, changes, st)
 	st.Skipped = map[string]int{}
 	affected := map[string]bool{}
 	var oldFiles, newFiles []treeEntry
@@ -175,6 +178,14 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 			}
 			newFiles = append(newFiles, treeEntry{mode: c.newMode, blob: c.newBlob, path: c.newPath})
 		}
+	}
+	retyped, err := ix.retyped(ctx, repo, meta, meta.types, affected, src)
+	if err != nil {
+		return err
+	}
+	for _, e := range retyped { // unchanged, but their calls resolve differently now
+		affected[e.path] = true
+		oldFiles, newFiles = append(oldFiles, e), append(newFiles, e)
 	}
 	if len(affected) == 0 {
 		st.Files, st.Chunks, st.Kept = prev.Files, prev.Chunks, prev.Chunks

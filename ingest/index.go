@@ -23,6 +23,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ragbot/ragbot/ingest/code"
+	"github.com/ragbot/ragbot/ingest/gocalls"
 	"github.com/ragbot/ragbot/ingest/markdown"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -32,8 +33,9 @@ import (
 // metadata change in a way that must rewrite stored chunks; it is part of
 // SourceState.Settings. 3: author and modified_at from blame per symbol.
 // 4: search_text splits the identifiers inside content too. 5: code chunks
-// carry the names they use (refs).
-const pipelineVersion = "5"
+// carry the names they use (refs). 6: Go chunks carry their type-resolved
+// calls (calls, types; ingest/gocalls).
+const pipelineVersion = "6"
 
 // Indexer runs index runs: source -> files -> chunks -> embed -> upsert, then
 // deletes the chunks that no longer exist and records the SourceState.
@@ -79,6 +81,11 @@ type Indexer struct {
 	// section and API operation before it is chunked, embedded or stored
 	// (redact.go); nil stores text as it is.
 	Redact *Redactor
+	// NoGoTypes turns off type resolution of Go modules (ingest/gocalls):
+	// Go chunks then get no Calls, and usage answers match Go names by
+	// text. Resolution costs a type-check of each module per indexed commit
+	// (seconds to minutes, and the memory of go/types; Stats.Types).
+	NoGoTypes bool
 }
 
 // RunReport is the outcome of one index run, for Indexer.OnRun.
@@ -117,6 +124,7 @@ type Stats struct {
 	Pending  int            // chunks of Embedded stored without their semantic vector, its embedder failing (the next run embeds them) or Deferred
 	Deferred bool           // Indexer.DeferSemantic: the Pending chunks wait for FillSemantic
 	Duration time.Duration
+	Types    string // cost and outcome of the Go type resolution (gocalls.Result.Summary); "" when none ran
 	Removed  string // BranchUntracked or BranchGone when IndexRepo removed the branch from the index (its chunks, Deleted of them, and its state) instead of indexing it
 }
 
@@ -150,6 +158,7 @@ type fileInput struct {
 type runMeta struct {
 	source, branch, commit, link string
 	acl                          []string
+	types                        *gocalls.Result // Go calls of the commit; nil when not resolved
 }
 
 func (ix *Indexer) now() time.Time {
@@ -282,7 +291,7 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, vr *
 	}
 	log.Info("index run done", "mode", st.Mode, "files", st.Files, "chunks", st.Chunks, "embedded", st.Embedded, "semantic_pending", st.Pending,
 		"reused", st.Reused, "kept", st.Kept, "deleted", st.Deleted, "skipped", st.Skipped,
-		"fallback", st.Fallback, "redacted", st.Redacted.Total(), "seconds", st.Duration.Seconds())
+		"fallback", st.Fallback, "redacted", st.Redacted.Total(), "types", st.Types, "seconds", st.Duration.Seconds())
 	return nil
 }
 
@@ -417,8 +426,11 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 		// compacts them, so rewriting a whole unchanged source moves the
 		// ranking of every other source in the collection.
 		// A chunk waiting for its semantic vector (Indexer.embed) is written
-		// again, embedded whole.
-		same := ok && old.ContentHash == c.ContentHash && !rewrite && (!old.Pending || ix.DeferSemantic)
+		// again, embedded whole. So is one whose type-resolved calls changed
+		// (Go: an edit elsewhere changed what its names resolve to), with
+		// its stored vector.
+		same := ok && old.ContentHash == c.ContentHash && !rewrite && (!old.Pending || ix.DeferSemantic) &&
+			old.Types == c.Types && slices.Equal(old.Calls, c.Calls)
 		if c.CommitSHA != "" {
 			same = same && old.CommitSHA == c.CommitSHA
 		} else {
@@ -604,6 +616,7 @@ func finishChunk(c *retrieval.Chunk, f fileInput, lines *blameLines, m runMeta, 
 		}
 	}
 	c.ACL = m.acl
+	m.types.Attach(c)
 	c.ContentHash = retrieval.HashContent(c.Content)
 	c.SearchText = retrieval.SearchText(*c)
 	if c.CommitSHA != "" { // a link points at lines of a commit

@@ -15,7 +15,8 @@ import (
 // skipped ..., line windows ...", with ", N secrets redacted" when the run
 // redacted any (RedactedNote), ", N without semantic vectors (next run)"
 // when its semantic embedder failed (Stats.Pending), or ", N semantic
-// vectors to fill" when they were deferred (Stats.Deferred), and the duration in seconds; shorter for an
+// vectors to fill" when they were deferred (Stats.Deferred), the Go type
+// resolution's cost (Stats.Types: ", types 7.2s rss 390 MB, 1 modules, 24053 calls"), and the duration in seconds; shorter for an
 // up-to-date source or a removed branch. Commit, when set, is a full SHA.
 func (s Stats) Summary(name string) string {
 	where := name
@@ -40,6 +41,9 @@ func (s Stats) Summary(name string) string {
 		red += fmt.Sprintf(", %d semantic vectors to fill", s.Pending)
 	case s.Pending > 0:
 		red += fmt.Sprintf(", %d without semantic vectors (next run)", s.Pending)
+	}
+	if s.Types != "" {
+		red += ", " + s.Types
 	}
 	return fmt.Sprintf("%s: %d files, %d chunks (%d embedded, %d reused, %d unchanged, %d deleted), skipped %s, line windows %s%s, %.1fs",
 		where, s.Files, s.Chunks, s.Embedded, s.Reused, s.Kept, s.Deleted, counts(s.Skipped), counts(s.Fallback), red, s.Duration.Round(100*time.Millisecond).Seconds())

@@ -13,6 +13,14 @@ import (
 	"github.com/google/uuid"
 )
 
+// TypesResolved is Chunk.Types of a chunk whose Calls were resolved by
+// type-checking its module (ingest/gocalls).
+const TypesResolved = "go/types"
+
+// TypesUnavailable starts Chunk.Types of a Go chunk whose uses could not
+// be resolved; the reason follows.
+const TypesUnavailable = "unavailable: "
+
 // Kinds of chunk, stored in Chunk.Kind.
 const (
 	KindCode = "code" // one symbol of a source file, or a line window of it
@@ -42,6 +50,22 @@ type Chunk struct {
 	// like keys ("RAGBOT_TOKEN", "server.port"); nil for prose and for files
 	// without a grammar. Usage answers find callers by them (usage.go).
 	Refs []string
+	// Calls are, for Go code whose module type-checked, the functions and
+	// methods its code uses (calls, method and function values), each
+	// resolved by go/types to its declaration: "Name@Line" with Name
+	// "Type.Method" or "pkg.Func" (ingest/gocalls' Call) and Line 1-based
+	// in the file, sorted by line; their names are in Refs too. nil when
+	// Types is not TypesResolved or the code uses no function.
+	Calls []string
+	// Types says whether Calls hold the chunk's resolved uses:
+	// TypesResolved, or "unavailable: " and why (the package does not
+	// type-check, no go command, ...) for a Go chunk whose module could not
+	// be type-checked; "" for other languages and for chunks indexed
+	// before type resolution.
+	Types string
+	// Package is, for a Go chunk whose Types is TypesResolved, the name in
+	// its file's package clause ("retry", "retry_test"); "" otherwise.
+	Package string
 
 	CommitSHA string // full 40-hex SHA the content was read at ("" for non-git sources); render the first 7
 	Branch    string // branch the chunk belongs to ("" for non-git sources)

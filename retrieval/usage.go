@@ -77,6 +77,14 @@ type Usage struct {
 	Sets        int          `json:"sets,omitempty"`
 	Mentions    int          `json:"mentions,omitempty"`
 	Groups      []UsageGroup `json:"groups,omitempty"` // several definitions only
+	// Resolved is set when the sites in Go code were found by type
+	// resolution (Chunk.Calls, precise.go): each calls the asked function
+	// itself, not another of its name.
+	Resolved bool `json:"resolved,omitempty"`
+	// ByName names the sources and Go files whose sites were matched by
+	// name instead, each source with why: "repo:x a.go, b.go (package
+	// example.com/x: undefined: y)".
+	ByName []string `json:"by_name,omitempty"`
 }
 
 // A UsageGroup is a run of sites attributed to one definition: the one
@@ -119,6 +127,7 @@ func (u Usage) Title() string {
 			fmt.Fprintf(&b, ", then %d %s in other files", u.Mentions, humanize.Noun(u.Mentions, "mention"))
 		}
 	}
+	b.WriteString(u.byNameNote())
 	return b.String()
 }
 
@@ -135,11 +144,23 @@ func (a *Asker) usage(ctx context.Context, r Request, name string) (ans Answer, 
 	mentions, defq := users, users
 	users.Refs = []string{name, lastPart(name)}
 	defq.Properties, defq.Limit = []string{"symbol"}, 50
-	res, err := searchAll(ctx, a.Store, []Query{defq, users, mentions})
+	qs := []Query{defq, users, mentions}
+	qual := qualifiedUsage(r.Question) // "Policy.Do": its type-resolved callers (precise.go)
+	if qual != "" {
+		typed := users
+		typed.Refs = []string{qual}
+		qs = append(qs, typed)
+	}
+	res, err := searchAll(ctx, a.Store, qs)
 	if err != nil {
 		return Answer{}, false, err
 	}
 	defs := definitions(res[0], name)
+	if qual != "" {
+		if ans, ok := preciseUsage(r.Question, name, qual, defs, res[3], res[1]); ok {
+			return ans, true, nil
+		}
+	}
 	if len(defs) == 0 {
 		name = codeSpelling(res[1], name) // "ragbot_token" asked, "RAGBOT_TOKEN" read
 	}

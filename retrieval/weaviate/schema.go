@@ -30,6 +30,16 @@ func refsProperty() *models.Property {
 	return &models.Property{Name: "refs", DataType: []string{"text[]"}, Tokenization: tokLower, IndexSearchable: boolp(false)}
 }
 
+// callsProperties hold retrieval.Chunk.Calls, stored for the usage
+// answer to read back (neither filtered nor searched: the names are in
+// refs), and Chunk.Types and Chunk.Package, filterable whole.
+func callsProperties() []*models.Property {
+	return []*models.Property{
+		{Name: "calls", DataType: []string{"text[]"}, IndexFilterable: boolp(false), IndexSearchable: boolp(false)},
+		fieldProp("types", "text"), fieldProp("package", "text"),
+	}
+}
+
 func boolp(b bool) *bool { return &b }
 
 // fieldProp is a property of type typ ("text" or "text[]") matched whole,
@@ -99,6 +109,7 @@ func chunkClass(name, embedder, semantic string) *models.Class {
 			{Name: "acl", DataType: []string{"text[]"}, Tokenization: tokField},
 			refsProperty(),
 			pendingProp(),
+			callsProperties()[0], callsProperties()[1], callsProperties()[2],
 		},
 	}
 }
@@ -182,7 +193,7 @@ func nextSlot(slot string) string {
 var chunkFields = []string{
 	"source", "kind", "path", "symbol", "symbol_kind", "language", "signature", "content",
 	"start_line", "end_line", "ordinal", "commit_sha", "branch", "url", "author", "version",
-	"modified_at", "indexed_at", "content_hash", "acl",
+	"modified_at", "indexed_at", "content_hash", "acl", "calls", "types", "package",
 }
 
 // ensureSchema creates the chunk, state and vocabulary collections when missing and
@@ -212,7 +223,7 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 			s.chunk, have, s.emb, ErrEmbedderMismatch)
 	}
 	s.semStore, s.slot = sem, slot
-	if err := s.addMissing(ctx, got, refsProperty(), pendingProp()); err != nil {
+	if err := s.addMissing(ctx, got, append([]*models.Property{refsProperty(), pendingProp()}, callsProperties()...)...); err != nil {
 		return err
 	}
 	return s.ensureCompanions(ctx)
@@ -220,9 +231,10 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 
 // addMissing adds to a chunk collection made before they existed the
 // properties of want it lacks (Weaviate docs, 'Add a property'): refs,
-// whose arrival changed the indexer's settings fingerprint so that the next
-// run of each source rewrites its chunks with them, and semantic_pending,
-// which old chunks never need (they have their semantic vector).
+// calls, types and package, whose arrival changed the indexer's settings
+// fingerprint so that the next run of each source rewrites its chunks with
+// them, and semantic_pending, which old chunks never need (they have their
+// semantic vector).
 func (s *Store) addMissing(ctx context.Context, got *models.Class, want ...*models.Property) error {
 	for _, w := range want {
 		if slices.ContainsFunc(got.Properties, func(p *models.Property) bool { return p.Name == w.Name }) {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
@@ -139,5 +141,54 @@ func TestOpenStoreAddsRefs(t *testing.T) {
 		if len(hits) != tt.want {
 			t.Errorf("refs %q: %d hits, want %d", tt.refs, len(hits), tt.want)
 		}
+	}
+}
+
+// A chunk collection made before calls, types and package existed gets them when a
+// store opens it, and a chunk's resolved calls are read back by searches.
+func TestOpenStoreAddsCalls(t *testing.T) {
+	ctx := context.Background()
+	base, key := weaviatetest.Direct(t)
+	class := weaviatetest.ClassName()
+	flat := map[string]any{"vectorIndexType": "flat", "vectorizer": map[string]any{"none": map[string]any{}}}
+	legacy, _ := json.Marshal(map[string]any{"class": class, "description": "ragbot chunks; embedder=hash-v1",
+		"vectorConfig": map[string]any{"lexical": flat, "semantic": flat},
+		"properties": []map[string]any{{"name": "source", "dataType": []string{"text"}, "tokenization": "field"},
+			{"name": "acl", "dataType": []string{"text[]"}, "tokenization": "field"}}})
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/schema", bytes.NewReader(legacy))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("create legacy collection: HTTP %d", resp.StatusCode)
+	}
+	store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class}, "hash-v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Drop(context.Background()) })
+	now := time.Now()
+	c := retrieval.Chunk{Source: "repo:a", Kind: retrieval.KindCode, Path: "a.go", Symbol: "open", Content: "func open() { p.Do() }",
+		StartLine: 3, EndLine: 3, IndexedAt: now, ModifiedAt: now, Refs: []string{"Do", "Policy.Do"},
+		Calls: []string{"retry.Policy.Do@3"}, Types: retrieval.TypesResolved, Package: "retry"}
+	if err := store.Upsert(ctx, []retrieval.Chunk{c}, [][]float32{make([]float32, 4)}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := store.Search(ctx, retrieval.Query{Text: "open", Limit: 5, Refs: []string{"policy.do"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 {
+		t.Fatalf("refs policy.do: %d hits, want 1", len(hits))
+	}
+	got := hits[0].Chunk
+	if diff := cmp.Diff([]string{"retry.Policy.Do@3"}, got.Calls); diff != "" || got.Types != retrieval.TypesResolved || got.Package != "retry" {
+		t.Errorf("calls (-want +got):\n%s\ntypes %q, package %q; want %q, retry", diff, got.Types, got.Package, retrieval.TypesResolved)
 	}
 }

@@ -255,6 +255,9 @@ type row struct {
 	IndexedAt   string   `json:"indexed_at"`
 	ContentHash string   `json:"content_hash"`
 	ACL         []string `json:"acl"`
+	Calls       []string `json:"calls"`
+	Types       string   `json:"types"`
+	Package     string   `json:"package"`
 	Pending     bool     `json:"semantic_pending"` // read by ListStored only
 	Additional  struct {
 		ID           string               `json:"id"`
@@ -279,6 +282,7 @@ func (r row) chunk() retrieval.Chunk {
 		StartLine: r.StartLine, EndLine: r.EndLine, Ordinal: r.Ordinal,
 		CommitSHA: r.CommitSHA, Branch: r.Branch, URL: r.URL, Author: r.Author, Version: r.Version,
 		ModifiedAt: parse(r.ModifiedAt), IndexedAt: parse(r.IndexedAt), ContentHash: r.ContentHash, ACL: acl,
+		Calls: r.Calls, Types: r.Types, Package: r.Package,
 	}
 }
 

@@ -59,6 +59,8 @@ type Stored struct {
 	Vector             []float32 // only filled by Vectors
 	SearchText         string    // only filled by ListStoredPaths
 	Pending            bool      // stored without its semantic vector (Upsert); only filled by ListStored
+	Calls              []string  // retrieval.Chunk.Calls
+	Types              string    // retrieval.Chunk.Types
 }
 
 // ListStored returns every stored chunk of source and branch, keyed by object

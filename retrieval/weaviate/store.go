@@ -354,6 +354,15 @@ func chunkProperties(c retrieval.Chunk) map[string]any {
 	if len(c.Refs) > 0 {
 		p["refs"] = c.Refs
 	}
+	if len(c.Calls) > 0 {
+		p["calls"] = c.Calls
+	}
+	if c.Types != "" {
+		p["types"] = c.Types
+	}
+	if c.Package != "" {
+		p["package"] = c.Package
+	}
 	if !c.ModifiedAt.IsZero() {
 		p["modified_at"] = c.ModifiedAt.UTC().Format(time.RFC3339Nano)
 	}

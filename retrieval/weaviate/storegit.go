@@ -159,10 +159,11 @@ func (s *Store) StateBranches(ctx context.Context, source string) ([]string, err
 
 // storedFields are the properties a Stored is read from.
 var storedFields = []graphql.Field{{Name: "path"}, {Name: "content_hash"}, {Name: "commit_sha"},
-	{Name: "start_line"}, {Name: "end_line"}, {Name: "version"}, {Name: "_additional { id }"}}
+	{Name: "start_line"}, {Name: "end_line"}, {Name: "version"}, {Name: "calls"}, {Name: "types"}, {Name: "_additional { id }"}}
 
 // stored is the Stored of a row read with storedFields.
 func (r row) stored() Stored {
 	return Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA,
-		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version, SearchText: r.SearchText, Pending: r.Pending}
+		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version, SearchText: r.SearchText, Pending: r.Pending,
+		Calls: r.Calls, Types: r.Types}
 }

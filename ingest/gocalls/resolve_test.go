@@ -1,0 +1,182 @@
+package gocalls_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/ragbot/ragbot/ingest/gocalls"
+)
+
+// gitRepo makes a git repository in a temporary folder holding files, in
+// one commit, and returns its folder and the commit.
+func gitRepo(t *testing.T, files map[string]string) (dir, commit string) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no go command in PATH: type resolution cannot be tested")
+		}
+		t.Skip("no go command in PATH")
+	}
+	dir = t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-q", "-m", "add")
+	return dir, git("rev-parse", "HEAD")
+}
+
+// readTxtar returns the files of testdata/name.
+func readTxtar(t *testing.T, name string) map[string]string {
+	t.Helper()
+	a, err := txtar.ParseFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range a.Files {
+		files[f.Name] = string(f.Data)
+	}
+	return files
+}
+
+var wantRe = regexp.MustCompile(`// want ((?:[\w.]+ ?)+)$`)
+
+// TestResolveCallers checks, in every file of testdata/callers.txtar, that
+// the uses of the names that the "want" comments mention are on exactly
+// the lines and with exactly the names those comments give.
+func TestResolveCallers(t *testing.T) {
+	files := readTxtar(t, "callers.txtar")
+	dir, commit := gitRepo(t, files)
+	res := gocalls.Resolve(context.Background(), dir, commit)
+	if res.Err != "" {
+		t.Fatalf("Resolve: %s", res.Err)
+	}
+	want := map[string][]string{}
+	names := map[string]bool{}
+	for path, text := range files {
+		for i, line := range strings.Split(text, "\n") {
+			if m := wantRe.FindStringSubmatch(line); m != nil {
+				for _, n := range strings.Fields(m[1]) {
+					names[n] = true
+					want[path] = append(want[path], gocalls.Call{Line: i + 1, Name: n}.String())
+				}
+			}
+		}
+	}
+	for path := range files {
+		if !strings.HasSuffix(path, ".go") {
+			continue
+		}
+		f, ok := res.File(path)
+		if !ok || f.Err != "" {
+			t.Errorf("%s: known %v, err %q", path, ok, f.Err)
+			continue
+		}
+		var got []string
+		for _, c := range f.Calls {
+			if names[c.Name] {
+				got = append(got, c.String())
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want[path])
+		if diff := cmp.Diff(want[path], got); diff != "" {
+			t.Errorf("%s: calls (-want +got):\n%s", path, diff)
+		}
+	}
+	if res.Modules != 1 || res.Elapsed <= 0 {
+		t.Errorf("Modules %d, Elapsed %v; want 1 and > 0", res.Modules, res.Elapsed)
+	}
+}
+
+// TestResolveBrokenPackage checks that a package that does not
+// type-check gives its files an error naming the fault, that the module's
+// other package is still resolved, a file behind a build tag too, and
+// that a file for another system is said to be in no package.
+func TestResolveBrokenPackage(t *testing.T) {
+	dir, commit := gitRepo(t, map[string]string{
+		"go.mod":        "module example.com/broken\n\ngo 1.22\n",
+		"ok/ok.go":      "package ok\n\nfunc F() {}\n\nfunc G() { F() }\n",
+		"bad/bad.go":    "package bad\n\nimport \"example.com/broken/ok\"\n\nfunc H() { ok.F(); undefinedThing() }\n",
+		"bad/other.go":  "package bad\n\nfunc I() {}\n",
+		"tools/tool.go": "//go:build plan9\n\npackage tools\n",
+		// Left out of the first load for want of its tag: loaded again with it.
+		"ok/integration.go": "//go:build integration\n\npackage ok\n\nfunc T() { F() }\n",
+	})
+	res := gocalls.Resolve(context.Background(), dir, commit)
+	if res.Err != "" {
+		t.Fatalf("Resolve: %s", res.Err)
+	}
+	okf, _ := res.File("ok/ok.go")
+	if diff := cmp.Diff(gocalls.File{Package: "ok", Calls: []gocalls.Call{{Line: 5, Name: "ok.F"}}}, okf); diff != "" {
+		t.Errorf("ok/ok.go (-want +got):\n%s", diff)
+	}
+	for _, p := range []string{"bad/bad.go", "bad/other.go"} {
+		f, _ := res.File(p)
+		if !strings.Contains(f.Err, "undefined: undefinedThing") || f.Calls != nil {
+			t.Errorf("%s: Err %q, Calls %v; want the undefined name and no calls", p, f.Err, f.Calls)
+		}
+	}
+	tagged, _ := res.File("ok/integration.go")
+	if diff := cmp.Diff(gocalls.File{Package: "ok", Calls: []gocalls.Call{{Line: 5, Name: "ok.F"}}}, tagged); diff != "" {
+		t.Errorf("ok/integration.go (-want +got):\n%s", diff)
+	}
+	if f, _ := res.File("tools/tool.go"); !strings.Contains(f.Err, "build constraints") {
+		t.Errorf("tools/tool.go: Err %q, want it to say it is in no package", f.Err)
+	}
+}
+
+// TestResolveNoModule checks that .go files without a go.mod are reported
+// as unresolved, with the reason.
+func TestResolveNoModule(t *testing.T) {
+	dir, commit := gitRepo(t, map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
+	res := gocalls.Resolve(context.Background(), dir, commit)
+	f, ok := res.File("main.go")
+	if res.Err != "no go.mod in the repository" || !ok || f.Err != res.Err {
+		t.Errorf("Err %q, main.go %v %+v; want no go.mod on both", res.Err, ok, f)
+	}
+}
+
+// TestResolveModuleNeedsNewerGo checks that a module the go command cannot
+// load at all (it asks for a Go release that does not exist yet, and
+// GOTOOLCHAIN=local forbids fetching one) gives every file the reason.
+func TestResolveModuleNeedsNewerGo(t *testing.T) {
+	dir, commit := gitRepo(t, map[string]string{
+		"go.mod":  "module example.com/future\n\ngo 1.999\n",
+		"a/a.go":  "package a\n\nfunc F() {}\n",
+		"main.go": "package main\n\nimport \"example.com/future/a\"\n\nfunc main() { a.F() }\n",
+	})
+	res := gocalls.Resolve(context.Background(), dir, commit)
+	for _, p := range []string{"a/a.go", "main.go"} {
+		if f, _ := res.File(p); !strings.Contains(f.Err, "1.999") || f.Calls != nil {
+			t.Errorf("%s: Err %q, Calls %v; want the go version named and no calls", p, f.Err, f.Calls)
+		}
+	}
+}
