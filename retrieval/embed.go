@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -68,6 +69,25 @@ func embedAs(ctx context.Context, e Embedder, texts []string, queries bool) ([][
 type Pair struct {
 	Lexical, Semantic      Embedder
 	SemanticMaxInputTokens int
+}
+
+// Close closes each of the Pair's embedders that holds resources beyond the
+// Go heap (CloseEmbedder) and returns their errors joined.
+func (p Pair) Close() error {
+	return errors.Join(CloseEmbedder(p.Lexical), CloseEmbedder(p.Semantic))
+}
+
+// CloseEmbedder closes e when it is an io.Closer, as the in-process
+// transformer is (its ONNX Runtime sessions hold their model and buffers
+// outside the Go heap, about 150 MB for the default model: the garbage
+// collector never frees them), and returns its error; other embedders hold
+// nothing to close and give nil. A process that makes embedders more than
+// once, as tests and a reloaded config do, closes each one it is done with.
+func CloseEmbedder(e Embedder) error {
+	if c, ok := e.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // Embed runs both embedders, one after the other, and joins their vectors;

@@ -130,6 +130,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 		a.log.Warn("semantic embedder unavailable at start; answering from keywords", "err", down)
 	}
 	if a.redactor, err = newRedactor(cfg); err != nil {
+		retrieval.CloseEmbedder(a.embedder)
 		return nil, err
 	}
 	opt := connect.Options{Log: a.log, Notices: stderr, Observe: flags.observe, Indexing: flags.indexing, Recreate: flags.recreate}
@@ -139,6 +140,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 	}
 	conn, err := connect.Open(ctx, cfg, a.embedder, first)
 	if err != nil {
+		retrieval.CloseEmbedder(a.embedder)
 		return nil, err
 	}
 	a.conn, a.store = conn, conn.Store
@@ -148,6 +150,7 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 			a.embedder, a.store = emb, conn.Store
 		} else if flags.indexing && !flags.answering { // index: its vector length is unknown
 			conn.Close()
+			retrieval.CloseEmbedder(a.embedder)
 			return nil, down
 		}
 		a.semanticDown, a.lexicalOnly = down, !ok
@@ -159,8 +162,15 @@ func openAppConfig(ctx context.Context, cfg *config.Config, flags commonFlags, s
 // and the pipeline read, logging to a's logger.
 func (a *app) sources() sources.Sources { return sources.Sources{Config: a.cfg, Log: a.log} }
 
-// Close stops the local server if this process started it.
-func (a *app) Close() { a.conn.Close() }
+// Close stops the local server if this process started it, and closes the
+// embedder (retrieval.CloseEmbedder: the transformer's ONNX Runtime
+// sessions).
+func (a *app) Close() {
+	a.conn.Close()
+	if err := retrieval.CloseEmbedder(a.embedder); err != nil {
+		a.log.Warn("closing the embedder", "err", err)
+	}
+}
 
 // commaList splits a comma-separated flag value into its trimmed, non-empty items.
 func commaList(s string) []string {

@@ -12,6 +12,7 @@ import (
 	"github.com/ragbot/ragbot/internal/doctor"
 	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/internal/sources"
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 const doctorAbout = `ragbot doctor checks a deployment and explains what is wrong, one line per
@@ -46,7 +47,9 @@ func runDoctor(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if !d.CheckConfig(cf.config, cfg, err) {
 		return d.Err()
 	}
-	d.CheckAll(ctx, deployment(ctx, cfg))
+	dep := deployment(ctx, cfg)
+	defer retrieval.CloseEmbedder(dep.Embedder)
+	d.CheckAll(ctx, dep)
 	return d.Err()
 }
 

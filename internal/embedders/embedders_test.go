@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,5 +143,34 @@ func TestThresholds(t *testing.T) {
 	}
 	if diff := cmp.Diff(def, embedders.Thresholds(config.Retrieval{}, off)); diff != "" {
 		t.Errorf("no entry (-want +got):\n%s", diff)
+	}
+}
+
+// TestCloseONNX: closing the default Pair closes its transformer, whose
+// ONNX Runtime sessions the garbage collector would never free: it embeds
+// before and refuses after, and a second close is harmless.
+func TestCloseONNX(t *testing.T) {
+	e := config.Embedder{Kind: "offline", Semantic: &config.Embedder{Kind: "onnx"}}
+	if err := embedders.CheckInstalled(e); err != nil {
+		if os.Getenv("RAGBOT_REQUIRE_MODEL") == "1" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	emb, err := embedders.New(context.Background(), e, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := emb.Embed(ctx, []string{"func Retry() {}"}); err != nil {
+		t.Fatalf("Embed before Close: %v", err)
+	}
+	for range 2 {
+		if err := retrieval.CloseEmbedder(emb); err != nil {
+			t.Fatalf("CloseEmbedder: %v", err)
+		}
+	}
+	if _, err := emb.Embed(ctx, []string{"func Retry() {}"}); err == nil {
+		t.Fatal("Embed after Close succeeded, want the closed transformer's error")
 	}
 }
