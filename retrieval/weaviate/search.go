@@ -255,7 +255,7 @@ type row struct {
 	IndexedAt   string   `json:"indexed_at"`
 	ContentHash string   `json:"content_hash"`
 	ACL         []string `json:"acl"`
-	Pending     bool     `json:"semantic_pending"` // read by ListStored only
+	Pending     bool     `json:"semantic_pending"` // read by ListStored and ListStoredPaths only
 	Additional  struct {
 		ID           string               `json:"id"`
 		Score        string               `json:"score"`
