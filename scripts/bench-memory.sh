@@ -6,14 +6,15 @@
 # process (`ragbot weaviate`), so its memory is not in the figures. The default
 # embedder (offline lexical + onnx all-MiniLM-L6-v2) fills the semantic vectors
 # after the lexical pass, inside the same run.
-#   bash scripts/bench-memory.sh [15k|51k|all]      (default all)
+#   bash scripts/bench-memory.sh [15k|51k|all|corpus]   (default all; corpus: build the corpora, measure nothing)
 # Corpora, built once under $RAGBOT_MEM_DIR (default .ragbot/mem-corpus):
 #   15k   prometheus v0.54.1 (Go module proxy) + the public eval corpus
 #         (alertmanager v0.35.0, the GitHub OpenAPI spec): three sources
 #   51k   one git source (50,898 chunks): prometheus + golang.org/x/tools v0.24.0 + the
 #         generated benchmark's repositories but ory-client, toml, npm-docs
-# The public corpus comes from ../shared/eval/fetch-corpus.sh, the generated
-# one from scripts/bench-generated.sh fetch. With RAGBOT_MEMPROFILE=FILE the
+# The public corpus comes from ../shared/eval/fetch-corpus.sh (or
+# $RAGBOT_EVAL_CORPUS), the generated one from scripts/bench-generated.sh fetch
+# (or $RAGBOT_GENBENCH_DIR). With RAGBOT_MEMPROFILE=FILE the
 # Go heap profile at its peak goes to FILE.<step> (internal/memprofile).
 # Its Weaviate takes port $RAGBOT_MEM_PORT (default 8431).
 set -euo pipefail
@@ -23,8 +24,8 @@ WHICH="${1:-all}"
 DIR="${RAGBOT_MEM_DIR:-$ROOT/.ragbot/mem-corpus}"
 PORT="${RAGBOT_MEM_PORT:-8431}"
 EVAL="${RAGBOT_EVAL_DIR:-$ROOT/../shared/eval}"
-PUB="$ROOT/.ragbot/eval-corpus"
-GEN="$ROOT/.ragbot/genbench"
+PUB="${RAGBOT_EVAL_CORPUS:-$ROOT/.ragbot/eval-corpus}"
+GEN="${RAGBOT_GENBENCH_DIR:-$ROOT/.ragbot/genbench}"
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 bash scripts/install-weaviate.sh >/dev/null
 mkdir -p bin "$DIR" && go build -o bin/ragbot ./cmd/ragbot
@@ -47,6 +48,7 @@ if [ ! -d "$DIR/big41" ]; then
   done
   git_commit "$DIR/big41" big41
 fi
+[ "$WHICH" != corpus ] || { echo "corpora in $DIR"; exit 0; }
 
 WORK="$(mktemp -d)"
 cat > "$WORK/c15.yaml" <<YAML
