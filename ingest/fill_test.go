@@ -104,3 +104,63 @@ func TestFillSemanticResumes(t *testing.T) {
 		t.Errorf("objects after the fill differ from an index run that embedded both vectors (-want +got):\n%s", diff)
 	}
 }
+
+// TestFillPendingReadsOnlyPending fills the 10-odd pending chunks of a
+// collection that also holds 2,000 filled ones and counts the Weaviate
+// requests the fill makes: they follow the pending chunks (their ids, then
+// each object), not the collection's size, which a walk of every object
+// (100 a page) would.
+func TestFillPendingReadsOnlyPending(t *testing.T) {
+	ctx := context.Background()
+	lex := embed.NewOffline()
+	pair := retrieval.Pair{Lexical: lex, Semantic: &reversed{Offline: embed.NewOffline()}}
+	var reads atomic.Int64
+	class := weaviatetest.ClassName()
+	cfg := weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, Semantic: pair.Semantic.Name(), LexicalDim: lex.Dim(), SemanticWeight: 0.5,
+		Observe: func(kind string, _ time.Duration, _ bool) {
+			if kind == weaviate.RequestObjects || kind == weaviate.RequestSearch {
+				reads.Add(1)
+			}
+		}}
+	store, err := weaviate.OpenStore(ctx, cfg, lex.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Drop(context.Background()) })
+	now := t0.Add(100 * time.Hour)
+
+	big := newRepo(t)
+	big.write(t, generatedFiles(200))
+	big.commit(t, "generated")
+	if _, err := newIndexer(t, store, pair, now).IndexGit(ctx, ingest.GitSource{ID: "repo:big", Dir: big.dir}, false); err != nil {
+		t.Fatal(err)
+	}
+	shop := newRepo(t)
+	shop.write(t, shopFiles)
+	shop.commit(t, "shop")
+	ix := newIndexer(t, store, pair, now)
+	ix.DeferSemantic = true
+	st, err := ix.IndexGit(ctx, ingest.GitSource{ID: "repo:shop", Dir: shop.dir}, false)
+	if err != nil || st.Pending == 0 {
+		t.Fatalf("deferred run: %d pending, %v", st.Pending, err)
+	}
+
+	batch := (st.Pending + 1) / 2 // two batches
+	reads.Store(0)
+	filled, err := store.FillPending(ctx, &weaviate.Reembedder{Embed: pair.EmbedSemantic, Text: ingest.EmbedText, Batch: batch})
+	if err != nil || filled != st.Pending {
+		t.Fatalf("FillPending: %d filled, %v; want %d", filled, err, st.Pending)
+	}
+	// One listing of ids per batch and one more that finds none; one read
+	// per object. A walk of the collection would read 2,000/100 pages.
+	most := int64(st.Pending + 3)
+	if walk := int64((2000 + st.Pending + 99) / 100); most >= walk {
+		t.Fatalf("%d pending chunks: the bound %d does not tell a walk of %d pages apart", st.Pending, most, walk)
+	}
+	if reads.Load() > most {
+		t.Errorf("FillPending made %d reads for %d pending of %d chunks, want at most %d", reads.Load(), st.Pending, st.Pending+2000, most)
+	}
+	if n, _ := store.CountPending(ctx); n != 0 {
+		t.Errorf("%d still pending", n)
+	}
+}

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -192,10 +191,6 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 		return nil
 	}
 	paths := slices.Sorted(maps.Keys(affected))
-	stored, err := ix.Store.ListStoredPaths(ctx, meta.source, meta.branch, paths)
-	if err != nil {
-		return err
-	}
 	wasIndexed, err := countIndexed(ctx, repo, oldFiles)
 	if err != nil {
 		return err
@@ -212,26 +207,37 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 			f.blame = blameFunc(repo, meta.commit, e.path)
 		})
 	}
-	chunks, err := ix.chunkFiles(ctx, log, st, meta, prog, produce)
+	var out leftOut
+	seen, stored, err := ix.stream(ctx, log, st, vr, meta, prog, false, &out, produce)
 	if err != nil {
 		return err
 	}
-	werr := ix.write(ctx, log, st, vr, chunks, stored, false, prog)
-	var partial *UnembeddedError
-	if werr != nil && !errors.As(werr, &partial) {
-		return werr
+	// The affected paths that gave no chunk (deleted, renamed away, now
+	// skipped): their stored chunks go.
+	var gone []string
+	for _, p := range paths {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
 	}
+	deleted, found, err := ix.deletePaths(ctx, meta, gone, vr)
+	st.Deleted += deleted
+	stored += found
+	if err != nil {
+		return err
+	}
+	st.Pending, st.Deferred = out.pending, ix.DeferSemantic
 	// Totals over the whole branch: the unchanged files' chunks stay as stored.
-	untouched := prev.Chunks - len(stored)
+	untouched := prev.Chunks - stored
 	if untouched < 0 {
-		log.Warn("stored chunks of the changed files exceed the recorded total", "recorded", prev.Chunks, "stored", len(stored))
+		log.Warn("stored chunks of the changed files exceed the recorded total", "recorded", prev.Chunks, "stored", stored)
 		untouched = 0
 	}
 	st.Chunks += untouched
 	st.Kept += untouched
 	st.Files = max(prev.Files-wasIndexed, 0) + st.Files
-	log.Debug("incremental run", "changes", len(changes), "paths", len(paths), "stored", len(stored))
-	return werr // nil, or the files left out
+	log.Debug("incremental run", "changes", len(changes), "paths", len(paths), "stored", stored)
+	return out.err() // nil, or the files left out
 }
 
 // readFiles sends the content of entries to out, in order, through one

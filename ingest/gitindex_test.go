@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -18,6 +20,7 @@ import (
 	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -494,14 +497,16 @@ func TestIndexGitBlame(t *testing.T) {
 
 // countingEmbedder embeds with Embedder and calls cancel once `after` texts
 // (objects) have been embedded: a run killed half-way (a deploy, ^C, a
-// timeout). onFirst, when set, runs before the first embedding.
+// timeout). onFirst, when set, runs before the first embedding;
+// beforeCancel, when set, runs before cancel.
 type countingEmbedder struct {
 	retrieval.Embedder
-	after   int64
-	cancel  context.CancelFunc
-	texts   atomic.Int64
-	onFirst func()
-	first   atomic.Bool
+	after        int64
+	cancel       context.CancelFunc
+	texts        atomic.Int64
+	onFirst      func()
+	first        atomic.Bool
+	beforeCancel func()
 }
 
 func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
@@ -510,6 +515,9 @@ func (c *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float
 	}
 	vecs, err := c.Embedder.Embed(ctx, texts)
 	if n := c.texts.Add(int64(len(texts))); n >= c.after && n-int64(len(texts)) < c.after {
+		if c.beforeCancel != nil {
+			c.beforeCancel()
+		}
 		c.cancel()
 	}
 	return vecs, err
@@ -556,8 +564,18 @@ func TestIndexGitCrash(t *testing.T) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var during retrieval.SourceState
-	cut := &countingEmbedder{Embedder: emb, after: 100, cancel: cancel, onFirst: func() {
+	// Killed when the second batch is embedded (the run writes batches of
+	// ingest.EmbedBatch chunks as it chunks them), once the first is stored.
+	cut := &countingEmbedder{Embedder: emb, after: ingest.EmbedBatch + 1, cancel: cancel, onFirst: func() {
 		during, _, _ = store.State(ctx, src.ID, "main")
+	}, beforeCancel: func() {
+		for range 200 {
+			if m, err := store.ListStored(ctx, src.ID, "main"); err == nil && slices.ContainsFunc(slices.Collect(maps.Values(m)),
+				func(c weaviate.Stored) bool { return c.CommitSHA == second }) {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
 	}}
 	st, err := newIndexer(t, store, cut, t0.Add(101*time.Hour)).IndexGit(runCtx, src, false)
 	if !errors.Is(err, context.Canceled) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -295,47 +296,148 @@ func (ix *Indexer) finish(ctx context.Context, log *slog.Logger, st *Stats, vr *
 	return nil
 }
 
-// run chunks the files that produce sends, in parallel, then writes what
-// changed and deletes what vanished among all stored chunks of the source.
+// run chunks the files that produce sends, in parallel, and writes them as
+// they come (stream), then deletes the stored chunks of the paths that gave
+// no chunk: files deleted, or now skipped. It holds a few batches of chunks
+// at a time and the set of paths chunked, never the source's chunks.
 func (ix *Indexer) run(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, meta runMeta, total int, rewrite bool,
 	produce func(context.Context, chan<- fileInput) error) error {
-	stored, err := ix.Store.ListStored(ctx, meta.source, meta.branch)
-	if err != nil {
-		return err
-	}
 	prog := ix.newProgress(meta.source, total)
 	defer prog.done()
-	chunks, err := ix.chunkFiles(ctx, log, st, meta, prog, produce)
+	var out leftOut
+	seen, _, err := ix.stream(ctx, log, st, vr, meta, prog, rewrite, &out, produce)
 	if err != nil {
 		return err
 	}
-	return ix.write(ctx, log, st, vr, chunks, stored, rewrite, prog)
+	have, err := ix.Store.StoredPaths(ctx, meta.source, meta.branch)
+	if err != nil {
+		return err
+	}
+	var gone []string
+	for p := range have {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
+	}
+	slices.Sort(gone)
+	n, _, err := ix.deletePaths(ctx, meta, gone, nil)
+	st.Deleted += n
+	if err != nil {
+		return err
+	}
+	st.Pending, st.Deferred = out.pending, ix.DeferSemantic
+	if out.err() != nil && vr != nil {
+		vr.leftOut()
+	}
+	return out.err()
 }
 
-// chunkFiles chunks the files that produce sends, Workers at a time, and
-// returns the chunks sorted by path and line. It counts files, skips (in
-// the st.Skipped its caller made) and fallbacks in st.
-func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, meta runMeta, prog *progress,
-	produce func(context.Context, chan<- fileInput) error) ([]retrieval.Chunk, error) {
+// deletePaths deletes the stored chunks of source and branch whose path is
+// one of paths, 100 paths at a time, and returns how many it deleted and
+// how many it found. With vr (an incremental run), their search texts are
+// recorded as removed from the vocabulary.
+func (ix *Indexer) deletePaths(ctx context.Context, meta runMeta, paths []string, vr *vocabRun) (deleted, found int, err error) {
+	for start := 0; start < len(paths); start += 100 {
+		stored, err := ix.Store.ListStoredPaths(ctx, meta.source, meta.branch, paths[start:min(start+100, len(paths))])
+		if err != nil {
+			return deleted, found, err
+		}
+		found += len(stored)
+		ids := slices.Sorted(maps.Keys(stored))
+		if err := ix.Store.DeleteIDs(ctx, ids); err != nil {
+			return deleted, found, err
+		}
+		deleted += len(ids)
+		if vr != nil {
+			texts := make([]string, 0, len(stored))
+			for _, s := range stored {
+				texts = append(texts, s.SearchText)
+			}
+			vr.record(nil, texts)
+		}
+	}
+	return deleted, found, nil
+}
+
+// fileChunks are the chunks of one file, seq its place in produce's order.
+type fileChunks struct {
+	seq    int
+	path   string
+	chunks []retrieval.Chunk
+}
+
+// maxWriting is how many batches stream writes at once: one embedding
+// while the previous one is written.
+const maxWriting = 2
+
+// streamHeld, when set (by a test), gets at the end of each stream the
+// most chunks it held at once: chunked and not yet written.
+var streamHeld func(max int64)
+
+// stream chunks the files that produce sends, Workers at a time, and
+// writes their chunks (write) in batches of whole files of at least
+// embedBatch chunks, in produce's order, each file's chunks by line; each
+// batch is compared with the stored chunks of its own paths
+// (weaviate.Store.ListStoredPaths), so the chunks of a file no longer there
+// are deleted with it. At most maxWriting batches are written at once and
+// the workers wait for them, so what it holds is bounded by the batch size
+// and the files in flight, whatever the source's size. It counts files,
+// skips (in the st.Skipped its caller made), fallbacks and the writes in
+// st, and returns the paths that gave chunks and how many stored chunks
+// those paths had. Files the embedder or the store refuses are left out,
+// in out.
+func (ix *Indexer) stream(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, meta runMeta, prog *progress, rewrite bool,
+	out *leftOut, produce func(context.Context, chan<- fileInput) error) (seen map[string]bool, stored int, err error) {
 	indexedAt := ix.now().UTC()
 	workers := ix.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	files := make(chan fileInput, workers*2)
-	var (
-		mu     sync.Mutex
-		chunks []retrieval.Chunk
-	)
+	type numbered struct {
+		seq int
+		f   fileInput
+	}
+	raw := make(chan fileInput)
+	files := make(chan numbered, workers)
+	results := make(chan fileChunks, workers)
+	var mu sync.Mutex // st, seen, stored
+	var held, maxHeld atomic.Int64
+	hold := func(n int) {
+		if h := held.Add(int64(n)); n > 0 {
+			for m := maxHeld.Load(); h > m && !maxHeld.CompareAndSwap(m, h); m = maxHeld.Load() {
+			}
+		}
+	}
+	if streamHeld != nil {
+		defer func() { streamHeld(maxHeld.Load()) }()
+	}
+	seen = map[string]bool{}
 	st.Fallback = map[string]int{}
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { // producer: exits when all files are sent or ctx ends
-		defer close(files)
-		return produce(gctx, files)
+		defer close(raw)
+		return produce(gctx, raw)
 	})
+	g.Go(func() error { // numbers the files, for the writer's order
+		defer close(files)
+		seq := 0
+		for f := range raw {
+			select {
+			case files <- numbered{seq, f}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			seq++
+		}
+		return nil
+	})
+	var chunking sync.WaitGroup
 	for range workers {
+		chunking.Add(1)
 		g.Go(func() error { // worker: exits when files is closed
-			for f := range files {
+			defer chunking.Done()
+			for nf := range files {
+				f := nf.f
 				cs, skip, fallback, enc, found := chunkFile(f, ix.Code, ix.Redact)
 				if enc != "" {
 					log.Warn("file is not valid UTF-8, "+enc, "path", f.path)
@@ -345,6 +447,7 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 				for i := range cs {
 					finishChunk(&cs[i], f, lines, meta, indexedAt)
 				}
+				slices.SortStableFunc(cs, func(a, b retrieval.Chunk) int { return cmp.Compare(a.StartLine, b.StartLine) })
 				mu.Lock()
 				st.Redacted.add(found)
 				switch {
@@ -360,20 +463,88 @@ func (ix *Indexer) chunkFiles(ctx context.Context, log *slog.Logger, st *Stats, 
 						}
 					}
 				}
-				chunks = append(chunks, cs...)
 				prog.add(1, len(cs), skip != "")
 				mu.Unlock()
+				hold(len(cs))
+				select {
+				case results <- fileChunks{seq: nf.seq, path: f.path, chunks: cs}:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
 			}
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	slices.SortFunc(chunks, func(a, b retrieval.Chunk) int { // deterministic write order
-		return cmp.Or(strings.Compare(a.Path, b.Path), cmp.Compare(a.StartLine, b.StartLine))
+	g.Go(func() error {
+		chunking.Wait()
+		close(results)
+		return nil
 	})
-	return chunks, nil
+	g.Go(func() error { // writer: exits when results is closed or a batch fails
+		wg, wctx := errgroup.WithContext(gctx)
+		wg.SetLimit(maxWriting)
+		var batch []retrieval.Chunk
+		var paths []string
+		flush := func() {
+			b, p := batch, paths
+			batch, paths = nil, nil
+			wg.Go(func() error {
+				had, err := ix.Store.ListStoredPaths(wctx, meta.source, meta.branch, p)
+				if err != nil {
+					return err
+				}
+				var bst Stats
+				if err := ix.write(wctx, log, &bst, vr, b, had, rewrite, prog, out); err != nil {
+					return err
+				}
+				hold(-len(b))
+				mu.Lock()
+				stored += len(had)
+				st.Kept += bst.Kept
+				st.Reused += bst.Reused
+				st.Embedded += bst.Embedded
+				st.Deleted += bst.Deleted
+				st.Chunks += bst.Chunks
+				mu.Unlock()
+				return nil
+			})
+		}
+		early := map[int]fileChunks{} // results ahead of their turn: at most the files in flight
+		next := 0
+		for r := range results {
+			early[r.seq] = r
+			for {
+				fc, ok := early[next]
+				if !ok {
+					break
+				}
+				delete(early, next)
+				next++
+				if len(fc.chunks) == 0 {
+					continue
+				}
+				mu.Lock()
+				seen[fc.chunks[0].Path] = true
+				mu.Unlock()
+				batch = append(batch, fc.chunks...)
+				paths = append(paths, fc.chunks[0].Path)
+				if len(batch) >= embedBatch {
+					flush()
+				}
+			}
+			if wctx.Err() != nil {
+				break
+			}
+		}
+		if len(batch) > 0 && wctx.Err() == nil {
+			flush()
+		}
+		return wg.Wait()
+	})
+	if err := g.Wait(); err != nil {
+		return nil, 0, err
+	}
+	return seen, stored, nil
 }
 
 // blameFile blames a file that gave chunks, when its fileInput asks for it.
@@ -403,12 +574,13 @@ func (ix *Indexer) blameFile(ctx context.Context, log *slog.Logger, f fileInput,
 // unchanged chunks are written again too, with their stored vectors, so that
 // derived fields such as search_text follow the new settings.
 //
-// A file whose chunks the embedder or the store refuses is left out, and
-// its stored chunks stay; the rest is written, and the error is then an
-// *UnembeddedError naming the files. vr, when not nil, records what the
-// run changed in the source's vocabulary (vocabRun.record).
+// A file whose chunks the embedder or the store refuses is left out, in
+// out, and its stored chunks stay; the rest is written (out.err() is then
+// an *UnembeddedError naming the files). vr, when not nil, records what the
+// run changed in the source's vocabulary (vocabRun.record). The caller
+// sets st.Pending and st.Deferred from out once every batch is written.
 func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *vocabRun, chunks []retrieval.Chunk,
-	stored map[string]weaviate.Stored, rewrite bool, prog *progress) error {
+	stored map[string]weaviate.Stored, rewrite bool, prog *progress, out *leftOut) error {
 	var todo []retrieval.Chunk
 	seen := make(map[string]bool, len(chunks))
 	for _, c := range chunks {
@@ -442,16 +614,15 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 		}
 		todo = append(todo, c)
 	}
-	var out leftOut
-	embed, err := ix.reuseVectors(ctx, st, todo, &out)
+	embed, err := ix.reuseVectors(ctx, st, todo, out)
 	if err != nil {
 		return err
 	}
-	embedded, err := ix.embedAndUpsert(ctx, log, embed, prog, &out)
+	embedded, err := ix.embedAndUpsert(ctx, log, embed, prog, out)
 	if err != nil {
 		return err
 	}
-	st.Embedded, st.Pending, st.Deferred = embedded, out.pending, ix.DeferSemantic
+	st.Embedded = embedded
 	var stale []string
 	for id, s := range stored {
 		if !seen[id] && !out.has(s.Path) {
@@ -472,9 +643,9 @@ func (ix *Indexer) write(ctx context.Context, log *slog.Logger, st *Stats, vr *v
 				replaced = append(replaced, s.SearchText)
 			}
 		}
-		vr.record(kept, replaced, out.err() != nil)
+		vr.record(kept, replaced)
 	}
-	return out.err()
+	return nil
 }
 
 // reuseVectors writes the chunks whose embedded text is stored already with

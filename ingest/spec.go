@@ -77,7 +77,15 @@ func (ix *Indexer) IndexSpec(ctx context.Context, src SpecSource, full bool) (St
 		prog := ix.newProgress(src.ID, 1)
 		defer prog.done()
 		prog.add(1, len(chunks), false)
-		return ix.write(ctx, log, &st, vr, chunks, stored, ok && prev.Settings != settings, prog)
+		var out leftOut
+		if err := ix.write(ctx, log, &st, vr, chunks, stored, ok && prev.Settings != settings, prog, &out); err != nil {
+			return err
+		}
+		st.Pending, st.Deferred = out.pending, ix.DeferSemantic
+		if out.err() != nil {
+			vr.leftOut()
+		}
+		return out.err()
 	}()
 	st.Duration = time.Since(start)
 	return st, ix.finish(ctx, log, &st, vr, settings, runErr)

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/ragbot/ragbot/retrieval"
 )
@@ -28,26 +29,65 @@ import (
 // answers then check absent names the way they did before vocabularies.
 
 // vocabRun is what one run of a file-based source (git, markdown folder,
-// API spec) changed in its vocabulary: Indexer.write fills it.
+// API spec) changed in its vocabulary: Indexer.write fills it, batch by
+// batch, counting terms as it goes, so that a run holds the counts (one
+// entry per distinct term) rather than every chunk's search text. It is
+// safe for concurrent use.
 type vocabRun struct {
 	full    bool     // stored was every chunk of the source: count added alone
 	acl     []string // the source's ACL
-	added   []string // search texts of the chunks the run wrote or kept
-	removed []string // search texts of the stored chunks they replace (incremental runs)
-	unknown bool     // a full run left files out, whose stored chunks stay uncounted
+	mu      sync.Mutex
+	added   *retrieval.SourceVocabulary // terms of the chunks the run wrote or kept
+	removed *retrieval.SourceVocabulary // terms of the stored chunks they replace (incremental runs)
+	unknown bool                        // a full run left files out, whose stored chunks stay uncounted
 }
 
-// record notes the chunks a run leaves stored (chunks, but those of files
-// left out) and, for an incremental run, the stored ones they replace.
-func (v *vocabRun) record(chunks []retrieval.Chunk, stored []string, leftOut bool) {
-	for _, c := range chunks {
-		v.added = append(v.added, c.SearchText)
+// record notes chunks the run leaves stored (but those of files left out)
+// and, for an incremental run, the search texts of the stored chunks they
+// replace.
+func (v *vocabRun) record(chunks []retrieval.Chunk, stored []string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.added == nil {
+		v.added, v.removed = retrieval.NewSourceVocabulary("", "", nil), retrieval.NewSourceVocabulary("", "", nil)
 	}
-	if v.full {
-		v.unknown = leftOut
+	for _, c := range chunks {
+		v.added.Count(c.SearchText, 1)
+	}
+	if !v.full {
+		for _, t := range stored {
+			v.removed.Count(t, 1)
+		}
+	}
+}
+
+// leftOut records that a full run left files out (their stored chunks stay,
+// uncounted).
+func (v *vocabRun) leftOut() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.unknown = v.full
+}
+
+// apply adds the run's counts to v: its added chunks, less its removed ones.
+func (v *vocabRun) apply(to *retrieval.SourceVocabulary) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.added == nil {
 		return
 	}
-	v.removed = append(v.removed, stored...)
+	to.Chunks += v.added.Chunks - v.removed.Chunks
+	for t, n := range v.added.Terms {
+		to.Terms[t] += n
+	}
+	for t, n := range v.removed.Terms {
+		to.Terms[t] -= n
+	}
+	for t, n := range to.Terms {
+		if n <= 0 {
+			delete(to.Terms, t)
+		}
+	}
 }
 
 // putVocabulary stores the vocabulary of the run that took the source from
@@ -60,9 +100,7 @@ func (ix *Indexer) putVocabulary(ctx context.Context, log *slog.Logger, run *voc
 	case run == nil:
 	case run.full && !run.unknown:
 		v = retrieval.NewSourceVocabulary(next.Source, next.Branch, run.acl)
-		for _, t := range run.added {
-			v.Count(t, 1)
-		}
+		run.apply(v)
 	case !run.full:
 		old, ok, err := ix.Store.ReadVocabulary(ctx, next.Source, next.Branch)
 		if err != nil {
@@ -70,12 +108,7 @@ func (ix *Indexer) putVocabulary(ctx context.Context, log *slog.Logger, run *voc
 		}
 		if ok && old.Current(prev) {
 			v = old
-			for _, t := range run.removed {
-				v.Count(t, -1)
-			}
-			for _, t := range run.added {
-				v.Count(t, 1)
-			}
+			run.apply(v)
 		}
 	}
 	ix.storeVocabulary(ctx, log, v, next)

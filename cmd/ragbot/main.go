@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ragbot/ragbot/internal/memprofile"
 	"github.com/ragbot/ragbot/internal/suggest"
 )
 
@@ -40,7 +41,9 @@ Every command takes --config FILE (default ragbot.yaml). Run "ragbot <command> -
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopProfile := memprofile.Start(os.Stderr) // RAGBOT_MEMPROFILE=path: the Go heap at its peak
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(code)
 }

@@ -106,6 +106,14 @@ func reparse(name string, data []byte, swagger2 bool, first error) (*openapi3.T,
 // parse loads an OpenAPI 3 document, or converts a Swagger 2.0 one and
 // returns its basePath without a trailing slash.
 func parse(name string, data []byte, swagger2 bool) (*openapi3.T, string, error) {
+	if !swagger2 {
+		if doc, ok, err := parseJSON(name, data); ok {
+			if err != nil {
+				return nil, "", fmt.Errorf("openapi %s: %w", name, err)
+			}
+			return doc, "", nil
+		}
+	}
 	loader := openapi3.NewLoader()
 	loader.IncludeOrigin = true
 	location := &url.URL{Path: name}

@@ -258,7 +258,7 @@ type row struct {
 	Calls       []string `json:"calls"`
 	Types       string   `json:"types"`
 	Package     string   `json:"package"`
-	Pending     bool     `json:"semantic_pending"` // read by ListStored only
+	Pending     bool     `json:"semantic_pending"` // read by ListStored and ListStoredPaths only
 	Additional  struct {
 		ID           string               `json:"id"`
 		Score        string               `json:"score"`

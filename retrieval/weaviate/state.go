@@ -58,7 +58,7 @@ type Stored struct {
 	Version            string    // spec or page version, "" for code
 	Vector             []float32 // only filled by Vectors
 	SearchText         string    // only filled by ListStoredPaths
-	Pending            bool      // stored without its semantic vector (Upsert); only filled by ListStored
+	Pending            bool      // stored without its semantic vector (Upsert); filled by ListStored and ListStoredPaths
 	Calls              []string  // retrieval.Chunk.Calls
 	Types              string    // retrieval.Chunk.Types
 }

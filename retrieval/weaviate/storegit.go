@@ -17,13 +17,14 @@ import (
 const maxFiltered = 10000
 
 // ListStoredPaths returns the stored chunks of source and branch whose path is
-// one of paths, keyed by object id, with their search text: what an
-// incremental index run needs about the files it changed (the search text
-// to take their terms out of the source's vocabulary), without walking the
-// whole collection as ListStored does. Paths are asked 100 at a time.
+// one of paths, keyed by object id, with their search text and whether their
+// semantic vector is pending: what an index run needs about the files of
+// one batch (the search text to take their terms out of the source's
+// vocabulary), without walking the whole collection as ListStored does.
+// Paths are asked 100 at a time.
 func (s *Store) ListStoredPaths(ctx context.Context, source, branch string, paths []string) (map[string]Stored, error) {
 	out := map[string]Stored{}
-	fields := append(slices.Clip(storedFields), graphql.Field{Name: "search_text"})
+	fields := append(slices.Clip(storedFields), graphql.Field{Name: "search_text"}, graphql.Field{Name: pendingProperty})
 	for start := 0; start < len(paths); start += 100 {
 		group := paths[start:min(start+100, len(paths))]
 		rows, err := s.filtered(ctx, group, fields, func(vals []string) *filters.WhereBuilder {
@@ -166,4 +167,27 @@ func (r row) stored() Stored {
 	return Stored{ID: r.Additional.ID, Path: r.Path, ContentHash: r.ContentHash, CommitSHA: r.CommitSHA,
 		StartLine: r.StartLine, EndLine: r.EndLine, Version: r.Version, SearchText: r.SearchText, Pending: r.Pending,
 		Calls: r.Calls, Types: r.Types}
+}
+
+// StoredPaths returns the distinct paths of the stored chunks of source and
+// branch, with the number of chunks of each: what a full index run compares
+// with the files it chunked, to delete those gone. It walks the collection
+// with the cursor API (`after`, which takes no filter: Weaviate docs, 'Read
+// all objects'), 2,000 objects a page, reading three short properties of
+// each; it holds one page and the paths, never the chunks.
+func (s *Store) StoredPaths(ctx context.Context, source, branch string) (map[string]int, error) {
+	out := map[string]int{}
+	fields := []graphql.Field{{Name: "source"}, {Name: "branch"}, {Name: "path"}, {Name: "_additional { id }"}}
+	err := eachPage(ctx, s.client, s.chunk, fields, 2000, func(r row) string { return r.Additional.ID }, func(rows []row) error {
+		for _, r := range rows {
+			if r.Source == source && r.Branch == branch {
+				out[r.Path]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list paths of %s@%s: %w", source, branch, err)
+	}
+	return out, nil
 }
