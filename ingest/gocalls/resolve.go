@@ -10,10 +10,12 @@ import (
 	"go/token"
 	"go/types"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -38,14 +40,17 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps
 
 // parseFile parses a Go file for go/packages (packages.Config.ParseFile);
-// in deps (GOROOT and the module cache, see depDirs) function bodies are
-// dropped: a dependency is only needed for its declarations, and go/types
-// then has neither the bodies to check nor their syntax to keep. The
-// module's own files, and cgo's output for them (in the build cache),
-// are parsed whole.
-func parseFile(deps []string) func(*token.FileSet, string, []byte) (*ast.File, error) {
+// in deps (GOROOT and the module cache, see depDirs), and in the module's
+// folder under root outside the package folders of the batch being
+// resolved (keep, see loadBatch), function bodies are dropped: a
+// dependency is only needed for its declarations, and go/types then has
+// neither the bodies to check nor their syntax to keep. The batch's own
+// files, and cgo's output (in the build cache), are parsed whole.
+func parseFile(deps []string, root string, keep map[string]bool) func(*token.FileSet, string, []byte) (*ast.File, error) {
+	under := func(f, d string) bool { return strings.HasPrefix(f, d+string(filepath.Separator)) }
 	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-		dep := slices.ContainsFunc(deps, func(d string) bool { return strings.HasPrefix(filename, d+string(filepath.Separator)) })
+		dep := slices.ContainsFunc(deps, func(d string) bool { return under(filename, d) }) ||
+			under(filename, root) && !keep[filepath.Dir(filename)]
 		mode := parser.AllErrors | parser.ParseComments
 		if dep {
 			mode = parser.SkipObjectResolution
@@ -196,20 +201,69 @@ type fileState struct {
 // The error is go/packages' own (the go command could not list the
 // module); errors inside packages are recorded per file.
 func load(ctx context.Context, root, mod string, tags []string, only map[string]bool, files map[string]*fileState) error {
-	fset := token.NewFileSet()
 	dir := filepath.Join(root, mod)
 	flags := "GOFLAGS=-mod=mod"
 	if len(tags) > 0 {
 		flags += " -tags=" + strings.Join(tags, ",")
 	}
 	env := append(os.Environ(), flags, "GOWORK=off", "GOTOOLCHAIN=local")
-	cfg := &packages.Config{
-		Context: ctx, Dir: dir, Mode: loadMode, Tests: true, Fset: fset, ParseFile: parseFile(depDirs(ctx, dir, env)), Env: env,
-	}
-	pkgs, err := packages.Load(cfg, "./...")
+	deps := depDirs(ctx, dir, env)
+	listed, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule, Env: env}, "./...")
 	if err != nil {
 		return errors.New(clean(err.Error(), root))
 	}
+	// The module's packages by folder, in batches of loadBatch folders:
+	// each batch is type-checked with every other file's bodies dropped
+	// (parseFile), and let go before the next.
+	byDir := map[string][]string{}
+	for _, p := range listed {
+		d := ""
+		switch {
+		case len(p.GoFiles) > 0:
+			d = filepath.Dir(p.GoFiles[0])
+		case p.Module != nil && p.Module.Dir != "": // only _test.go files
+			d = filepath.Join(p.Module.Dir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(p.PkgPath, p.Module.Path), "/")))
+		default:
+			continue
+		}
+		byDir[d] = append(byDir[d], p.PkgPath)
+	}
+	listed = nil
+	dirs := slices.Sorted(maps.Keys(byDir))
+	for batch := range slices.Chunk(dirs, loadBatch) {
+		keep, patterns := map[string]bool{}, []string(nil)
+		for _, d := range batch {
+			keep[d] = true
+			patterns = append(patterns, byDir[d]...)
+		}
+		fset := token.NewFileSet() // one a batch: a file set keeps every file's line table
+		cfg := &packages.Config{
+			Context: ctx, Dir: dir, Mode: loadMode, Tests: true, Fset: fset, ParseFile: parseFile(deps, root, keep), Env: env,
+		}
+		pkgs, err := packages.Load(cfg, patterns...)
+		if err != nil {
+			return errors.New(clean(err.Error(), root))
+		}
+		record(root, only, fset, pkgs, files)
+		pkgs = nil
+		runtime.GC()
+		debug.FreeOSMemory() // the next batch starts from what the run held before
+	}
+	return nil
+}
+
+// loadBatch is how many package folders of a module one type-check holds
+// with their function bodies and types.Info (load); the rest of the
+// module and its dependencies are read for their declarations only. On
+// prometheus v0.54.1 (1,175 files) the whole module at once peaked at
+// 1,780 MB; in batches the peak is what one batch and the declarations of
+// everything it imports hold (docs/callers.md, "Cost").
+const loadBatch = 16
+
+// record adds to files the calls of the type-checked packages pkgs (the
+// batch's roots: their dependencies are reached through Imports), by
+// repository path under root; only the files in only when it is not nil.
+func record(root string, only map[string]bool, fset *token.FileSet, pkgs []*packages.Package, files map[string]*fileState) {
 	rel := func(abs string) (string, bool) {
 		r, err := filepath.Rel(root, abs)
 		if err != nil || strings.HasPrefix(r, "..") {
@@ -224,7 +278,7 @@ func load(ctx context.Context, root, mod string, tags []string, only map[string]
 		}
 		return files[p]
 	}
-	for _, pkg := range pkgs { // the module's packages: dependencies are reached through Imports
+	for _, pkg := range pkgs {
 		if len(pkg.Errors) > 0 {
 			msg := clean(fmt.Sprintf("package %s: %s", pkg.PkgPath, pkg.Errors[0].Msg), root)
 			for _, f := range pkg.GoFiles {
@@ -257,7 +311,6 @@ func load(ctx context.Context, root, mod string, tags []string, only map[string]
 			st.calls = append(st.calls, Call{Line: pos.Line, Name: name})
 		}
 	}
-	return nil
 }
 
 // clean takes the temporary folder out of a message and keeps it short.
