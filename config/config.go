@@ -76,6 +76,14 @@ type Weaviate struct {
 	// acknowledge a write: ONE, QUORUM or ALL (Weaviate docs,
 	// "Consistency"); default QUORUM when ReplicationFactor > 1, else ONE.
 	ConsistencyLevel string `yaml:"consistency_level"`
+	// Shards is how many shards the chunk collection is created with: its
+	// shardingConfig.desiredCount (Weaviate docs, "Cluster Configuration":
+	// immutable once created; shards are spread over the nodes, several on
+	// one node when there are more shards than nodes). 0, the default,
+	// sends none and Weaviate creates one shard per node of the cluster at
+	// that time (one on a single node), as ragbot always did; an existing
+	// collection is only checked against a value set here.
+	Shards int `yaml:"shards"`
 }
 
 // Endpoints is the Weaviate to use: URLs, or URL alone, or none (nil) for

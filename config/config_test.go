@@ -339,3 +339,31 @@ func TestReplicationSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestShardsKey: weaviate.shards is 0 (Weaviate's default, one shard per
+// node) unless set; a negative count is refused, naming the key.
+func TestShardsKey(t *testing.T) {
+	const sources = "sources:\n  - {name: payments, kind: git, path: repo}\n"
+	for _, tt := range []struct {
+		yaml    string
+		want    int
+		wantErr string
+	}{
+		{yaml: "", want: 0},
+		{yaml: "weaviate: {shards: 3}", want: 3},
+		{yaml: "weaviate: {shards: -1}", wantErr: "weaviate.shards: must be 0 (one shard per node, Weaviate's default) or more, got -1"},
+	} {
+		cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%q: Parse error = %v, want %q", tt.yaml, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: Parse: %v", tt.yaml, err)
+		} else if cfg.Weaviate.Shards != tt.want {
+			t.Errorf("%q: shards %d, want %d", tt.yaml, cfg.Weaviate.Shards, tt.want)
+		}
+	}
+}

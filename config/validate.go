@@ -87,6 +87,9 @@ func (v *validator) weaviate() {
 	if w.ReplicationFactor < 1 {
 		v.bad("weaviate.replication_factor", "must be at least 1 (the number of copies of each object), got %d", w.ReplicationFactor)
 	}
+	if w.Shards < 0 {
+		v.bad("weaviate.shards", "must be 0 (one shard per node, Weaviate's default) or more, got %d", w.Shards)
+	}
 	if !slices.Contains([]string{"ONE", "QUORUM", "ALL"}, w.ConsistencyLevel) {
 		v.bad("weaviate.consistency_level", "got %q, want one of ONE, QUORUM, ALL", w.ConsistencyLevel)
 	}

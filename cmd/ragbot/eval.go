@@ -40,6 +40,10 @@ decision, in this process, excluding start-up) for every question and
 prints p50/p95/max in milliseconds, and the same for the absence check
 alone (the words no indexed chunk holds, and typos, checked against the
 sources' vocabularies), with its first call of the process apart.
+--bench-askers N has N askers ask at once (a busy serve process) and prints
+their latency and calls per second instead; --bench-all-sources searches
+every configured source for each timed question, as a channel allowed to
+see them all does, instead of the question's own corpus.
 
 With --depth N it also ranks every answerable question in a candidate list
 of N results (the hybrid query fetches N instead of retrieval.candidates,
@@ -78,6 +82,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	depth := fs.Int("depth", 0, fmt.Sprintf("also rank answerable questions among this many candidates (%d..%d) and print recall@k up to it; 0: off", eval.DepthKs[0], eval.MaxDepth))
 	candFile := fs.String("candidates", "", "with --depth, write each answerable question's candidates with their scores to this JSONL `file`")
 	benchRuns := fs.Int("bench-runs", 3, "with --bench, timed passes over the questions after one warm-up pass")
+	benchAskers := fs.Int("bench-askers", 1, "with --bench, askers asking at once (each makes --bench-runs passes); above 1 prints their latency and calls/s only")
+	benchAll := fs.Bool("bench-all-sources", false, "with --bench, search every configured source for each timed question instead of its own corpus")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -101,6 +107,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *benchRuns < 1 {
 		return fmt.Errorf("%w: --bench-runs %d, want at least 1", errUsage, *benchRuns)
 	}
+	if *benchAskers < 1 {
+		return fmt.Errorf("%w: --bench-askers %d, want at least 1", errUsage, *benchAskers)
+	}
 	qs, err := eval.LoadFiles(fs.Args())
 	if err != nil {
 		return err
@@ -115,7 +124,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asker, _ := a.pipeline(ctx)
 	asker.Mode = *mode
 	asker.Without = commaList(*without)
-	r := eval.Runner{Asker: asker, Sources: a.cfg.SourceIDsByName(), Family: embedders.Family(asker.Embedder)}
+	r := eval.Runner{Asker: asker, Sources: a.cfg.SourceIDsByName(), Family: embedders.Family(asker.Embedder), BenchAll: *benchAll}
 	var firstAbsence float64
 	if *bench { // before anything else loads the word lists and vocabularies
 		if firstAbsence, err = r.FirstAbsence(ctx, qs); err != nil {
@@ -131,7 +140,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	if *bench {
+	switch {
+	case *bench && *benchAskers > 1:
+		if out.Latency, err = r.BenchConcurrent(ctx, qs, *benchRuns, *benchAskers); err != nil {
+			return err
+		}
+	case *bench:
 		if out.Latency, err = r.Bench(ctx, qs, *benchRuns, requests, firstAbsence); err != nil {
 			return err
 		}

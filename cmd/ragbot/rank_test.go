@@ -334,6 +334,16 @@ func TestEvalCLI(t *testing.T) {
 	if rep.Embedder != embed.OfflineName || rep.Mode != retrieval.ModeHybridRerank {
 		t.Errorf("embedder %q mode %q", rep.Embedder, rep.Mode)
 	}
+	// --bench-askers: 4 askers at once, each a pass over the 23 questions,
+	// here in every source.
+	code, out, errOut = ragbot(t, "eval", "--config", cfg, "--json", "--bench", "--bench-runs", "1", "--bench-askers", "4", "--bench-all-sources", questions)
+	var conc eval.Output
+	if code != 0 || json.Unmarshal([]byte(out), &conc) != nil {
+		t.Fatalf("eval --bench-askers 4: exit %d\n%s%s", code, out, errOut)
+	}
+	if l := conc.Latency; l == nil || l.Calls != 4*23 || l.Askers != 4 || !l.AllSources || l.P50 <= 0 || l.P95 < l.P50 || l.PerSecond <= 0 {
+		t.Errorf("latency with 4 askers %+v, want 92 calls, p50 <= p95, calls/s > 0, all sources", l)
+	}
 	code, out, _ = ragbot(t, "eval", "--config", cfg, questions)
 	for _, want := range []string{"answer band (embedder offline-hash-v1-384; 20 answerable, 3 unanswerable questions)",
 		"  configured min_similarity ", "  suggested  min_similarity ", "no coverage floors (configured band"} {

@@ -2,11 +2,15 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"sync"
 	"time"
+
+	"github.com/ragbot/ragbot/retrieval"
 )
 
 // RequestCounter counts the Weaviate requests of the Asker's store
@@ -45,7 +49,7 @@ func (r Runner) Bench(ctx context.Context, qs []Question, runs int, requests Req
 	abs := &AbsenceCost{First: first}
 	for pass := 0; pass <= runs; pass++ {
 		for _, q := range qs {
-			req, ok := r.request(q)
+			req, ok := r.benchRequest(q)
 			if !ok {
 				continue
 			}
@@ -84,6 +88,72 @@ func (r Runner) Bench(ctx context.Context, qs []Question, runs int, requests Req
 	abs.Calls = len(absMS)
 	abs.P50, abs.P95, abs.Max = percentiles(absMS)
 	l.Absence = abs
+	l.AllSources = r.BenchAll
+	return l, nil
+}
+
+// benchRequest is q as Bench asks it: in its own corpus (request), or with
+// BenchAll in every source.
+func (r Runner) benchRequest(q Question) (retrieval.Request, bool) {
+	req, ok := r.request(q)
+	if ok && r.BenchAll {
+		req.Sources = nil
+	}
+	return req, ok
+}
+
+// BenchConcurrent times Asker.Ask with askers callers at once, as a busy
+// serve process sees it: one warm-up pass over the questions by a single
+// caller, then each of the askers makes runs passes over them, asker i
+// starting at question i*len/askers so that they do not ask the same one
+// at the same moment. It reports the nearest-rank percentiles of every
+// call and the calls per second of wall time; no request counts or
+// absence timing (the counters are shared). Errors name the question.
+func (r Runner) BenchConcurrent(ctx context.Context, qs []Question, runs, askers int) (*Latency, error) {
+	var reqs []retrieval.Request
+	var ids []string
+	for _, q := range qs {
+		if req, ok := r.benchRequest(q); ok {
+			reqs, ids = append(reqs, req), append(ids, q.ID)
+		}
+	}
+	if len(reqs) == 0 {
+		return &Latency{Askers: askers, AllSources: r.BenchAll}, nil
+	}
+	for i, req := range reqs { // warm-up
+		if _, err := r.Asker.Ask(ctx, req); err != nil {
+			return nil, fmt.Errorf("bench: question %s: %w", ids[i], err)
+		}
+	}
+	times := make([][]float64, askers)
+	errs := make([]error, askers)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for a := range askers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			off := a * len(reqs) / askers
+			for range runs * len(reqs) {
+				i := off % len(reqs)
+				off++
+				t0 := time.Now()
+				if _, err := r.Asker.Ask(ctx, reqs[i]); err != nil {
+					errs[a] = fmt.Errorf("bench: question %s: %w", ids[i], err)
+					return
+				}
+				times[a] = append(times[a], millis(time.Since(t0)))
+			}
+		}()
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	ms := slices.Concat(times...)
+	l := &Latency{Calls: len(ms), Askers: askers, AllSources: r.BenchAll, PerSecond: float64(len(ms)) / wall.Seconds()}
+	l.P50, l.P95, l.Max = percentiles(ms)
 	return l, nil
 }
 

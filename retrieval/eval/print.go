@@ -147,24 +147,40 @@ func Print(w io.Writer, out Output) {
 		printDepth(w, out.Mode, d)
 	}
 	if l := out.Latency; l != nil {
-		fmt.Fprintf(w, "\nask latency (mode %s, %d calls): p50 %.1f ms  p95 %.1f ms  max %.1f ms\n", out.Mode, l.Calls, l.P50, l.P95, l.Max)
-		total := 0
-		for _, n := range l.RequestsByKind {
-			total += n
-		}
-		fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, weaviate.FormatRequests(l.RequestsByKind, total))
-		if ab := l.Absence; ab != nil {
-			fmt.Fprintf(w, "absence check (%d calls): p50 %.3f ms  p95 %.3f ms  max %.3f ms; first call %.1f ms (word lists parsed, vocabularies loaded)\n",
-				ab.Calls, ab.P50, ab.P95, ab.Max, ab.First)
-			if ab.Fallback > 0 {
-				fmt.Fprintf(w, "  %d of them without a vocabulary for a source in scope: checked by the search's document frequencies instead, no typo correction (run ragbot index)\n", ab.Fallback)
-			}
-		}
+		printLatency(w, out.Mode, l)
 	}
 	if len(rep.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (not in the first 5; rank 0: not in the first 10):\n")
 		for _, m := range rep.Misses {
 			fmt.Fprintf(w, "  %s [%s] rank %d: %s\n    want %v\n    got  %v\n", m.ID, m.Kind, m.Rank, m.Question, m.Expected, m.Got)
+		}
+	}
+}
+
+// printLatency prints the --bench figures: one asker's latency with its
+// Weaviate requests and absence check, or several askers' latency and
+// throughput.
+func printLatency(w io.Writer, mode string, l *Latency) {
+	scope := ""
+	if l.AllSources {
+		scope = ", every question in all sources"
+	}
+	if l.Askers > 0 {
+		fmt.Fprintf(w, "\nask latency (mode %s, %d calls, %d askers at once%s): p50 %.1f ms  p95 %.1f ms  max %.1f ms; %.1f calls/s\n",
+			mode, l.Calls, l.Askers, scope, l.P50, l.P95, l.Max, l.PerSecond)
+		return
+	}
+	fmt.Fprintf(w, "\nask latency (mode %s, %d calls%s): p50 %.1f ms  p95 %.1f ms  max %.1f ms\n", mode, l.Calls, scope, l.P50, l.P95, l.Max)
+	total := 0
+	for _, n := range l.RequestsByKind {
+		total += n
+	}
+	fmt.Fprintf(w, "Weaviate requests per call: median %d  max %d; all calls %s\n", l.RequestsP50, l.RequestsMax, weaviate.FormatRequests(l.RequestsByKind, total))
+	if ab := l.Absence; ab != nil {
+		fmt.Fprintf(w, "absence check (%d calls): p50 %.3f ms  p95 %.3f ms  max %.3f ms; first call %.1f ms (word lists parsed, vocabularies loaded)\n",
+			ab.Calls, ab.P50, ab.P95, ab.Max, ab.First)
+		if ab.Fallback > 0 {
+			fmt.Fprintf(w, "  %d of them without a vocabulary for a source in scope: checked by the search's document frequencies instead, no typo correction (run ragbot index)\n", ab.Fallback)
 		}
 	}
 }

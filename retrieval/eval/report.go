@@ -118,6 +118,13 @@ type Latency struct {
 	// first step of every Ask), timed after each timed call; nil when no
 	// question was asked.
 	Absence *AbsenceCost `json:"absence_check,omitempty"`
+	// Askers is how many askers asked at once (BenchConcurrent), 0 for
+	// Bench's one; PerSecond their calls per second of wall time.
+	Askers    int     `json:"askers,omitempty"`
+	PerSecond float64 `json:"calls_per_second,omitempty"`
+	// AllSources is set when every question searched every configured
+	// source (Runner.BenchAll), as in a channel allowed to see them all.
+	AllSources bool `json:"all_sources,omitempty"`
 }
 
 // AbsenceCost is the absence check's cost in milliseconds: per call after the

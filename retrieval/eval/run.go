@@ -21,6 +21,11 @@ type Runner struct {
 	// Family keys the printed thresholds (Output.Family): the embedder's
 	// family, else its name.
 	Family string
+	// BenchAll makes Bench and BenchConcurrent search every configured
+	// source for each question instead of its own corpus: the scope of a
+	// channel that may see them all, the largest search at a given index
+	// size. Run and Depth still search each question's corpus.
+	BenchAll bool
 }
 
 // request is q as a request searched in its own corpus only (README,

@@ -3,6 +3,7 @@ package weaviate
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -202,7 +203,11 @@ var chunkFields = []string{
 // loses the race is answered "already exists", and the collection the
 // winner made is then read back and checked like any existing one.
 func (s *Store) ensureSchema(ctx context.Context) error {
-	got, err := s.ensureClass(ctx, chunkClass(s.chunk, s.emb, s.sem))
+	class := chunkClass(s.chunk, s.emb, s.sem)
+	if s.shards > 0 {
+		class.ShardingConfig = map[string]any{"desiredCount": s.shards}
+	}
+	got, err := s.ensureClass(ctx, class)
 	if err != nil {
 		return err
 	}
@@ -223,6 +228,9 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 			s.chunk, have, s.emb, ErrEmbedderMismatch)
 	}
 	s.semStore, s.slot = sem, slot
+	if err := s.checkShards(got); err != nil {
+		return err
+	}
 	if err := s.addMissing(ctx, got, append([]*models.Property{refsProperty(), pendingProp()}, callsProperties()...)...); err != nil {
 		return err
 	}
@@ -299,6 +307,49 @@ func (s *Store) checkReplication(got *models.Class) error {
 			got.Class, have, s.repl, have, ErrReplicationMismatch)
 	}
 	return nil
+}
+
+// ErrShardsMismatch is wrapped by OpenStore when the chunk collection exists
+// with another shard count than a configured one (StoreConfig.Shards,
+// weaviate.shards): Weaviate cannot change it in place (Weaviate docs,
+// "Cluster Configuration": shardingConfig is immutable), so the fix is a
+// new collection.
+var ErrShardsMismatch = errors.New("collection has another shard count")
+
+// checkShards compares an existing chunk collection's shard count
+// (shardingConfig.actualCount, else desiredCount) with a configured one; 0
+// configured accepts any.
+func (s *Store) checkShards(got *models.Class) error {
+	if s.shards == 0 {
+		return nil
+	}
+	have := shardCount(got.ShardingConfig)
+	if have != s.shards {
+		return fmt.Errorf("weaviate collection %s has %d shards, weaviate.shards is %d; set weaviate.shards: %d (or 0), or re-create the collection with `ragbot index --recreate`: %w",
+			got.Class, have, s.shards, have, ErrShardsMismatch)
+	}
+	return nil
+}
+
+// shardCount reads a class's shardingConfig as the Go client decodes it (a
+// JSON object): actualCount, or desiredCount when that is absent; 0 when
+// neither is there.
+func shardCount(cfg any) int {
+	m, _ := cfg.(map[string]any)
+	for _, k := range []string{"actualCount", "desiredCount"} {
+		switch n := m[k].(type) {
+		case float64:
+			return int(n)
+		case int:
+			return n
+		case int64:
+			return int(n)
+		case json.Number:
+			i, _ := n.Int64()
+			return int(i)
+		}
+	}
+	return 0
 }
 
 // Consistency levels (Weaviate docs, "Consistency": "Tunable consistency").

@@ -63,6 +63,13 @@ type StoreConfig struct {
 	// docs, "Consistency"), sent with searches, object reads, batch writes
 	// and deletes. ["QUORUM" when ReplicationFactor > 1, else "ONE"]
 	ConsistencyLevel string
+	// Shards is the chunk collection's shardingConfig.desiredCount when
+	// OpenStore creates it (Weaviate docs, "Cluster Configuration"), and
+	// the shard count an existing one must have (else ErrShardsMismatch).
+	// 0 sends none: Weaviate makes one shard per node, and any existing
+	// count is accepted. The state, vocabulary and other small collections
+	// always get Weaviate's default. [0]
+	Shards int
 }
 
 // Store is the Weaviate store of chunks and source states. It is safe for
@@ -85,8 +92,9 @@ type Store struct {
 	lexDim   int     // length of the lexical part of a Pair vector
 	semW     float64 // StoreConfig.SemanticWeight
 
-	repl int    // StoreConfig.ReplicationFactor
-	cl   string // StoreConfig.ConsistencyLevel
+	repl   int    // StoreConfig.ReplicationFactor
+	cl     string // StoreConfig.ConsistencyLevel
+	shards int    // StoreConfig.Shards
 
 	counts countCache // DocFreq's counts by filter and term (docfreq.go)
 	vocabs vocabCache // Vocabulary's stamps and terms (vocabcache.go)
@@ -138,8 +146,11 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Shards < 0 {
+		return nil, fmt.Errorf("weaviate store: shards must be 0 (Weaviate's default) or more, got %d", cfg.Shards)
+	}
 	s := &Store{client: client, http: hc, base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, chunk: cfg.ChunkClass, state: cfg.StateClass, vocab: vocabClassName(cfg), emb: embedder, log: cfg.Logger,
-		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight, repl: repl, cl: cl}
+		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight, repl: repl, cl: cl, shards: cfg.Shards}
 	s.health = newHealth(s)
 	if err := s.ensureSchema(ctx); err != nil {
 		return nil, err
