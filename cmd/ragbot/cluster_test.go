@@ -55,21 +55,9 @@ func (c *CircuitBreaker) Open() bool { return c.Failures >= c.Threshold }
 // before and carries no warning; with factor 1 the node took a third of the
 // shards with it, and answers say that part of the index is unavailable.
 func TestClusterNodeLoss(t *testing.T) {
-	if _, err := weaviatelocal.FindBinary(""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cl, err := weaviatelocal.StartCluster(ctx, weaviatelocal.Options{DataDir: t.TempDir(), Port: clusterPort, Logger: quiet}, 3)
-	if err != nil {
-		t.Fatalf("start a 3-node cluster: %v", err)
-	}
-	t.Cleanup(func() { _ = cl.Stop(context.Background()) })
-	t.Setenv("RAGBOT_TEST_CLUSTER_WEAVIATE_KEY", cl.Nodes[0].APIKey)
+	cl := startCluster(ctx, t, clusterPort, "RAGBOT_TEST_CLUSTER_WEAVIATE_KEY")
 
 	repo, _ := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "httpx/limits.go": limitsGo, "README.md": readme})
 	config := func(collection string, factor int) string {
@@ -256,4 +244,27 @@ func settled(ctx context.Context, url, key string, running map[string]bool) (boo
 		}
 	}
 	return true, ""
+}
+
+// startCluster starts a real 3-node Weaviate cluster whose first node
+// takes port (weaviatelocal.StartCluster, NodePortStride apart), stopped
+// when t ends, and puts the first node's API key in keyEnv, which
+// the test's config names. Without weaviate-server the test is skipped,
+// or fails on CI.
+func startCluster(ctx context.Context, t *testing.T, port int, keyEnv string) *weaviatelocal.Cluster {
+	t.Helper()
+	if _, err := weaviatelocal.FindBinary(""); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cl, err := weaviatelocal.StartCluster(ctx, weaviatelocal.Options{DataDir: t.TempDir(), Port: port, Logger: quiet}, 3)
+	if err != nil {
+		t.Fatalf("start a 3-node cluster: %v", err)
+	}
+	t.Cleanup(func() { _ = cl.Stop(context.Background()) })
+	t.Setenv(keyEnv, cl.Nodes[0].APIKey)
+	return cl
 }

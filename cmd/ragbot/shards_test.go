@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -31,21 +29,9 @@ const shardsClusterPort = 8650
 // answers from it, and opening one with another shards value is refused,
 // naming the key.
 func TestClusterShards(t *testing.T) {
-	if _, err := weaviatelocal.FindBinary(""); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cl, err := weaviatelocal.StartCluster(ctx, weaviatelocal.Options{DataDir: t.TempDir(), Port: shardsClusterPort, Logger: quiet}, 3)
-	if err != nil {
-		t.Fatalf("start a 3-node cluster: %v", err)
-	}
-	t.Cleanup(func() { _ = cl.Stop(context.Background()) })
-	t.Setenv("RAGBOT_TEST_SHARDS_WEAVIATE_KEY", cl.Nodes[0].APIKey)
+	cl := startCluster(ctx, t, shardsClusterPort, "RAGBOT_TEST_SHARDS_WEAVIATE_KEY")
 	repo, _ := gitRepo(t, map[string]string{"httpx/retry.go": retryGo, "httpx/limits.go": limitsGo, "README.md": readme})
 	config := func(collection, shards string) string {
 		body := fmt.Sprintf(`weaviate:
