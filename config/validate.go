@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ragbot/ragbot/internal/suggest"
 )
 
 // Validate checks the whole config and returns every problem joined into one
@@ -325,6 +327,36 @@ func (c *Config) SourceNamed(name string) (Source, bool) {
 		}
 	}
 	return Source{}, false
+}
+
+// SourceIDsNamed returns the source id (Source.SourceID) of each source
+// named in names, in order. A name no source has is an error naming it,
+// with the nearest configured name when one is a likely typo
+// (suggest.Name), else the configured names.
+func (c *Config) SourceIDsNamed(names []string) ([]string, error) {
+	var ids []string
+	for _, n := range names {
+		s, ok := c.SourceNamed(n)
+		if !ok {
+			var all []string
+			for _, s := range c.Sources {
+				all = append(all, s.Name)
+			}
+			if near, ok := suggest.Name(n, all); ok {
+				return nil, fmt.Errorf("%q is not a configured source; did you mean %q?", n, near)
+			}
+			return nil, fmt.Errorf("%q is not a configured source (configured: %s)", n, strings.Join(all, ", "))
+		}
+		ids = append(ids, s.SourceID())
+	}
+	return ids, nil
+}
+
+// DefersSemantic reports whether index runs write chunks before their
+// semantic vectors (ingest.Indexer.DeferSemantic): with embedder.semantic
+// of kind onnx, whose vectors take minutes for a large source on a CPU.
+func (c *Config) DefersSemantic() bool {
+	return c.Embedder.Semantic != nil && c.Embedder.Semantic.Kind == "onnx"
 }
 
 // SourceIDs returns the source id (Source.SourceID) of each configured

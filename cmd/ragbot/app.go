@@ -15,7 +15,6 @@ import (
 	"github.com/ragbot/ragbot/internal/embedders"
 	"github.com/ragbot/ragbot/internal/lograte"
 	"github.com/ragbot/ragbot/internal/sources"
-	"github.com/ragbot/ragbot/internal/suggest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
@@ -181,28 +180,4 @@ func commaList(s string) []string {
 		}
 	}
 	return out
-}
-
-// sourceIDs maps source names to chunk source ids; an unknown name is an error.
-// It needs only the config, so that a typo is caught before Weaviate starts.
-func sourceIDs(cfg *config.Config, names string) ([]string, error) {
-	if names == "" {
-		return nil, nil
-	}
-	var ids []string
-	for _, n := range commaList(names) {
-		s, ok := cfg.SourceNamed(n)
-		if !ok {
-			var all []string
-			for _, s := range cfg.Sources {
-				all = append(all, s.Name)
-			}
-			if near, ok := suggest.Name(n, all); ok {
-				return nil, fmt.Errorf("%w: --source %q is not a configured source; did you mean %q?", errUsage, n, near)
-			}
-			return nil, fmt.Errorf("%w: --source %q is not a configured source (configured: %s)", errUsage, n, strings.Join(all, ", "))
-		}
-		ids = append(ids, s.SourceID())
-	}
-	return ids, nil
 }

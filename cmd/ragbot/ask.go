@@ -65,9 +65,9 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	ids, err := sourceIDs(cfg, *sources)
+	ids, err := cfg.SourceIDsNamed(commaList(*sources)) // before Weaviate starts: a typo fails at once
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: --source %w", errUsage, err)
 	}
 	requests := weaviate.NewRequestCounter()
 	cf.observe = requests.Observe

@@ -12,7 +12,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/internal/forget"
 )
 
@@ -113,7 +112,7 @@ func pruneDryRun(ctx context.Context, prune bool, indexing map[string]bool, cf c
 func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out io.Writer) error {
 	ix := newIndexer(a)
 	ix.Progress, ix.ProgressTTY = a.stderr, isTerminal(a.stderr)
-	ix.DeferSemantic = deferSemantic(a.cfg)
+	ix.DeferSemantic = a.cfg.DefersSemantic()
 	err := a.sources().Index(ctx, ix, want, full, out)
 	if !ix.DeferSemantic || ctx.Err() != nil {
 		return err
@@ -124,13 +123,6 @@ func indexAll(ctx context.Context, a *app, want map[string]bool, full bool, out 
 			st.Filled, st.Pending, st.Duration.Round(time.Second), float64(st.Filled)/max(st.Duration.Seconds(), 1e-3))
 	}
 	return errors.Join(err, ferr)
-}
-
-// deferSemantic reports whether index runs write chunks before their
-// semantic vectors: with embedder.semantic of kind onnx, whose vectors
-// take minutes for a large source on a CPU.
-func deferSemantic(cfg *config.Config) bool {
-	return cfg.Embedder.Semantic != nil && cfg.Embedder.Semantic.Kind == "onnx"
 }
 
 func isTerminal(w io.Writer) bool {
