@@ -5,16 +5,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
 
 	"github.com/ragbot/ragbot/ingest"
+	"github.com/ragbot/ragbot/ingest/gocalls/gocallstest"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
@@ -31,32 +30,7 @@ func callerFiles(t *testing.T) map[string]string {
 		}
 		t.Skip("no go command in PATH")
 	}
-	a, err := txtar.ParseFile("gocalls/testdata/callers.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range a.Files {
-		files[f.Name] = string(f.Data)
-	}
-	return files
-}
-
-var wantCallRe = regexp.MustCompile(`// want ((?:[\w.]+ ?)+)$`)
-
-// wantedSites are the "path:line" of the lines of files whose want
-// comment names name, sorted.
-func wantedSites(files map[string]string, name string) []string {
-	var out []string
-	for p, text := range files {
-		for i, l := range strings.Split(text, "\n") {
-			if m := wantCallRe.FindStringSubmatch(l); m != nil && slices.Contains(strings.Fields(m[1]), name) {
-				out = append(out, fmt.Sprintf("%s:%d", p, i+1))
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
+	return gocallstest.Files(t)
 }
 
 // lineOf is "path:line" of the first line of files[p] that contains s.
@@ -119,7 +93,7 @@ func TestUsageTypeResolved(t *testing.T) {
 	repo.write(t, files)
 	repo.commit(t, "add the module")
 	index(1, ingest.ModeFull)
-	policyDo := wantedSites(files, "retry.Policy.Do")
+	policyDo := gocallstest.Wants(files)["retry.Policy.Do"]
 	if len(policyDo) != 4 {
 		t.Fatalf("the fixture marks %d calls of Policy.Do, want 4: %v", len(policyDo), policyDo)
 	}
@@ -135,7 +109,7 @@ func TestUsageTypeResolved(t *testing.T) {
 	for q, name := range map[string]string{"Conn.Do": "retry.Conn.Do", "Conn.Close": "retry.Conn.Close", "Policy.Close": "retry.Policy.Close",
 		"retry.Do": "retry.Do", "Doer.Do": "retry.Doer.Do", "app.Do": "app.Do", "Once.Do": "retry.Once.Do", "sync.Once.Do": "sync.Once.Do",
 		"retry.Policy.Do": "retry.Policy.Do"} {
-		if want := wantedSites(files, name); len(want) == 0 {
+		if want := gocallstest.Wants(files)[name]; len(want) == 0 {
 			t.Errorf("the fixture marks no call of %s", name)
 		} else {
 			check("who calls "+q+"?", want)
@@ -151,7 +125,7 @@ func TestUsageTypeResolved(t *testing.T) {
 	connDo := lineOf(t, files, "app/app.go", "c.conn.Do(nil)")
 	connClose := lineOf(t, files, "app/app.go", "c.conn.Close")
 	check("who calls Policy.Do?", slices.Sorted(slices.Values(append(slices.Clone(policyDo), connDo))))
-	check("who calls Policy.Close?", slices.Sorted(slices.Values(append(wantedSites(files, "retry.Policy.Close"), connClose))))
+	check("who calls Policy.Close?", slices.Sorted(slices.Values(append(gocallstest.Wants(files)["retry.Policy.Close"], connClose))))
 	if u := check("who calls Conn.Do?", nil); u.Sites != 0 {
 		t.Errorf("who calls Conn.Do: %d sites, want none", u.Sites)
 	}

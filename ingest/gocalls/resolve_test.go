@@ -5,15 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
 
 	"github.com/ragbot/ragbot/ingest/gocalls"
+	"github.com/ragbot/ragbot/ingest/gocalls/gocallstest"
 )
 
 // gitRepo makes a git repository in a temporary folder holding files, in
@@ -52,27 +52,11 @@ func gitRepo(t *testing.T, files map[string]string) (dir, commit string) {
 	return dir, git("rev-parse", "HEAD")
 }
 
-// readTxtar returns the files of testdata/name.
-func readTxtar(t *testing.T, name string) map[string]string {
-	t.Helper()
-	a, err := txtar.ParseFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range a.Files {
-		files[f.Name] = string(f.Data)
-	}
-	return files
-}
-
-var wantRe = regexp.MustCompile(`// want ((?:[\w.]+ ?)+)$`)
-
 // TestResolveCallers checks, in every file of testdata/callers.txtar, that
 // the uses of the names that the "want" comments mention are on exactly
 // the lines and with exactly the names those comments give.
 func TestResolveCallers(t *testing.T) {
-	files := readTxtar(t, "callers.txtar")
+	files := gocallstest.Files(t)
 	dir, commit := gitRepo(t, files)
 	res := gocalls.Resolve(context.Background(), dir, commit)
 	if res.Err != "" {
@@ -80,14 +64,15 @@ func TestResolveCallers(t *testing.T) {
 	}
 	want := map[string][]string{}
 	names := map[string]bool{}
-	for path, text := range files {
-		for i, line := range strings.Split(text, "\n") {
-			if m := wantRe.FindStringSubmatch(line); m != nil {
-				for _, n := range strings.Fields(m[1]) {
-					names[n] = true
-					want[path] = append(want[path], gocalls.Call{Line: i + 1, Name: n}.String())
-				}
+	for n, sites := range gocallstest.Wants(files) {
+		names[n] = true
+		for _, site := range sites {
+			path, line, _ := strings.Cut(site, ":")
+			at, err := strconv.Atoi(line)
+			if err != nil {
+				t.Fatal(err)
 			}
+			want[path] = append(want[path], gocalls.Call{Line: at, Name: n}.String())
 		}
 	}
 	for path := range files {
