@@ -17,23 +17,15 @@ import (
 // when the name has no qualifier or is not Go's (a "::" or "#"
 // qualifier). It is matched against Chunk.Calls by callMatcher.
 func qualifiedUsage(question string) string {
-	q := receiverRe.ReplaceAllString(strings.TrimSpace(question), "$1.")
-	for _, re := range usagePatterns {
-		m := re.FindStringSubmatch(q)
-		if m == nil {
-			continue
-		}
-		n := strings.Trim(m[1], ".:#-")
-		if strings.ContainsAny(n, ":#-$") {
-			return ""
-		}
-		parts := strings.Split(n, ".")
-		if len(parts) < 2 || slices.Contains(parts, "") {
-			return ""
-		}
-		return strings.Join(parts[max(len(parts)-3, 0):], ".")
+	n, ok := askedUsage(question)
+	if !ok || strings.ContainsAny(n, ":#-$") {
+		return ""
 	}
-	return ""
+	parts := strings.Split(n, ".")
+	if len(parts) < 2 || slices.Contains(parts, "") {
+		return ""
+	}
+	return strings.Join(parts[max(len(parts)-3, 0):], ".")
 }
 
 // preciseUsage answers a usage question about the qualified Go name qual

@@ -39,10 +39,19 @@ var usagePatterns = []*regexp.Regexp{
 // parentheses and package qualifiers removed (Analyze, Unqualified), or
 // false when it asks something else.
 func UsageName(question string) (string, bool) {
-	q := receiverRe.ReplaceAllString(strings.TrimSpace(question), "$1.") // "(*Store).Upsert"
+	n, ok := askedUsage(question)
+	return Unqualified(n), ok // "weaviate.Store.Upsert"
+}
+
+// askedUsage returns the name a usage question asks about as typed, with
+// a Go method's receiver parentheses made a dot ("(*Store).Upsert" ->
+// "Store.Upsert") and a "()" or backticks removed, or false when the
+// question matches no usagePatterns.
+func askedUsage(question string) (string, bool) {
+	q := receiverRe.ReplaceAllString(strings.TrimSpace(question), "$1.")
 	for _, re := range usagePatterns {
 		if m := re.FindStringSubmatch(q); m != nil {
-			return Unqualified(strings.Trim(m[1], ".:#-")), true // "weaviate.Store.Upsert"
+			return strings.Trim(m[1], ".:#-"), true
 		}
 	}
 	return "", false
