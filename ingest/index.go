@@ -399,6 +399,10 @@ func (ix *Indexer) stream(ctx context.Context, log *slog.Logger, st *Stats, vr *
 	}
 	raw := make(chan fileInput)
 	files := make(chan numbered, workers)
+	// ahead bounds the files handed out and not yet taken in order by the
+	// writer: without it one slow file lets the other workers run ahead
+	// without limit, their chunks waiting in early.
+	ahead := make(chan struct{}, 3*workers)
 	results := make(chan fileChunks, workers)
 	var mu sync.Mutex // st, seen, stored
 	var held, maxHeld atomic.Int64
@@ -422,6 +426,11 @@ func (ix *Indexer) stream(ctx context.Context, log *slog.Logger, st *Stats, vr *
 		defer close(files)
 		seq := 0
 		for f := range raw {
+			select {
+			case ahead <- struct{}{}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
 			select {
 			case files <- numbered{seq, f}:
 			case <-gctx.Done():
@@ -509,7 +518,7 @@ func (ix *Indexer) stream(ctx context.Context, log *slog.Logger, st *Stats, vr *
 				return nil
 			})
 		}
-		early := map[int]fileChunks{} // results ahead of their turn: at most the files in flight
+		early := map[int]fileChunks{} // results ahead of their turn: at most cap(ahead) files
 		next := 0
 		for r := range results {
 			early[r.seq] = r
@@ -520,6 +529,7 @@ func (ix *Indexer) stream(ctx context.Context, log *slog.Logger, st *Stats, vr *
 				}
 				delete(early, next)
 				next++
+				<-ahead
 				if len(fc.chunks) == 0 {
 					continue
 				}

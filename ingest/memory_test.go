@@ -65,7 +65,7 @@ func TestIndexGitHoldsBatchesNotTheSource(t *testing.T) {
 	}
 	// Held at most: the batches being written and the one being filled
 	// (each under EmbedBatch plus one file), and a file at each worker, in
-	// the channels and waiting for its turn (3 per worker).
+	// the channels and waiting for its turn (ahead: 3 per worker).
 	bound := int64((ingest.MaxWriting+1)*(ingest.EmbedBatch+funcsPerFile) + 3*ix.Workers*funcsPerFile)
 	if most > bound || most == 0 {
 		t.Errorf("the run held up to %d chunks at once, want 1..%d (the source has %d)", most, bound, files*funcsPerFile)
