@@ -269,17 +269,81 @@ func correction(term string, v Vocabulary) string {
 		return ""
 	}
 	compoundName := compound(term)
-	best, bestDF := "", 0
+	best, bestDF, bestLikely := "", 0, false
 	consider := func(c string) {
 		if c[0] != term[0] || EnglishStopwords[c] || questionWords[c] || fillerWords[c] || compoundName && len(c) == len(term) {
 			return
 		}
-		if df := v.DF(c); df >= typoMinDF && (df > bestDF || df == bestDF && c < best) {
-			best, bestDF = c, df
+		df := v.DF(c)
+		if df < typoMinDF {
+			return
+		}
+		likely := likelySlip(term, c)
+		if likely && !bestLikely || likely == bestLikely && (df > bestDF || df == bestDF && c < best) {
+			best, bestDF, bestLikely = c, df, likely
 		}
 	}
 	edits1(term, consider)
 	return best
+}
+
+// likelySlip reports whether typing word as typed (one Damerau edit away)
+// is a slip of the fingers: a letter left out, two letters swapped, a
+// letter typed twice, or a key next to the meant one (QWERTY) pressed
+// instead of it or beside it. Substitutions and insertions of keys far
+// apart are rarer (Kernighan, Church and Gale, "A spelling correction
+// program based on a noisy channel model", COLING 1990: their confusion
+// matrices concentrate on neighbouring keys), so a candidate reached by a
+// slip is preferred over a more frequent one that is not: "acount" is
+// "account" (a letter left out), not "amount" (c for m). Measured on
+// codespell's misspellings (tools/typoeval, docs/evaluation.md).
+func likelySlip(typed, word string) bool {
+	i := 0
+	for i < len(typed) && i < len(word) && typed[i] == word[i] {
+		i++
+	}
+	switch {
+	case len(word) == len(typed)+1: // a letter left out
+		return true
+	case len(typed) == len(word)+1: // a letter too many, at i
+		x := typed[i]
+		return i > 0 && (typed[i-1] == x || neighbourKeys(typed[i-1], x)) ||
+			i+1 < len(typed) && (typed[i+1] == x || neighbourKeys(typed[i+1], x))
+	case i+1 < len(typed) && typed[i] == word[i+1] && typed[i+1] == word[i] && typed[i+2:] == word[i+2:]: // swapped
+		return true
+	default: // one key for another
+		return neighbourKeys(typed[i], word[i])
+	}
+}
+
+// qwertyRows are the letter rows of a QWERTY keyboard.
+var qwertyRows = [3]string{"qwertyuiop", "asdfghjkl", "zxcvbnm"}
+
+// neighbourKeys reports whether letters a and b are different keys that
+// touch on a QWERTY keyboard: side by side in a row, or in adjacent rows
+// where the lower row's keys sit half a key to the right (a touches q and
+// w; z touches a and s).
+func neighbourKeys(a, b byte) bool {
+	ra, ca, rb, cb := -1, 0, -1, 0
+	for r, row := range qwertyRows {
+		if k := strings.IndexByte(row, a); k >= 0 {
+			ra, ca = r, k
+		}
+		if k := strings.IndexByte(row, b); k >= 0 {
+			rb, cb = r, k
+		}
+	}
+	switch {
+	case ra < 0 || rb < 0 || a == b:
+		return false
+	case ra == rb:
+		return ca-cb == 1 || cb-ca == 1
+	case ra+1 == rb: // b one row below a: b's column k touches a's k and k+1
+		return ca == cb || ca == cb+1
+	case rb+1 == ra:
+		return cb == ca || cb == ca+1
+	}
+	return false
 }
 
 // compound reports whether term is two everyday words of at least 2
@@ -401,3 +465,9 @@ func (a *Asker) Absence(ctx context.Context, r Request) (Absence, error) {
 	}
 	return Absence{Missing: missing, Typos: typos, Vocabulary: true}, nil
 }
+
+// Correction returns the term of v that the lower-case word term is a
+// typo of, or "" (the rule and its sources: correction). It is what the
+// absence check suggests for a word no chunk holds; tools/typoeval
+// measures it on codespell's misspellings.
+func Correction(term string, v Vocabulary) string { return correction(term, v) }

@@ -99,14 +99,20 @@ func TestAbsence(t *testing.T) {
 func TestCorrection(t *testing.T) {
 	v := testVocabulary(map[string]int{"retry": 12, "silence": 15, "silences": 4, "inhibit": 6, "dispatch": 9, "cluster": 5,
 		"clusters": 5, "grouping": 2, "routes": 8, "router": 8, "opened": 30, "pipeline": 20, "response": 40,
-		"heartbeat": 6, "session": 9, "ssl": 10})
+		"heartbeat": 6, "session": 9, "ssl": 10, "amount": 50, "account": 5, "replies": 30, "replaces": 3})
 	for term, want := range map[string]string{
 		"retyr":    "retry",    // transposition
 		"silnce":   "silence",  // deletion
 		"inhibbit": "inhibit",  // insertion
 		"dispetch": "dispatch", // substitution
 		"clustr":   "cluster",  // cluster and clusters: only cluster is one edit away
-		"routez":   "router",   // routes and router tie at 8: the first in byte order is "router"
+		"routez":   "routes",   // routes and router tie at 8: z is next to s, far from r
+		"routwr":   "router",   // w is next to e; routes is two edits away
+		// A slip of the fingers (a letter left out or typed twice, a
+		// neighbouring key) before a more frequent word that is not one.
+		"acount":   "account", // c left out; amount (c for m) is held by more chunks
+		"replces":  "replaces",
+		"replues":  "replies", // u is next to i
 		"groupimg": "",         // grouping: held by 2 chunks, fewer than typoMinDF
 		"etry":     "",         // shorter than typoMinLen
 		"zetry":    "",         // the first letter must match
@@ -129,6 +135,23 @@ func TestCorrection(t *testing.T) {
 	// 2 deletions, 1 transposition, 2 x 35 substitutions, 3 x 36 insertions.
 	if n != 2+1+70+108 {
 		t.Errorf("edits1(ab) made %d strings, want %d", n, 2+1+70+108)
+	}
+}
+
+// TestNeighbourKeys checks the QWERTY neighbours, rows shifted as on a
+// keyboard.
+func TestNeighbourKeys(t *testing.T) {
+	for _, tt := range []struct {
+		a, b byte
+		want bool
+	}{
+		{'q', 'w', true}, {'a', 'q', true}, {'a', 'w', true}, {'a', 'z', true}, {'s', 'z', true},
+		{'b', 'n', true}, {'g', 'b', true}, {'h', 'b', true}, {'p', 'l', true}, {'o', 'l', true},
+		{'b', 'm', false}, {'c', 'm', false}, {'q', 's', false}, {'a', 'x', false}, {'a', 'a', false}, {'a', '1', false},
+	} {
+		if got, back := neighbourKeys(tt.a, tt.b), neighbourKeys(tt.b, tt.a); got != tt.want || back != tt.want {
+			t.Errorf("neighbourKeys(%c, %c) = %v, (%c, %c) = %v; want %v", tt.a, tt.b, got, tt.b, tt.a, back, tt.want)
+		}
 	}
 }
 
