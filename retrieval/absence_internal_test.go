@@ -113,11 +113,11 @@ func TestCorrection(t *testing.T) {
 		"acount":   "account", // c left out; amount (c for m) is held by more chunks
 		"replces":  "replaces",
 		"replues":  "replies", // u is next to i
-		"groupimg": "",         // grouping: held by 2 chunks, fewer than typoMinDF
-		"etry":     "",         // shorter than typoMinLen
-		"zetry":    "",         // the first letter must match
-		"retr7":    "",         // not all letters
-		"openid":   "",         // open + id: a compound name, not a typo of "opened"
+		"groupimg": "",        // grouping: held by 2 chunks, fewer than typoMinDF
+		"etry":     "",        // shorter than typoMinLen
+		"zetry":    "",        // the first letter must match
+		"retr7":    "",        // not all letters
+		"openid":   "",        // open + id: a compound name, not a typo of "opened"
 		// A compound of two everyday words is corrected by a letter left
 		// out or typed twice: pip + line, resp + one, hear + beat.
 		"pipline":  "pipeline",
