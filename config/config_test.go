@@ -367,3 +367,30 @@ func TestShardsKey(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorIndexKey: weaviate.vector_index is hnsw or flat, unset by
+// default (the store then creates hnsw); anything else is refused, naming
+// the key.
+func TestVectorIndexKey(t *testing.T) {
+	const sources = "sources:\n  - {name: payments, kind: git, path: repo}\n"
+	for _, tt := range []struct{ yaml, want, wantErr string }{
+		{yaml: "", want: ""},
+		{yaml: "weaviate: {vector_index: flat}", want: "flat"},
+		{yaml: "weaviate: {vector_index: hnsw}", want: "hnsw"},
+		{yaml: "weaviate: {vector_index: HNSW}", wantErr: `weaviate.vector_index: must be hnsw (the default) or flat, got "HNSW"`},
+		{yaml: "weaviate: {vector_index: dynamic}", wantErr: `weaviate.vector_index: must be hnsw (the default) or flat, got "dynamic"`},
+	} {
+		cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%q: Parse error = %v, want %q", tt.yaml, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: Parse: %v", tt.yaml, err)
+		} else if cfg.Weaviate.VectorIndex != tt.want {
+			t.Errorf("%q: vector_index %q, want %q", tt.yaml, cfg.Weaviate.VectorIndex, tt.want)
+		}
+	}
+}

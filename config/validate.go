@@ -89,6 +89,11 @@ func (v *validator) weaviate() {
 	if w.ReplicationFactor < 1 {
 		v.bad("weaviate.replication_factor", "must be at least 1 (the number of copies of each object), got %d", w.ReplicationFactor)
 	}
+	switch w.VectorIndex {
+	case "", "hnsw", "flat":
+	default:
+		v.bad("weaviate.vector_index", "must be hnsw (the default) or flat, got %q", w.VectorIndex)
+	}
 	if w.Shards < 0 {
 		v.bad("weaviate.shards", "must be 0 (one shard per node, Weaviate's default) or more, got %d", w.Shards)
 	}

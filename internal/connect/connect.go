@@ -73,7 +73,8 @@ func Open(ctx context.Context, cfg *config.Config, emb retrieval.Embedder, opt O
 		URL: url, Failover: failover, APIKey: key, ChunkClass: cfg.Weaviate.Collection,
 		Timeout: cfg.Weaviate.Timeout, Logger: opt.Log, Observe: opt.Observe,
 		ReplicationFactor: cfg.Weaviate.ReplicationFactor, ConsistencyLevel: cfg.Weaviate.ConsistencyLevel,
-		Shards: cfg.Weaviate.Shards,
+		Shards:      cfg.Weaviate.Shards,
+		VectorIndex: cfg.Weaviate.VectorIndex,
 	}
 	var err error
 	c.Store, err = open(ctx, cfg, emb, c.sc, opt)

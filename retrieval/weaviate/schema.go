@@ -66,7 +66,7 @@ const (
 // VectorLexical and VectorSemantic; the description records the embedder
 // of each (describeEmbedders). Only search_text and symbol are BM25
 // searchable; content is stored for display only.
-func chunkClass(name, embedder, semantic string) *models.Class {
+func chunkClass(name, embedder, semantic, vectorIndex string) *models.Class {
 	slot := ""
 	if semantic != "" {
 		slot = VectorSemantic
@@ -79,15 +79,21 @@ func chunkClass(name, embedder, semantic string) *models.Class {
 	}
 	num := func(n string) *models.Property { return &models.Property{Name: n, DataType: []string{"int"}} }
 	date := func(n string) *models.Property { return &models.Property{Name: n, DataType: []string{"date"}} }
-	// Flat (brute-force) vector indexes: exact nearest neighbours, so the
-	// same index answers the same way however it was built (HNSW's graph
-	// depends on insertion order), which ragbot eval relies on. A scan of
-	// 100k 384-dim vectors takes milliseconds. Both named vectors exist from
-	// the start, so configuring a semantic embedder later needs no schema
+	// HNSW vector indexes unless vectorIndex says flat (StoreConfig.VectorIndex).
+	// A flat index scans every vector a search allows: exact, but its time
+	// grows with the collection (at 295k chunks a vector search's p95 was
+	// 2.2 s, docs/deploy.md, "Sizing"). Under HNSW, a filtered search that
+	// allows fewer than flatSearchCutoff (40,000) objects is still a flat,
+	// exact scan of those (Weaviate docs, "Vector index"), so a source of
+	// that size is searched as before. Both named vectors exist from the
+	// start, so configuring a semantic embedder later needs no schema
 	// change; objects without a semantic vector are simply absent from its
 	// index.
+	if vectorIndex == "" {
+		vectorIndex = "hnsw"
+	}
 	vec := func() models.VectorConfig {
-		return models.VectorConfig{VectorIndexType: "flat", Vectorizer: map[string]any{"none": map[string]any{}}}
+		return models.VectorConfig{VectorIndexType: vectorIndex, Vectorizer: map[string]any{"none": map[string]any{}}}
 	}
 	return &models.Class{
 		Class:        name,
@@ -203,7 +209,7 @@ var chunkFields = []string{
 // loses the race is answered "already exists", and the collection the
 // winner made is then read back and checked like any existing one.
 func (s *Store) ensureSchema(ctx context.Context) error {
-	class := chunkClass(s.chunk, s.emb, s.sem)
+	class := chunkClass(s.chunk, s.emb, s.sem, s.vindex)
 	if s.shards > 0 {
 		class.ShardingConfig = map[string]any{"desiredCount": s.shards}
 	}
@@ -229,6 +235,9 @@ func (s *Store) ensureSchema(ctx context.Context) error {
 	}
 	s.semStore, s.slot = sem, slot
 	if err := s.checkShards(got); err != nil {
+		return err
+	}
+	if err := s.checkVectorIndex(got); err != nil {
 		return err
 	}
 	if err := s.addMissing(ctx, got, append([]*models.Property{refsProperty(), pendingProp()}, callsProperties()...)...); err != nil {
@@ -329,6 +338,23 @@ func (s *Store) checkShards(got *models.Class) error {
 			got.Class, have, s.shards, have, ErrShardsMismatch)
 	}
 	return nil
+}
+
+// ErrVectorIndexMismatch is wrapped by OpenStore when the chunk collection
+// exists with another vector index type than a configured one
+// (StoreConfig.VectorIndex, weaviate.vector_index): vectorIndexType is
+// immutable (Weaviate docs, "Vector index"), so the fix is a new collection.
+var ErrVectorIndexMismatch = errors.New("collection has another vector index type")
+
+// checkVectorIndex compares an existing chunk collection's lexical vector
+// index type with a configured one; "" configured accepts any.
+func (s *Store) checkVectorIndex(got *models.Class) error {
+	have := got.VectorConfig[VectorLexical].VectorIndexType
+	if s.vindex == "" || have == s.vindex {
+		return nil
+	}
+	return fmt.Errorf("weaviate collection %s has %s vector indexes, weaviate.vector_index is %s; set weaviate.vector_index: %s (or leave it out), or re-create the collection with `ragbot index --recreate`: %w",
+		got.Class, have, s.vindex, have, ErrVectorIndexMismatch)
 }
 
 // shardCount reads a class's shardingConfig as the Go client decodes it (a

@@ -70,6 +70,11 @@ type StoreConfig struct {
 	// count is accepted. The state, vocabulary and other small collections
 	// always get Weaviate's default. [0]
 	Shards int
+	// VectorIndex is the vectorIndexType of both named vectors of the chunk
+	// collection OpenStore creates, "hnsw" or "flat" (Weaviate docs,
+	// "Vector index"), and the type an existing one must have (else
+	// ErrVectorIndexMismatch). "" creates hnsw and accepts either. [""]
+	VectorIndex string
 }
 
 // Store is the Weaviate store of chunks and source states. It is safe for
@@ -95,6 +100,7 @@ type Store struct {
 	repl   int    // StoreConfig.ReplicationFactor
 	cl     string // StoreConfig.ConsistencyLevel
 	shards int    // StoreConfig.Shards
+	vindex string // StoreConfig.VectorIndex
 
 	counts countCache // DocFreq's counts by filter and term (docfreq.go)
 	vocabs vocabCache // Vocabulary's stamps and terms (vocabcache.go)
@@ -146,11 +152,16 @@ func OpenStore(ctx context.Context, cfg StoreConfig, embedder string) (*Store, e
 	if err != nil {
 		return nil, err
 	}
+	switch cfg.VectorIndex {
+	case "", "hnsw", "flat":
+	default:
+		return nil, fmt.Errorf("weaviate store: vector index must be hnsw or flat, got %q", cfg.VectorIndex)
+	}
 	if cfg.Shards < 0 {
 		return nil, fmt.Errorf("weaviate store: shards must be 0 (Weaviate's default) or more, got %d", cfg.Shards)
 	}
 	s := &Store{client: client, http: hc, base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, chunk: cfg.ChunkClass, state: cfg.StateClass, vocab: vocabClassName(cfg), emb: embedder, log: cfg.Logger,
-		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight, repl: repl, cl: cl, shards: cfg.Shards}
+		sem: cfg.Semantic, lexDim: cfg.LexicalDim, semW: cfg.SemanticWeight, repl: repl, cl: cl, shards: cfg.Shards, vindex: cfg.VectorIndex}
 	s.health = newHealth(s)
 	if err := s.ensureSchema(ctx); err != nil {
 		return nil, err

@@ -1,0 +1,86 @@
+package weaviate_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/ragbot/ragbot/retrieval"
+	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
+	"github.com/ragbot/ragbot/retrieval/weaviatetest"
+)
+
+// vectorIndexTypes reads the vectorIndexType of each named vector of class
+// from GET /v1/schema/{class}.
+func vectorIndexTypes(t *testing.T, class string) map[string]string {
+	t.Helper()
+	base, key := weaviatetest.Direct(t)
+	req, _ := http.NewRequest(http.MethodGet, base+"/v1/schema/"+class, nil)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got struct {
+		VectorConfig map[string]struct {
+			VectorIndexType string `json:"vectorIndexType"`
+		} `json:"vectorConfig"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /v1/schema/%s: status %d, %v", class, resp.StatusCode, err)
+	}
+	out := map[string]string{}
+	for name, vc := range got.VectorConfig {
+		out[name] = vc.VectorIndexType
+	}
+	return out
+}
+
+// TestVectorIndex: the chunk collection's two named vectors get HNSW
+// indexes unless StoreConfig.VectorIndex says flat; chunks are found in
+// either; reopening with the other type set is refused naming
+// weaviate.vector_index, with none set it is accepted.
+func TestVectorIndex(t *testing.T) {
+	ctx := context.Background()
+	emb := embed.NewOffline()
+	for _, tt := range []struct{ set, want, other string }{
+		{set: "", want: "hnsw", other: "flat"},
+		{set: "flat", want: "flat", other: "hnsw"},
+	} {
+		class := weaviatetest.ClassName()
+		store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, VectorIndex: tt.set}, emb.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = store.Drop(context.Background()) })
+		types := vectorIndexTypes(t, class)
+		if types[weaviate.VectorLexical] != tt.want || types[weaviate.VectorSemantic] != tt.want {
+			t.Errorf("VectorIndex %q: created %v, want %s for both named vectors", tt.set, types, tt.want)
+		}
+		if err := store.Upsert(ctx, corpus, embedAll(t, emb, corpus)); err != nil {
+			t.Fatal(err)
+		}
+		v, _ := emb.Embed(ctx, []string{"findByEmail"})
+		hits, err := store.Search(ctx, retrieval.Query{Text: "findByEmail", Vector: v[0], Alpha: 1, Limit: 3})
+		if err != nil || len(hits) == 0 || !strings.Contains(hits[0].Chunk.Symbol, "findByEmail") {
+			t.Errorf("VectorIndex %q: vector search gave %d hits (%v), want findByEmail first", tt.set, len(hits), err)
+		}
+		_, err = weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, VectorIndex: tt.other}, emb.Name())
+		if !errors.Is(err, weaviate.ErrVectorIndexMismatch) || !strings.Contains(err.Error(), "weaviate.vector_index is "+tt.other) {
+			t.Errorf("reopen %s collection with %q: err = %v, want ErrVectorIndexMismatch naming weaviate.vector_index", tt.want, tt.other, err)
+		}
+		if _, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class}, emb.Name()); err != nil {
+			t.Errorf("reopen %s collection with none set: %v", tt.want, err)
+		}
+	}
+	if _, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: weaviatetest.ClassName(), VectorIndex: "dynamic"}, emb.Name()); err == nil {
+		t.Error("VectorIndex dynamic: no error")
+	}
+}
