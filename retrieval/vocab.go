@@ -85,7 +85,8 @@ func (v Vocabulary) DF(term string) int {
 // chunks are disjoint, so their counts add up. A term no chunk holds in
 // any form is 0, and a term with one form present is exact, as DocFreq
 // counts them; otherwise see unionEstimate. Numeric literals are not
-// counted (Count): ask DocFreq for them.
+// counted (Count): ask DocFreq for a term that is one; as a form of
+// another term ("8080s") one counts for none.
 func (v Vocabulary) DocFreq(terms [][]string) (df []int, total int) {
 	df = make([]int, len(terms))
 	for _, s := range v {
@@ -110,7 +111,7 @@ func (v Vocabulary) DocFreq(terms [][]string) (df []int, total int) {
 func unionEstimate(s *SourceVocabulary, forms []string) int {
 	top, sum := 0, 0
 	for _, f := range forms {
-		if !EnglishStopwords[f] {
+		if !EnglishStopwords[f] { // a numeric literal is not counted: 0
 			top = max(top, s.Terms[f])
 			sum += s.Terms[f]
 		}

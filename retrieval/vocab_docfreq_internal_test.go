@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"context"
 	"slices"
 	"testing"
 )
@@ -31,5 +32,60 @@ func TestVocabularyDocFreq(t *testing.T) {
 	df, total = Vocabulary{shop, docs}.DocFreq(terms)
 	if want := []int{8, 10, 3, 0}; !slices.Equal(df, want) || total != 15 {
 		t.Errorf("DocFreq(shop, docs) = %v, %d; want %v, 15", df, total, want)
+	}
+}
+
+// docFreqCounter is a Searcher whose DocFreq counts its calls and every
+// term as held by one chunk of 10; vocabOf gives one vocabulary.
+type docFreqCounter struct {
+	Searcher
+	calls int
+}
+
+func (d *docFreqCounter) DocFreq(_ context.Context, _ Query, terms [][]string) ([]int, int, error) {
+	d.calls++
+	df := make([]int, len(terms))
+	for i := range df {
+		df[i] = 1
+	}
+	return df, 10, nil
+}
+
+type vocabOf struct{ v *SourceVocabulary }
+
+func (s vocabOf) Vocabulary(context.Context, Query) (Vocabulary, bool, error) {
+	return Vocabulary{s.v}, s.v != nil, nil
+}
+
+// TestDocFreqFallsBack: the term weights come from the vocabularies, but
+// from the store when a term is a numeric literal (which vocabularies do
+// not count) or no vocabulary is current; a short number, whose other
+// forms ("8080s") are numeric literals, is counted from the vocabularies.
+func TestDocFreqFallsBack(t *testing.T) {
+	v := &SourceVocabulary{Source: "repo:shop", Chunks: 4, Terms: map[string]int{"port": 2, "8080": 1}}
+	for _, tt := range []struct {
+		name      string
+		v         *SourceVocabulary
+		terms     []string
+		wantStore bool
+		wantDF    []int
+	}{
+		{"vocabulary", v, []string{"port", "8080"}, false, []int{2, 1}},
+		{"numeric literal", v, []string{"port", "0x3ce0"}, true, []int{1, 1}},
+		{"no current vocabulary", nil, []string{"port"}, true, []int{1}},
+	} {
+		store := &docFreqCounter{}
+		a := &Asker{Store: store, Vocabularies: vocabOf{tt.v}}
+		var forms [][]string
+		for _, term := range tt.terms {
+			forms = append(forms, inflections(term))
+		}
+		df, _, err := a.docFreq(context.Background(), Query{}, forms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (store.calls > 0) != tt.wantStore || !slices.Equal(df, tt.wantDF) {
+			t.Errorf("%s: docFreq = %v with %d store calls; want %v, store asked %v", tt.name, df, store.calls, tt.wantDF, tt.wantStore)
+		}
 	}
 }
