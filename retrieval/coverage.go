@@ -430,8 +430,9 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 // current one, with no request to the store; otherwise, or when a term is
 // a numeric literal (12345, 0x3ce0: vocabularies do not count them),
 // Store.DocFreq's Aggregate. The forms of a shorter number ("8080s" of
-// 8080) are numeric literals too, and count for none. Under load the Aggregate over every chunk in scope was the
-// request that passed the timeout (docs/deploy.md, "Sizing").
+// 8080) are numeric literals too, and count for none. Under load the
+// Aggregate over every chunk in scope was the request that passed the
+// timeout (docs/deploy.md, "Sizing").
 func (a *Asker) docFreq(ctx context.Context, q Query, terms [][]string) ([]int, int, error) {
 	if a.Vocabularies != nil && !slices.ContainsFunc(terms, func(forms []string) bool { return NumericLiteral(forms[0]) }) {
 		v, ok, err := a.Vocabularies.Vocabulary(ctx, q)
