@@ -64,12 +64,26 @@ func (g StaleDocs) Guard(ctx context.Context, _ retrieval.Request, ans *retrieva
 // clone for a remote source (as of the last fetch).
 type BranchFreshness struct {
 	Repos  []Repo
-	States StateReader
+	States StatesReader
+}
+
+// StatesReader reads the SourceStates of every branch of some sources in
+// one request; *weaviate.Store implements it.
+type StatesReader interface {
+	States(ctx context.Context, sources []string) ([]retrieval.SourceState, error)
 }
 
 // Guard adds the warnings; it returns no error (an unreadable state or
-// repository is reported by the index runs, not in answers).
+// repository is reported by the index runs, not in answers). The states
+// of the repositories in scope are read in one request.
 func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *retrieval.Answer) error {
+	type tracked struct {
+		repo       Repo
+		head, name string
+		unfetched  bool // a remote source's clone has no such branch yet
+	}
+	var heads []tracked
+	var sources []string
 	for _, repo := range g.Repos {
 		if len(r.Sources) > 0 && !slices.Contains(r.Sources, repo.Source.ID) {
 			continue
@@ -82,36 +96,45 @@ func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *re
 			if r.Branch != "" && b != "" && b != r.Branch {
 				continue
 			}
-			if w := g.warning(ctx, repo, b, r.Branch); w != "" {
-				ans.Warnings = append(ans.Warnings, w)
+			head, name, err := BranchHead(ctx, repo.Source.Dir, b)
+			if err != nil {
+				if repo.Remote != nil {
+					heads = append(heads, tracked{repo: repo, unfetched: true})
+				}
+				continue // the index run reports unreadable local repositories
+			}
+			if r.Branch != "" && name != r.Branch {
+				continue
+			}
+			heads = append(heads, tracked{repo: repo, head: head, name: name})
+			if !slices.Contains(sources, repo.Source.ID) {
+				sources = append(sources, repo.Source.ID)
 			}
 		}
 	}
-	return nil
-}
-
-// warning is BranchFreshness's warning for one tracked branch b ("" for the
-// checked-out one) of repo, or "".
-func (g BranchFreshness) warning(ctx context.Context, repo Repo, b, asked string) string {
-	head, name, err := BranchHead(ctx, repo.Source.Dir, b)
-	if err != nil {
-		if repo.Remote != nil {
-			return fmt.Sprintf("%s has not been fetched yet (run ragbot index)", repo.Name)
+	var states []retrieval.SourceState
+	var read error
+	if len(sources) > 0 {
+		states, read = g.States.States(ctx, sources)
+	}
+	for _, h := range heads {
+		if h.unfetched {
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s has not been fetched yet (run ragbot index)", h.repo.Name))
+			continue
 		}
-		return "" // the index run reports unreadable local repositories
+		if read != nil {
+			continue
+		}
+		i := slices.IndexFunc(states, func(st retrieval.SourceState) bool {
+			return st.Source == h.repo.Source.ID && st.Branch == h.name
+		})
+		switch {
+		case i < 0 || states[i].CommitSHA == "":
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s@%s has not been indexed yet (run ragbot index)", h.repo.Name, h.name))
+		case states[i].CommitSHA != h.head:
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s@%s is indexed at %s but the branch is at %s: snippets may be stale (run ragbot index)",
+				h.repo.Name, h.name, short(states[i].CommitSHA), short(h.head)))
+		}
 	}
-	if asked != "" && name != asked {
-		return ""
-	}
-	st, ok, err := g.States.State(ctx, repo.Source.ID, name)
-	switch {
-	case err != nil:
-		return ""
-	case !ok || st.CommitSHA == "":
-		return fmt.Sprintf("%s@%s has not been indexed yet (run ragbot index)", repo.Name, name)
-	case st.CommitSHA != head:
-		return fmt.Sprintf("%s@%s is indexed at %s but the branch is at %s: snippets may be stale (run ragbot index)",
-			repo.Name, name, short(st.CommitSHA), short(head))
-	}
-	return ""
+	return nil
 }

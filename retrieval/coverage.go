@@ -383,8 +383,8 @@ type termWeights struct {
 }
 
 // weighTerms looks up the document frequency of every content term (in any of
-// its inflections) in r's scope, one Aggregate request for all (Store.DocFreq),
-// and weighs each by the BM25 inverse document frequency
+// its inflections) in r's scope, from the vocabularies or in one Aggregate
+// request for all (docFreq), and weighs each by the BM25 inverse document frequency
 // ln(1 + (N - n + 0.5) / (n + 0.5)) (Robertson and Zaragoza, "The Probabilistic
 // Relevance Framework: BM25 and Beyond", 2009, in the non-negative form Lucene
 // uses). So a hit that
@@ -406,7 +406,7 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 	if len(kept) == 0 {
 		return w, nil
 	}
-	df, n, err := a.Store.DocFreq(ctx, Query{Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}, w.forms)
+	df, n, err := a.docFreq(ctx, Query{Sources: r.Sources, Groups: r.Groups, Branch: r.Branch}, w.forms)
 	if err != nil {
 		return w, err
 	}
@@ -422,6 +422,29 @@ func (a *Asker) weighTerms(ctx context.Context, r Request, terms []string) (term
 		}
 	}
 	return w, nil
+}
+
+// docFreq is the document frequencies of terms (each a term's inflections)
+// in q's scope and the chunks in it: from the sources' vocabularies
+// (Asker.Vocabularies, Vocabulary.DocFreq) when every source in scope has a
+// current one, with no request to the store; otherwise, or when a term is
+// a numeric literal (12345, 0x3ce0: vocabularies do not count them),
+// Store.DocFreq's Aggregate. The forms of a shorter number ("8080s" of
+// 8080) are numeric literals too, and count for none. Under load the
+// Aggregate over every chunk in scope was the request that passed the
+// timeout (docs/deploy.md, "Sizing").
+func (a *Asker) docFreq(ctx context.Context, q Query, terms [][]string) ([]int, int, error) {
+	if a.Vocabularies != nil && !slices.ContainsFunc(terms, func(forms []string) bool { return NumericLiteral(forms[0]) }) {
+		v, ok, err := a.Vocabularies.Vocabulary(ctx, q)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			df, n := v.DocFreq(terms)
+			return df, n, nil
+		}
+	}
+	return a.Store.DocFreq(ctx, q, terms)
 }
 
 // absentShare is the IDF-weighted share (0..1) of the terms that no chunk

@@ -79,6 +79,46 @@ func (v Vocabulary) DF(term string) int {
 	return n
 }
 
+// DocFreq is Searcher.DocFreq's answer from the vocabulary: for each entry
+// of terms (a question term's word forms, inflections), an estimate of the
+// chunks holding any of its forms, and the chunks counted. The sources'
+// chunks are disjoint, so their counts add up. A term no chunk holds in
+// any form is 0, and a term with one form present is exact, as DocFreq
+// counts them; otherwise see unionEstimate. Numeric literals are not
+// counted (Count): ask DocFreq for a term that is one; as a form of
+// another term ("8080s") one counts for none.
+func (v Vocabulary) DocFreq(terms [][]string) (df []int, total int) {
+	df = make([]int, len(terms))
+	for _, s := range v {
+		total += s.Chunks
+		for i, forms := range terms {
+			df[i] += unionEstimate(s, forms)
+		}
+	}
+	return df, total
+}
+
+// unionEstimate estimates the chunks of s holding any of forms. A
+// vocabulary counts each word alone, and chunks holding one form of a term
+// often hold another ("retry" and "retries"), so the union lies between
+// the largest form's count (every chunk of one form holds the others) and
+// the sum of the counts, at most the chunks (no chunk holds two): it is
+// their midpoint, rounded up. Measured against the Aggregate's exact
+// counts on the held-out, paraphrase and fresh sets it moved the ranking
+// least of the largest count, the sum and the midpoint (docs/retrieval.md,
+// "Term weights"). Stopwords count for nothing ("not" among the forms of
+// "notes"): Weaviate's filter, as its BM25, matches none.
+func unionEstimate(s *SourceVocabulary, forms []string) int {
+	top, sum := 0, 0
+	for _, f := range forms {
+		if !EnglishStopwords[f] { // a numeric literal is not counted: 0
+			top = max(top, s.Terms[f])
+			sum += s.Terms[f]
+		}
+	}
+	return (top + min(sum, s.Chunks) + 1) / 2
+}
+
 // Has reports whether any chunk holds term in one of its inflections
 // (inflections), as DocFreq counts a question's terms.
 func (v Vocabulary) Has(term string) bool {

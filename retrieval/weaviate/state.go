@@ -33,6 +33,48 @@ func (s *Store) State(ctx context.Context, source, branch string) (st retrieval.
 	}, true, nil
 }
 
+// States returns the stored states of every branch of sources, in one
+// GraphQL request: what the answer guards read per question, where one
+// State read per source made a question in many sources as many requests
+// (docs/deploy.md, "Sizing"). A source never indexed has none.
+func (s *Store) States(ctx context.Context, sources []string) ([]retrieval.SourceState, error) {
+	if len(sources) == 0 {
+		return nil, nil
+	}
+	type stateRow struct {
+		Source    string `json:"source"`
+		Branch    string `json:"branch"`
+		CommitSHA string `json:"commit_sha"`
+		Embedder  string `json:"embedder"`
+		Settings  string `json:"settings"`
+		IndexedAt string `json:"indexed_at"`
+		LastError string `json:"last_error"`
+		Files     int    `json:"files"`
+		Chunks    int    `json:"chunks"`
+	}
+	var fields []graphql.Field
+	for _, n := range []string{"source", "branch", "commit_sha", "embedder", "settings", "indexed_at", "last_error", "files", "chunks"} {
+		fields = append(fields, graphql.Field{Name: n})
+	}
+	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.ContainsAny).WithValueText(sources...)
+	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.state).WithWhere(where).WithConsistencyLevel(s.gqlLevel()).
+		WithLimit(maxFiltered).WithFields(fields...).Do(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: read states: %w", describe(err))
+	}
+	rows, err := decodeGet[stateRow](resp, s.state)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]retrieval.SourceState, len(rows))
+	for i, r := range rows {
+		t, _ := time.Parse(time.RFC3339Nano, r.IndexedAt)
+		out[i] = retrieval.SourceState{Source: r.Source, Branch: r.Branch, CommitSHA: r.CommitSHA, Embedder: r.Embedder,
+			Settings: r.Settings, IndexedAt: t, LastError: r.LastError, Files: r.Files, Chunks: r.Chunks}
+	}
+	return out, nil
+}
+
 // PutState replaces the stored state of st.Source and st.Branch.
 func (s *Store) PutState(ctx context.Context, st retrieval.SourceState) error {
 	props := map[string]any{
