@@ -85,11 +85,12 @@ type Weaviate struct {
 	// collection is only checked against a value set here.
 	Shards int `yaml:"shards"`
 	// VectorIndex is the vector index type of the chunk collection's two
-	// named vectors when it is created: "hnsw" (the default) or "flat"
-	// (Weaviate docs, "Vector index": flat is a brute-force scan whose time
-	// grows with the vectors, HNSW an approximate graph kept in memory;
-	// a filtered search that allows fewer than flatSearchCutoff, 40,000,
-	// objects is answered by a flat scan under HNSW too). Immutable once
+	// named vectors when it is created: "flat" (the default) or "hnsw"
+	// (Weaviate docs, "Vector index": flat is an exact brute-force scan
+	// whose time grows with the vectors, HNSW an approximate graph kept in
+	// memory, slower to build; a filtered search that allows fewer than
+	// flatSearchCutoff, 40,000, objects is answered by a flat scan under
+	// HNSW too). hnsw pays above about 100,000 chunks. Immutable once
 	// created; an existing collection is only checked against a value set
 	// here. docs/deploy.md, "Sizing", has the measurements.
 	VectorIndex string `yaml:"vector_index"`

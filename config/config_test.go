@@ -368,8 +368,8 @@ func TestShardsKey(t *testing.T) {
 	}
 }
 
-// TestVectorIndexKey: weaviate.vector_index is hnsw or flat, unset by
-// default (the store then creates hnsw); anything else is refused, naming
+// TestVectorIndexKey: weaviate.vector_index is flat or hnsw, unset by
+// default (the store then creates flat); anything else is refused, naming
 // the key.
 func TestVectorIndexKey(t *testing.T) {
 	const sources = "sources:\n  - {name: payments, kind: git, path: repo}\n"
@@ -377,8 +377,8 @@ func TestVectorIndexKey(t *testing.T) {
 		{yaml: "", want: ""},
 		{yaml: "weaviate: {vector_index: flat}", want: "flat"},
 		{yaml: "weaviate: {vector_index: hnsw}", want: "hnsw"},
-		{yaml: "weaviate: {vector_index: HNSW}", wantErr: `weaviate.vector_index: must be hnsw (the default) or flat, got "HNSW"`},
-		{yaml: "weaviate: {vector_index: dynamic}", wantErr: `weaviate.vector_index: must be hnsw (the default) or flat, got "dynamic"`},
+		{yaml: "weaviate: {vector_index: HNSW}", wantErr: `weaviate.vector_index: must be flat (the default) or hnsw, got "HNSW"`},
+		{yaml: "weaviate: {vector_index: dynamic}", wantErr: `weaviate.vector_index: must be flat (the default) or hnsw, got "dynamic"`},
 	} {
 		cfg, err := config.Parse([]byte(tt.yaml+"\n"+sources), dir, env(nil))
 		if tt.wantErr != "" {

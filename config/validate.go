@@ -92,7 +92,7 @@ func (v *validator) weaviate() {
 	switch w.VectorIndex {
 	case "", "hnsw", "flat":
 	default:
-		v.bad("weaviate.vector_index", "must be hnsw (the default) or flat, got %q", w.VectorIndex)
+		v.bad("weaviate.vector_index", "must be flat (the default) or hnsw, got %q", w.VectorIndex)
 	}
 	if w.Shards < 0 {
 		v.bad("weaviate.shards", "must be 0 (one shard per node, Weaviate's default) or more, got %d", w.Shards)

@@ -148,6 +148,7 @@ func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 		if emb != nil {
 			d.checkCollectionEmbedder(ctx, chunk, emb)
 		}
+		d.checkVectorIndex(ctx, chunk, flatChunkLimit)
 		d.checkGit(ctx, cfg, dep.Sources, state, dep.Settings)
 		d.checkSettings(ctx, cfg, dep.Sources, state, dep.Settings)
 		d.checkVocabularies(ctx, cfg, state, weaviate.VocabularyClassName(cfg.Weaviate.Collection))

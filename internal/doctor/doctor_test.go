@@ -15,7 +15,9 @@ import (
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/config/configtest"
+	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
+	"github.com/ragbot/ragbot/retrieval/weaviate"
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
@@ -130,6 +132,52 @@ func TestReadonlyShard(t *testing.T) {
 		class, shards[0], base, class, shards[0]))
 	if err := d.Err(); err == nil || err.Error() != "1 check failed" {
 		t.Errorf("Err() = %v, want 1 check failed", err)
+	}
+}
+
+// TestVectorIndexWarning: a flat chunk collection past the limit gets a
+// warning naming weaviate.vector_index; at or under it, or on HNSW, none.
+func TestVectorIndexWarning(t *testing.T) {
+	ctx := context.Background()
+	emb := embed.NewOffline()
+	for _, typ := range []string{"flat", "hnsw"} {
+		store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: weaviatetest.ClassName(), VectorIndex: typ}, emb.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = store.Drop(context.Background()) })
+		chunks := []retrieval.Chunk{
+			{Source: "repo:a", Kind: retrieval.KindCode, Path: "a.go", Symbol: "A", Content: "func A() {}", StartLine: 1, EndLine: 1, IndexedAt: time.Now()},
+			{Source: "repo:a", Kind: retrieval.KindCode, Path: "b.go", Symbol: "B", Content: "func B() {}", StartLine: 1, EndLine: 1, IndexedAt: time.Now()},
+			{Source: "repo:a", Kind: retrieval.KindCode, Path: "c.go", Symbol: "C", Content: "func C() {}", StartLine: 1, EndLine: 1, IndexedAt: time.Now()},
+		}
+		vecs, err := emb.Embed(ctx, []string{"A", "B", "C"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Upsert(ctx, chunks, vecs); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		d := New(&out, 10*time.Second)
+		d.base = weaviatetest.URL(t)
+		_, d.apiKey = weaviatetest.Direct(t)
+		d.checkVectorIndex(ctx, store.ChunkClass(), 3)
+		if out.Len() != 0 {
+			t.Errorf("%s, 3 chunks, limit 3: %q, want nothing", typ, out.String())
+		}
+		d.checkVectorIndex(ctx, store.ChunkClass(), 2)
+		switch typ {
+		case "flat":
+			wantLines(t, out.String(), fmt.Sprintf("warn vector index: collection %s holds 3 chunks on flat vector indexes", store.ChunkClass()))
+			if !strings.Contains(out.String(), "set weaviate.vector_index: hnsw") {
+				t.Errorf("flat: the fix does not name weaviate.vector_index: %q", out.String())
+			}
+		default:
+			if out.Len() != 0 {
+				t.Errorf("hnsw, 3 chunks, limit 2: %q, want nothing", out.String())
+			}
+		}
 	}
 }
 

@@ -91,7 +91,7 @@ func rawClient(t testing.TB) *wvclient.Client {
 }
 
 // TestNamedVectorSchema: a new collection has the named vectors lexical
-// and semantic, each an HNSW index (the default) without vectorizer, and records both
+// and semantic, each a flat index (the default) without vectorizer, and records both
 // embedders; objects are stored with both vectors.
 func TestNamedVectorSchema(t *testing.T) {
 	ctx := context.Background()
@@ -104,8 +104,8 @@ func TestNamedVectorSchema(t *testing.T) {
 	var names []string
 	for name, vc := range got.VectorConfig {
 		names = append(names, name)
-		if vc.VectorIndexType != "hnsw" {
-			t.Errorf("vector %s: index %q, want hnsw (the default)", name, vc.VectorIndexType)
+		if vc.VectorIndexType != "flat" {
+			t.Errorf("vector %s: index %q, want flat (the default)", name, vc.VectorIndexType)
 		}
 	}
 	slices.Sort(names)

@@ -79,18 +79,18 @@ func chunkClass(name, embedder, semantic, vectorIndex string) *models.Class {
 	}
 	num := func(n string) *models.Property { return &models.Property{Name: n, DataType: []string{"int"}} }
 	date := func(n string) *models.Property { return &models.Property{Name: n, DataType: []string{"date"}} }
-	// HNSW vector indexes unless vectorIndex says flat (StoreConfig.VectorIndex).
-	// A flat index scans every vector a search allows: exact, but its time
-	// grows with the collection (at 295k chunks a vector search's p95 was
-	// 2.2 s, docs/deploy.md, "Sizing"). Under HNSW, a filtered search that
-	// allows fewer than flatSearchCutoff (40,000) objects is still a flat,
-	// exact scan of those (Weaviate docs, "Vector index"), so a source of
-	// that size is searched as before. Both named vectors exist from the
-	// start, so configuring a semantic embedder later needs no schema
-	// change; objects without a semantic vector are simply absent from its
-	// index.
+	// Flat (brute-force) vector indexes unless vectorIndex says hnsw
+	// (StoreConfig.VectorIndex). A flat index scans every vector a search
+	// allows: exact, quick to write (HNSW made the lexical pass 36% slower
+	// at 15,846 chunks), but its time grows with the collection, which HNSW
+	// avoids past about 100,000 chunks (docs/deploy.md, "Sizing"). Under
+	// HNSW, a filtered search that allows fewer than flatSearchCutoff
+	// (40,000) objects is still a flat, exact scan of those (Weaviate docs,
+	// "Vector index"). Both named vectors exist from the start, so
+	// configuring a semantic embedder later needs no schema change; objects
+	// without a semantic vector are simply absent from its index.
 	if vectorIndex == "" {
-		vectorIndex = "hnsw"
+		vectorIndex = "flat"
 	}
 	vec := func() models.VectorConfig {
 		return models.VectorConfig{VectorIndexType: vectorIndex, Vectorizer: map[string]any{"none": map[string]any{}}}

@@ -73,7 +73,7 @@ type StoreConfig struct {
 	// VectorIndex is the vectorIndexType of both named vectors of the chunk
 	// collection OpenStore creates, "hnsw" or "flat" (Weaviate docs,
 	// "Vector index"), and the type an existing one must have (else
-	// ErrVectorIndexMismatch). "" creates hnsw and accepts either. [""]
+	// ErrVectorIndexMismatch). "" creates flat and accepts either. [""]
 	VectorIndex string
 }
 

@@ -43,16 +43,16 @@ func vectorIndexTypes(t *testing.T, class string) map[string]string {
 	return out
 }
 
-// TestVectorIndex: the chunk collection's two named vectors get HNSW
-// indexes unless StoreConfig.VectorIndex says flat; chunks are found in
+// TestVectorIndex: the chunk collection's two named vectors get flat
+// indexes unless StoreConfig.VectorIndex says hnsw; chunks are found in
 // either; reopening with the other type set is refused naming
 // weaviate.vector_index, with none set it is accepted.
 func TestVectorIndex(t *testing.T) {
 	ctx := context.Background()
 	emb := embed.NewOffline()
 	for _, tt := range []struct{ set, want, other string }{
-		{set: "", want: "hnsw", other: "flat"},
-		{set: "flat", want: "flat", other: "hnsw"},
+		{set: "", want: "flat", other: "hnsw"},
+		{set: "hnsw", want: "hnsw", other: "flat"},
 	} {
 		class := weaviatetest.ClassName()
 		store, err := weaviate.OpenStore(ctx, weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: class, VectorIndex: tt.set}, emb.Name())
