@@ -59,22 +59,44 @@ func load(ctx context.Context, root, mod string, tags []string, only map[string]
 	if err != nil {
 		return errors.New(clean(err.Error(), root))
 	}
+	// A test main (in the build cache), or in a second load none of the
+	// files asked for: nothing of it would be recorded.
 	wanted := func(f string) bool { _, ok := relPath(root, only, f); return ok }
-	c := &checker{deps: map[string]*types.Package{}}
-	for _, p := range pkgs {
+	pkgs = slices.DeleteFunc(pkgs, func(p *packages.Package) bool {
+		return !slices.ContainsFunc(p.GoFiles, wanted) && !slices.ContainsFunc(p.CompiledGoFiles, wanted)
+	})
+	c := &checker{deps: map[string]*types.Package{}, last: lastUses(pkgs)}
+	for i, p := range pkgs {
 		if err := ctx.Err(); err != nil {
 			return errors.New(clean(err.Error(), root))
-		}
-		// A test main (in the build cache), or in a second load none of
-		// the files asked for: nothing of it would be recorded.
-		if !slices.ContainsFunc(p.GoFiles, wanted) && !slices.ContainsFunc(p.CompiledGoFiles, wanted) {
-			continue
 		}
 		fset := token.NewFileSet() // one a package: a file set keeps every file's line table
 		info, msg := c.check(fset, p)
 		record(root, only, fset, p, info, msg, files)
+		c.release(i)
 	}
 	return nil
+}
+
+// lastUses maps each package that roots import, directly or not, by ID,
+// to the index in roots of the last one that does.
+func lastUses(roots []*packages.Package) map[string]int {
+	last := map[string]int{}
+	for i, r := range roots {
+		seen := map[string]bool{}
+		var visit func(p *packages.Package)
+		visit = func(p *packages.Package) {
+			for _, ip := range p.Imports {
+				if !seen[ip.ID] {
+					seen[ip.ID] = true
+					last[ip.ID] = i
+					visit(ip)
+				}
+			}
+		}
+		visit(r)
+	}
+	return last
 }
 
 // A checker type-checks the packages of one module listing (listMode)
@@ -84,6 +106,18 @@ func load(ctx context.Context, root, mod string, tags []string, only map[string]
 // syntax and uses of one package at a time.
 type checker struct {
 	deps map[string]*types.Package // by packages.Package.ID; nil while being checked
+	last map[string]int            // lastUses of the roots
+}
+
+// release lets go of the dependencies that no root after the i-th needs.
+// What a kept dependency imports is needed as long as it is (lastUses),
+// so a dependency is never checked twice, nor two versions of one met.
+func (c *checker) release(i int) {
+	for id := range c.deps {
+		if c.last[id] <= i {
+			delete(c.deps, id)
+		}
+	}
 }
 
 // dep returns the types of package p as an import: type-checked once per
@@ -196,8 +230,10 @@ func errorMsg(err error) string {
 // parseFiles parses the Go files names, in parallel, into fset and
 // returns those that parsed at least in part, in order, and the message
 // of the first error (errorMsg). For a dependency (dep), function bodies
-// are dropped: a dependency is only needed for its declarations, and
-// go/types then has neither the bodies to check nor their syntax to keep.
+// are dropped, and methods' receiver names: a dependency is only needed
+// for its declarations, and go/types then has neither the bodies to check
+// nor their syntax to keep, nor a scope map for each method (receiver
+// names are in no type's String, unlike parameter names).
 func parseFiles(fset *token.FileSet, names []string, dep bool) ([]*ast.File, string) {
 	mode := parser.AllErrors | parser.ParseComments | parser.SkipObjectResolution
 	if dep {
@@ -221,6 +257,9 @@ func parseFiles(fset *token.FileSet, names []string, dep bool) ([]*ast.File, str
 				for _, d := range f.Decls {
 					if fd, ok := d.(*ast.FuncDecl); ok {
 						fd.Body = nil
+						if fd.Recv != nil && len(fd.Recv.List) == 1 {
+							fd.Recv.List[0].Names = nil
+						}
 					}
 				}
 			}
@@ -258,9 +297,6 @@ func record(root string, only map[string]bool, fset *token.FileSet, p *packages.
 		if path, ok := relPath(root, only, f); ok {
 			state(path).ok, state(path).pkg = true, p.Name
 		}
-	}
-	if info == nil {
-		return
 	}
 	for id, obj := range info.Uses {
 		fn, ok := obj.(*types.Func)
