@@ -233,9 +233,11 @@ func errorMsg(err error) string {
 // are dropped, and methods' receiver names: a dependency is only needed
 // for its declarations, and go/types then has neither the bodies to check
 // nor their syntax to keep, nor a scope map for each method (receiver
-// names are in no type's String, unlike parameter names).
+// names are in no type's String, unlike parameter names). Comments are
+// not kept: go/types reads none (a file's //go:build Go version is read
+// without them, and //line directives apply to positions all the same).
 func parseFiles(fset *token.FileSet, names []string, dep bool) ([]*ast.File, string) {
-	mode := parser.AllErrors | parser.ParseComments | parser.SkipObjectResolution
+	mode := parser.AllErrors | parser.SkipObjectResolution
 	if dep {
 		mode = parser.SkipObjectResolution
 	}
