@@ -65,7 +65,7 @@ func selfRSS() int64 {
 // gcPercent is the garbage collector's setting (runtime/debug.SetGCPercent)
 // while Resolve runs, unless the process's is lower or off: what a
 // resolution holds is mostly live, the declarations of a module's
-// dependency graph (181 MB for prometheus v0.54.1), and at the default of
+// dependency graph (164 MB for prometheus v0.54.1), and at the default of
 // 100 the heap grows to twice that before each collection.
 const gcPercent = 50
 
