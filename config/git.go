@@ -22,6 +22,7 @@ import (
 //	    poll_interval: 10m
 //	    webhook_secret_env: PAYMENTS_WEBHOOK_SECRET
 //	    link_preset: github
+//	    go_types: false
 type Git struct {
 	// TokenUser is the basic-auth user name sent with the token; default
 	// "x-access-token" (GitHub; GitLab and Gitea accept it with a personal
@@ -43,7 +44,17 @@ type Git struct {
 	// for LinkPreset and for matching organisation-wide webhooks; default
 	// derived from an https or ssh url.
 	WebURL string `yaml:"web_url"`
+	// GoTypes, when false, turns off the type resolution of the source's Go
+	// modules (ingest/gocalls; docs/callers.md): its Go chunks then get no
+	// resolved calls, and "who calls X" matches Go names by text. Unset
+	// means true. For a repository whose type-checking costs too much time
+	// or memory at each indexed commit.
+	GoTypes *bool `yaml:"go_types"`
 }
+
+// ResolveGoTypes reports whether the Go modules of git source s are
+// type-checked when it is indexed: unless go_types is false.
+func (s Source) ResolveGoTypes() bool { return s.GoTypes == nil || *s.GoTypes }
 
 // MinPollInterval keeps a misconfigured poll from hammering a forge.
 const MinPollInterval = 10 * time.Second
@@ -126,6 +137,7 @@ func (v *validator) gitSource(p string, s Source) {
 			{"token_user", s.TokenUser != ""}, {"poll_interval", s.PollInterval != 0},
 			{"webhook_secret_env", s.WebhookSecretEnv != ""},
 			{"link_preset", s.LinkPreset != "" && !links}, {"web_url", s.WebURL != "" && !links},
+			{"go_types", s.GoTypes != nil},
 		} {
 			if f.set {
 				v.bad(p+"."+f.key, "only git sources have %s", f.key)

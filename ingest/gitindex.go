@@ -120,7 +120,7 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, v
 	if err != nil {
 		return err
 	}
-	meta.types = ix.resolveGo(ctx, log, repo, meta.commit, false, nil, st)
+	meta.types = ix.resolveGo(ctx, log, repo, src, meta.commit, false, nil, st)
 	st.Skipped = map[string]int{}
 	keep := treeFiles(entries, src, func(e treeEntry, reason string) {
 		st.Skipped[reason]++
@@ -152,7 +152,7 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 	if err != nil {
 		return err
 	}
-	meta.types = ix.resolveGo(ctx, log, repo, meta.commit, true, changes, st)
+	meta.types = ix.resolveGo(ctx, log, repo, src, meta.commit, true, changes, st)
 	st.Skipped = map[string]int{}
 	affected := map[string]bool{}
 	var oldFiles, newFiles []treeEntry

@@ -10,7 +10,7 @@ import (
 )
 
 // resolveGo type-checks the Go modules of commit (gocalls.Resolve) for a
-// run of a git source, unless Indexer.NoGoTypes is set. For an incremental
+// run of git source src, unless Indexer.NoGoTypes or src.NoGoTypes is set. For an incremental
 // run (changes are the diff from the last indexed commit) it does so only when the diff touches a file that
 // can change how a Go name resolves (a .go file, go.mod, go.sum, go.work,
 // included or not), and returns nil otherwise: the stored calls of the
@@ -18,9 +18,9 @@ import (
 // st.Types and the log, except for .go files without a go.mod
 // (gocalls.NoModule), which are only marked so in their chunks; a failure is not an error of the run (the chunks
 // record it in Chunk.Types and usage answers fall back to name matching).
-func (ix *Indexer) resolveGo(ctx context.Context, log *slog.Logger, repo gitRepo, commit string,
+func (ix *Indexer) resolveGo(ctx context.Context, log *slog.Logger, repo gitRepo, src GitSource, commit string,
 	incremental bool, changes []fileChange, st *Stats) *gocalls.Result {
-	if ix.NoGoTypes || (incremental && !slices.ContainsFunc(changes, func(c fileChange) bool {
+	if ix.NoGoTypes || src.NoGoTypes || (incremental && !slices.ContainsFunc(changes, func(c fileChange) bool {
 		return goInput(c.oldPath) || goInput(c.newPath)
 	})) {
 		return nil

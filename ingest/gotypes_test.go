@@ -150,3 +150,30 @@ func TestUsageTypeResolved(t *testing.T) {
 		}
 	}
 }
+
+// TestGoTypesOffForOneSource: a source with GitSource.NoGoTypes (config
+// go_types: false) is indexed without type resolution, its usage
+// questions answered by name; turning resolution on makes the next run of
+// the unchanged commit a full one, which resolves the calls.
+func TestGoTypesOffForOneSource(t *testing.T) {
+	ctx := context.Background()
+	files := callerFiles(t)
+	repo := newRepo(t)
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	repo.write(t, files)
+	repo.commit(t, "add the module")
+	for run, off := range []bool{true, false} {
+		src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, NoGoTypes: off}
+		st, err := newIndexer(t, store, emb, t0.Add(time.Duration(100+run)*time.Hour)).IndexGit(ctx, src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ans, _, _ := askUsage(t, asker, "who calls Policy.Do?")
+		if st.Mode != ingest.ModeFull || (st.Types == "") != off || ans.Usage.Resolved == off {
+			t.Errorf("NoGoTypes %v: mode %q, types %q, usage resolved %v; want a full run, types and resolution only when on",
+				off, st.Mode, st.Types, ans.Usage.Resolved)
+		}
+	}
+}

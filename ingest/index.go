@@ -86,6 +86,7 @@ type Indexer struct {
 	// Go chunks then get no Calls, and usage answers match Go names by
 	// text. Resolution costs a type-check of each module per indexed commit
 	// (seconds to minutes, and the memory of go/types; Stats.Types).
+	// GitSource.NoGoTypes turns it off for one source.
 	NoGoTypes bool
 }
 

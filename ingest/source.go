@@ -21,6 +21,9 @@ type GitSource struct {
 	// and {end} are replaced; "" leaves URL empty.
 	LinkTemplate string
 	ACL          []string // groups allowed to see the chunks; empty means everyone
+	// NoGoTypes turns off the type resolution of the source's Go modules,
+	// as Indexer.NoGoTypes does for every source (config go_types: false).
+	NoGoTypes bool
 }
 
 // DirSource is a folder of markdown files read from the file system, which

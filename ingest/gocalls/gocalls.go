@@ -3,12 +3,13 @@
 // can be answered with the real callers rather than every ".Do(".
 //
 // Flow: the files of one git commit are extracted to a temporary folder
-// (git archive), every Go module in it (each go.mod) is loaded with
+// (git archive), every Go module in it (each go.mod) is listed with
 // golang.org/x/tools/go/packages ("./...", tests included), which runs the
-// go command for the package graph and type-checks the module's packages
-// from source with go/types, and every identifier that go/types records as
-// a use of a *types.Func (types.Info.Uses: calls, method values, function
-// values, promoted methods) becomes a Call in its file.
+// go command for the package graph, its packages are type-checked from
+// source with go/types one at a time (their dependencies once, for their
+// declarations only: check.go), and every identifier that go/types records
+// as a use of a *types.Func (types.Info.Uses: calls, method values,
+// function values, promoted methods) becomes a Call in its file.
 package gocalls
 
 import (

@@ -165,3 +165,39 @@ func TestResolveModuleNeedsNewerGo(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveTestVariants checks the packages that only a test build has:
+// an external test package calling a helper that an in-package test file
+// exports (it imports the package compiled with its tests, "p [p.test]"),
+// a package imported by both the test and the package it tests, and a
+// folder of test files alone.
+func TestResolveTestVariants(t *testing.T) {
+	dir, commit := gitRepo(t, map[string]string{
+		"go.mod":             "module example.com/tv\n\ngo 1.22\n",
+		"p/p.go":             "package p\n\nimport \"example.com/tv/q\"\n\nfunc F() int { return q.G() }\n",
+		"p/export_test.go":   "package p\n\nfunc Helper() int { return F() }\n",
+		"p/p_test.go":        "package p_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/tv/p\"\n\t\"example.com/tv/q\"\n)\n\nfunc TestF(t *testing.T) {\n\t_ = p.Helper() + q.G()\n}\n",
+		"q/q.go":             "package q\n\nfunc G() int { return 1 }\n",
+		"only/only_test.go":  "package only\n\nimport (\n\t\"testing\"\n\n\t\"example.com/tv/q\"\n)\n\nfunc TestG(t *testing.T) { t.Log(q.G()) }\n",
+		"only/other_test.go": "package only_test\n\nimport \"testing\"\n\nfunc TestH(t *testing.T) { t.Helper() }\n",
+	})
+	res := gocalls.Resolve(context.Background(), dir, commit)
+	if res.Err != "" {
+		t.Fatalf("Resolve: %s", res.Err)
+	}
+	want := map[string]gocalls.File{
+		"p/p.go":           {Package: "p", Calls: []gocalls.Call{{Line: 5, Name: "q.G"}}},
+		"p/export_test.go": {Package: "p", Calls: []gocalls.Call{{Line: 3, Name: "p.F"}}},
+		"p/p_test.go": {Package: "p_test", Calls: []gocalls.Call{
+			{Line: 11, Name: "p.Helper"}, {Line: 11, Name: "q.G"}}},
+		"q/q.go":             {Package: "q"},
+		"only/only_test.go":  {Package: "only", Calls: []gocalls.Call{{Line: 9, Name: "q.G"}, {Line: 9, Name: "testing.common.Log"}}},
+		"only/other_test.go": {Package: "only_test", Calls: []gocalls.Call{{Line: 5, Name: "testing.common.Helper"}}}, // promoted from the embedded common
+	}
+	for path, w := range want {
+		got, _ := res.File(path)
+		if diff := cmp.Diff(w, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", path, diff)
+		}
+	}
+}
