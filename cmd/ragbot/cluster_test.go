@@ -23,7 +23,7 @@ import (
 
 // clusterPort is the first node's HTTP port of this test's 3-node cluster:
 // nodes take 8520-8525, 8530-8535 and 8540-8545 (weaviatelocal.NodePortStride),
-// clear of the CI server's 8179 range and TestServeReadyz's 8476-8481. Fixed,
+// clear of the CI server's 8179 range and TestServeReadyz's 8476-8511. Fixed,
 // as Raft state keeps its peers' ports.
 const clusterPort = 8520
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,10 +19,31 @@ import (
 	"github.com/ragbot/ragbot/retrieval/weaviatetest"
 )
 
-// readyPort is the HTTP port of this test's own Weaviate (it also takes the
-// next five); a fixed port, because a restarted server must keep its Raft
-// address.
-const readyPort = 8476
+// readyPort returns the HTTP port of this test's own Weaviate: the first
+// of 8476, 8486, 8496 and 8506 whose six ports (HTTP, gRPC, gossip, data, Raft, Raft
+// RPC) are all free now. It is chosen once, because a restarted server must
+// keep its Raft address; clear of the CI server's 8179 range and the
+// cluster tests' (cluster_test.go).
+func readyPort(t *testing.T) int {
+	t.Helper()
+	free := func(p int) bool {
+		for q := p; q < p+6; q++ {
+			l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", q))
+			if err != nil {
+				return false
+			}
+			l.Close()
+		}
+		return true
+	}
+	for p := 8476; p <= 8506; p += 10 { // below the cluster tests' 8520
+		if free(p) {
+			return p
+		}
+	}
+	t.Fatal("no six free ports at 8476, 8486, 8496 or 8506")
+	return 0
+}
 
 // TestServeReadyz: /readyz is 200 while Weaviate serves, 200 "degraded"
 // while a chunk shard is READONLY, 503 "weaviate unreachable" once
@@ -31,10 +53,11 @@ func TestServeReadyz(t *testing.T) {
 	weaviatetest.URL(t) // skip (fail on CI) where there is no weaviate-server
 	dir := t.TempDir()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	port := readyPort(t)
 	start := func() *weaviatelocal.Server {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{DataDir: filepath.Join(dir, "weaviate"), Port: readyPort, Logger: quiet})
+		srv, err := weaviatelocal.Start(ctx, weaviatelocal.Options{DataDir: filepath.Join(dir, "weaviate"), Port: port, Logger: quiet})
 		if err != nil {
 			t.Fatalf("start weaviate: %v", err)
 		}
