@@ -266,6 +266,11 @@ func TestSourceVocabulary(t *testing.T) {
 	if !(Vocabulary{v}).Has("retries") || (Vocabulary{v}).Has("silence") {
 		t.Error("Has: want retries (an inflection of retry) and not silence")
 	}
+	not := NewSourceVocabulary("repo:n", "", nil)
+	not.Count("this is not it", 1)
+	if (Vocabulary{not}).Has("notes") {
+		t.Error(`Has("notes") with only the stopword "not" held: want false`)
+	}
 	at := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
 	v.CommitSHA, v.IndexedAt = "abc", at
 	if !v.Current(SourceState{Source: "repo:am", Branch: "main", CommitSHA: "abc", IndexedAt: at}) ||

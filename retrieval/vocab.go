@@ -120,9 +120,10 @@ func unionEstimate(s *SourceVocabulary, forms []string) int {
 }
 
 // Has reports whether any chunk holds term in one of its inflections
-// (inflections), as DocFreq counts a question's terms.
+// (inflections), as DocFreq counts a question's terms: a stopword among
+// them counts for nothing ("notes" is not held by chunks holding "not").
 func (v Vocabulary) Has(term string) bool {
-	return slices.ContainsFunc(inflections(term), func(f string) bool { return v.DF(f) > 0 })
+	return slices.ContainsFunc(inflections(term), func(f string) bool { return !EnglishStopwords[f] && v.DF(f) > 0 })
 }
 
 // A VocabularySource gives the vocabulary of the chunks a query searches;
