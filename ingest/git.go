@@ -37,6 +37,17 @@ func (g gitRepo) run(ctx context.Context, args ...string) ([]byte, error) {
 // only that the branch is missing.
 func (g gitRepo) head(ctx context.Context, branch string) (sha, name string, err error) {
 	if branch == "" {
+		// One git process in the usual case, since answers read every
+		// source's head (BranchFreshness): the commit HEAD resolves to and
+		// the full name of the ref it points to, "HEAD" when detached
+		// (git-rev-parse(1), --symbolic-full-name). Anything else (no
+		// commit yet, HEAD on a ref outside refs/heads) takes the lookups
+		// below, which also word the errors.
+		if out, err := g.run(ctx, "rev-parse", "HEAD^{commit}", "--symbolic-full-name", "HEAD"); err == nil {
+			if f := strings.Fields(string(out)); len(f) == 2 && (f[1] == "HEAD" || strings.HasPrefix(f[1], "refs/heads/")) {
+				return f[0], strings.TrimPrefix(f[1], "refs/heads/"), nil
+			}
+		}
 		out, err := g.run(ctx, "symbolic-ref", "--short", "-q", "HEAD")
 		if err == nil {
 			branch = strings.TrimSpace(string(out))

@@ -44,4 +44,16 @@ func TestGitHeadErrorsSayWhatIsWrong(t *testing.T) {
 	if sha, name, err := (gitRepo{dir: dir}).head(ctx, ""); err != nil || name != "main" || sha != git("rev-parse", "HEAD") {
 		t.Errorf("head = %s %s %v, want HEAD on main", sha, name, err)
 	}
+	// A tag named like the branch, pointing elsewhere, does not change the
+	// checked-out branch's head; a detached HEAD is named HEAD.
+	first := git("rev-parse", "HEAD")
+	git("commit", "-q", "--allow-empty", "-m", "two")
+	git("tag", "main", first)
+	if sha, name, err := (gitRepo{dir: dir}).head(ctx, ""); err != nil || name != "main" || sha != git("rev-parse", "refs/heads/main") {
+		t.Errorf("with a tag main at the first commit: head = %s %s %v, want the branch main at %s", sha, name, err, git("rev-parse", "refs/heads/main"))
+	}
+	git("checkout", "-q", "--detach", first)
+	if sha, name, err := (gitRepo{dir: dir}).head(ctx, ""); err != nil || name != "HEAD" || sha != first {
+		t.Errorf("detached: head = %s %s %v, want HEAD at %s", sha, name, err, first)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -56,6 +58,9 @@ func (g StaleDocs) Guard(ctx context.Context, _ retrieval.Request, ans *retrieva
 	return nil
 }
 
+// headReaders is how many branch heads BranchFreshness reads at once.
+const headReaders = 4
+
 // BranchFreshness compares, for each git source in the request's scope, the
 // indexed commit (SourceState) with the head of the branch asked about (or
 // of every tracked branch when the request names none), and adds an
@@ -82,8 +87,13 @@ func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *re
 		head, name string
 		unfetched  bool // a remote source's clone has no such branch yet
 	}
-	var heads []tracked
-	var sources []string
+	type headRead struct {
+		repo       Repo
+		branch     string
+		head, name string
+		err        error
+	}
+	var reads []headRead
 	for _, repo := range g.Repos {
 		if len(r.Sources) > 0 && !slices.Contains(r.Sources, repo.Source.ID) {
 			continue
@@ -96,20 +106,36 @@ func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *re
 			if r.Branch != "" && b != "" && b != r.Branch {
 				continue
 			}
-			head, name, err := BranchHead(ctx, repo.Source.Dir, b)
-			if err != nil {
-				if repo.Remote != nil {
-					heads = append(heads, tracked{repo: repo, unfetched: true})
-				}
-				continue // the index run reports unreadable local repositories
+			reads = append(reads, headRead{repo: repo, branch: b})
+		}
+	}
+	// Each head is a git process: a question in every one of 15 sources
+	// spent most of its own time starting them one after the other
+	// (docs/deploy.md, "Sizing"), so they run headReaders at a time.
+	var g2 errgroup.Group
+	g2.SetLimit(headReaders)
+	for i := range reads {
+		g2.Go(func() error {
+			reads[i].head, reads[i].name, reads[i].err = BranchHead(ctx, reads[i].repo.Source.Dir, reads[i].branch)
+			return nil
+		})
+	}
+	_ = g2.Wait()
+	var heads []tracked
+	var sources []string
+	for _, rd := range reads {
+		if rd.err != nil {
+			if rd.repo.Remote != nil {
+				heads = append(heads, tracked{repo: rd.repo, unfetched: true})
 			}
-			if r.Branch != "" && name != r.Branch {
-				continue
-			}
-			heads = append(heads, tracked{repo: repo, head: head, name: name})
-			if !slices.Contains(sources, repo.Source.ID) {
-				sources = append(sources, repo.Source.ID)
-			}
+			continue // the index run reports unreadable local repositories
+		}
+		if r.Branch != "" && rd.name != r.Branch {
+			continue
+		}
+		heads = append(heads, tracked{repo: rd.repo, head: rd.head, name: rd.name})
+		if !slices.Contains(sources, rd.repo.Source.ID) {
+			sources = append(sources, rd.repo.Source.ID)
 		}
 	}
 	var states []retrieval.SourceState
