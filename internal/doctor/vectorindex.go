@@ -1,11 +1,9 @@
 package doctor
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 
@@ -47,19 +45,6 @@ func (d *Doctor) checkVectorIndex(ctx context.Context, class string, limit int) 
 // count is the number of objects of class (GraphQL Aggregate meta count).
 func (d *Doctor) count(ctx context.Context, class string) (int, error) {
 	body, _ := json.Marshal(map[string]string{"query": "{Aggregate{" + class + "{meta{count}}}}"})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.base+"/v1/graphql", bytes.NewReader(body))
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if d.apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+d.apiKey)
-	}
-	resp, err := d.http.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
 	var out struct {
 		Data struct {
 			Aggregate map[string][]struct {
@@ -72,15 +57,14 @@ func (d *Doctor) count(ctx context.Context, class string) (int, error) {
 			Message string `json:"message"`
 		} `json:"errors"`
 	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
+	if _, err := d.doJSON(ctx, http.MethodPost, "/v1/graphql", body, &out); err != nil {
 		return 0, err
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return 0, err
+	if len(out.Errors) > 0 {
+		return 0, fmt.Errorf("count %s: %s", class, out.Errors[0].Message)
 	}
-	if len(out.Errors) > 0 || len(out.Data.Aggregate[class]) == 0 {
-		return 0, fmt.Errorf("count %s: %s", class, raw)
+	if len(out.Data.Aggregate[class]) == 0 {
+		return 0, fmt.Errorf("count %s: no result", class)
 	}
 	return out.Data.Aggregate[class][0].Meta.Count, nil
 }

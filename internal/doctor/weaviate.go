@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -19,9 +20,23 @@ import (
 // getJSON GETs path of the Weaviate REST API into v; status is the HTTP
 // status (0 when the request failed).
 func (d *Doctor) getJSON(ctx context.Context, path string, v any) (status int, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, d.base+path, nil)
+	return d.doJSON(ctx, http.MethodGet, path, nil, v)
+}
+
+// doJSON sends body (nil for none) to path of the Weaviate REST API with
+// method and decodes the answer into v; status is the HTTP status (0 when
+// the request failed). A status other than 200 is an error quoting the body.
+func (d *Doctor) doJSON(ctx context.Context, method, path string, body []byte, v any) (status int, err error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, d.base+path, rd)
 	if err != nil {
 		return 0, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	if d.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+d.apiKey)
@@ -31,14 +46,14 @@ func (d *Doctor) getJSON(ctx context.Context, path string, v any) (status int, e
 		return 0, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 	if err != nil {
 		return resp.StatusCode, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return resp.StatusCode, fmt.Errorf("GET %s: %s: %s", path, resp.Status, strings.TrimSpace(string(body)))
+		return resp.StatusCode, fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(raw)))
 	}
-	return resp.StatusCode, json.Unmarshal(body, v)
+	return resp.StatusCode, json.Unmarshal(raw, v)
 }
 
 // checkWeaviate reads GET /v1/meta (Weaviate REST API, "meta"): reachable

@@ -2,9 +2,7 @@ package weaviate_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -15,26 +13,12 @@ import (
 )
 
 // vectorIndexTypes reads the vectorIndexType of each named vector of class
-// from GET /v1/schema/{class}.
+// from the schema.
 func vectorIndexTypes(t *testing.T, class string) map[string]string {
 	t.Helper()
-	base, key := weaviatetest.Direct(t)
-	req, _ := http.NewRequest(http.MethodGet, base+"/v1/schema/"+class, nil)
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	resp, err := http.DefaultClient.Do(req)
+	got, err := rawClient(t).Schema().ClassGetter().WithClassName(class).Do(context.Background())
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var got struct {
-		VectorConfig map[string]struct {
-			VectorIndexType string `json:"vectorIndexType"`
-		} `json:"vectorConfig"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /v1/schema/%s: status %d, %v", class, resp.StatusCode, err)
 	}
 	out := map[string]string{}
 	for name, vc := range got.VectorConfig {
