@@ -82,11 +82,6 @@ type StatesReader interface {
 // repository is reported by the index runs, not in answers). The states
 // of the repositories in scope are read in one request.
 func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *retrieval.Answer) error {
-	type tracked struct {
-		repo       Repo
-		head, name string
-		unfetched  bool // a remote source's clone has no such branch yet
-	}
 	type headRead struct {
 		repo       Repo
 		branch     string
@@ -112,29 +107,20 @@ func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *re
 	// Each head is a git process: a question in every one of 15 sources
 	// spent most of its own time starting them one after the other
 	// (docs/deploy.md, "Sizing"), so they run headReaders at a time.
-	var g2 errgroup.Group
-	g2.SetLimit(headReaders)
+	var heads errgroup.Group
+	heads.SetLimit(headReaders)
 	for i := range reads {
-		g2.Go(func() error {
+		heads.Go(func() error {
 			reads[i].head, reads[i].name, reads[i].err = BranchHead(ctx, reads[i].repo.Source.Dir, reads[i].branch)
 			return nil
 		})
 	}
-	_ = g2.Wait()
-	var heads []tracked
+	_ = heads.Wait()
+	// asked: a head that was read and is the branch asked about, if any.
+	asked := func(rd headRead) bool { return rd.err == nil && (r.Branch == "" || rd.name == r.Branch) }
 	var sources []string
 	for _, rd := range reads {
-		if rd.err != nil {
-			if rd.repo.Remote != nil {
-				heads = append(heads, tracked{repo: rd.repo, unfetched: true})
-			}
-			continue // the index run reports unreadable local repositories
-		}
-		if r.Branch != "" && rd.name != r.Branch {
-			continue
-		}
-		heads = append(heads, tracked{repo: rd.repo, head: rd.head, name: rd.name})
-		if !slices.Contains(sources, rd.repo.Source.ID) {
+		if asked(rd) && !slices.Contains(sources, rd.repo.Source.ID) {
 			sources = append(sources, rd.repo.Source.ID)
 		}
 	}
@@ -143,23 +129,22 @@ func (g BranchFreshness) Guard(ctx context.Context, r retrieval.Request, ans *re
 	if len(sources) > 0 {
 		states, read = g.States.States(ctx, sources)
 	}
-	for _, h := range heads {
-		if h.unfetched {
-			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s has not been fetched yet (run ragbot index)", h.repo.Name))
-			continue
+	for _, rd := range reads {
+		if rd.err != nil && rd.repo.Remote != nil { // a remote source's clone has no such branch yet
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s has not been fetched yet (run ragbot index)", rd.repo.Name))
 		}
-		if read != nil {
-			continue
+		if !asked(rd) || read != nil {
+			continue // the index run reports unreadable local repositories and states
 		}
 		i := slices.IndexFunc(states, func(st retrieval.SourceState) bool {
-			return st.Source == h.repo.Source.ID && st.Branch == h.name
+			return st.Source == rd.repo.Source.ID && st.Branch == rd.name
 		})
 		switch {
 		case i < 0 || states[i].CommitSHA == "":
-			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s@%s has not been indexed yet (run ragbot index)", h.repo.Name, h.name))
-		case states[i].CommitSHA != h.head:
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s@%s has not been indexed yet (run ragbot index)", rd.repo.Name, rd.name))
+		case states[i].CommitSHA != rd.head:
 			ans.Warnings = append(ans.Warnings, fmt.Sprintf("%s@%s is indexed at %s but the branch is at %s: snippets may be stale (run ragbot index)",
-				h.repo.Name, h.name, short(states[i].CommitSHA), short(h.head)))
+				rd.repo.Name, rd.name, short(states[i].CommitSHA), short(rd.head)))
 		}
 	}
 	return nil
