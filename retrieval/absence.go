@@ -59,24 +59,24 @@ located happens how who why the`)
 
 // askingTypo reports whether t, not itself a word of asking, is one edit
 // from one of askingWords. It runs on every word of every question that no
-// list holds, so it compares t with each of them (oneEdit) instead of
+// list holds, so it compares t with each of them (OneEdit) instead of
 // making t's edits (edits1: some 70 strings a letter).
 func askingTypo(t string) bool {
 	if len(t) < 2 || askingWords[t] {
 		return false
 	}
 	for w := range askingWords {
-		if oneEdit(t, w) {
+		if OneEdit(t, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// oneEdit reports whether a and b, not equal, are one edit of edits1 apart
+// OneEdit reports whether a and b, not equal, are one edit of edits1 apart
 // (Damerau: one byte inserted, deleted or substituted, or two adjacent
 // bytes transposed).
-func oneEdit(a, b string) bool {
+func OneEdit(a, b string) bool {
 	if len(a) < len(b) {
 		a, b = b, a
 	}

@@ -293,7 +293,7 @@ func TestSourceVocabulary(t *testing.T) {
 	}
 }
 
-// TestOneEdit: oneEdit agrees with edits1 on misspellings of the asking
+// TestOneEdit: OneEdit agrees with edits1 on misspellings of the asking
 // words and on names near them.
 func TestOneEdit(t *testing.T) {
 	words := []string{"wher", "whre", "teh", "hwo", "waht", "implmented", "doese", "aws", "eth", "saml", "whois", "jwt",
@@ -302,8 +302,8 @@ func TestOneEdit(t *testing.T) {
 		for w := range askingWords {
 			edit := false
 			edits1(x, func(c string) { edit = edit || c == w })
-			if got, want := oneEdit(x, w), edit && x != w; got != want {
-				t.Errorf("oneEdit(%q, %q) = %v, edits1 says %v", x, w, got, want)
+			if got, want := OneEdit(x, w), edit && x != w; got != want {
+				t.Errorf("OneEdit(%q, %q) = %v, edits1 says %v", x, w, got, want)
 			}
 		}
 	}

@@ -76,7 +76,7 @@ func main() {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		typo, word, ok := strings.Cut(strings.TrimSpace(sc.Text()), "->")
-		if !ok || strings.Contains(word, ",") || !letters(typo) || !letters(word) || !oneEdit(typo, word) {
+		if !ok || strings.Contains(word, ",") || !letters(typo) || !letters(word) || !retrieval.OneEdit(typo, word) {
 			continue
 		}
 		if voc.DF(typo) > 0 || voc.DF(word) < 3 {
@@ -110,26 +110,4 @@ func main() {
 
 func letters(s string) bool {
 	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
-}
-
-// oneEdit reports whether a and b are one Damerau edit apart: one letter
-// inserted, deleted or substituted, or two adjacent letters transposed.
-func oneEdit(a, b string) bool {
-	if a == b {
-		return false
-	}
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	switch len(b) - len(a) {
-	case 1:
-		return a[i:] == b[i+1:]
-	case 0:
-		return a[i+1:] == b[i+1:] || i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
-	}
-	return false
 }
