@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -162,5 +163,57 @@ func TestFillPendingReadsOnlyPending(t *testing.T) {
 	}
 	if n, _ := store.CountPending(ctx); n != 0 {
 		t.Errorf("%d still pending", n)
+	}
+}
+
+// TestHealthPendingCountedOncePerTTL: while chunks wait for their semantic
+// vector every health check warns with their count, but only the first
+// check within weaviate.PendingCountTTL counts them (an Aggregate that
+// Weaviate answers by reading every pending object); the others reuse it.
+// Once the fill is done the next check says none is pending, without
+// waiting for the TTL.
+func TestHealthPendingCountedOncePerTTL(t *testing.T) {
+	ctx := context.Background()
+	lex := embed.NewOffline()
+	pair := retrieval.Pair{Lexical: lex, Semantic: &reversed{Offline: embed.NewOffline()}}
+	var aggregates atomic.Int32
+	cfg := weaviate.StoreConfig{URL: weaviatetest.URL(t), ChunkClass: weaviatetest.ClassName(), Semantic: pair.Semantic.Name(),
+		LexicalDim: lex.Dim(), SemanticWeight: 0.5, Observe: func(kind string, _ time.Duration, _ bool) {
+			if kind == weaviate.RequestAggregate {
+				aggregates.Add(1)
+			}
+		}}
+	store, err := weaviate.OpenStore(ctx, cfg, lex.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Drop(context.Background()) })
+	repo := newRepo(t)
+	repo.write(t, shopFiles)
+	repo.commit(t, "shop")
+	ix := newIndexer(t, store, pair, t0.Add(100*time.Hour))
+	ix.DeferSemantic = true
+	st, err := ix.IndexGit(ctx, ingest.GitSource{ID: "repo:shop", Dir: repo.dir}, false)
+	if err != nil || st.Pending == 0 {
+		t.Fatalf("deferred run: %+v, %v; want chunks pending", st, err)
+	}
+
+	before := aggregates.Load()
+	for i := range 3 {
+		h, err := store.Health().Fresh(ctx, 0)
+		if err != nil || h.Pending != st.Pending {
+			t.Fatalf("health check %d: %d pending, %v; want %d", i+1, h.Pending, err, st.Pending)
+		}
+	}
+	if n := aggregates.Load() - before; n != 1 {
+		t.Errorf("3 health checks sent %d Aggregates, want 1 (the count reused for PendingCountTTL)", n)
+	}
+
+	if _, err := ix.FillSemantic(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h, err := store.Health().Fresh(ctx, 0)
+	if err != nil || h.Pending != 0 || slices.ContainsFunc(h.Warnings(), func(w string) bool { return strings.Contains(w, "semantic vector") }) {
+		t.Errorf("health after the fill: %d pending, warnings %q, %v; want none", h.Pending, h.Warnings(), err)
 	}
 }

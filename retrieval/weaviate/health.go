@@ -70,8 +70,9 @@ type IndexHealth struct {
 	// fills with the shard's status); shards whose live replicas are all
 	// READY are absent.
 	Status map[string]string
-	// Pending is how many chunks wait for their semantic vector
-	// (Store.CountPending); set by Store.Health's checks only.
+	// Pending is how many chunks wait for their semantic vector: 0 as soon
+	// as none does, otherwise a count up to PendingCountTTL old; set by
+	// Store.Health's checks only.
 	Pending int
 }
 
@@ -281,11 +282,11 @@ func (g HealthGuard) Guard(ctx context.Context, _ retrieval.Request, ans *retrie
 }
 
 // checkHealth reads the three endpoints at once (see IndexHealth), then
-// counts the chunks waiting for their semantic vector.
+// the chunks waiting for their semantic vector (healthPending).
 func (s *Store) checkHealth(ctx context.Context) IndexHealth {
 	h := CheckHealth(ctx, s.http, s.base, s.apiKey, s.chunk)
 	if h.Err == nil {
-		if n, err := s.CountPending(ctx); err == nil {
+		if n, err := s.healthPending(ctx); err == nil {
 			h.Pending = n
 		}
 	}

@@ -3,6 +3,7 @@ package weaviate
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ragbot/ragbot/retrieval"
@@ -166,6 +167,59 @@ func (s *Store) CountPending(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	return countWhere(ctx, s.client, s.chunk, filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true))
+}
+
+// PendingCountTTL is how long Store.Health reuses its count of the chunks
+// waiting for their semantic vector while some still wait. Weaviate v1.39's
+// filtered Aggregate reads every object the filter matches even when only
+// meta { count } is asked for (adapters/repos/db/aggregator/filtered.go:
+// prepareResult scans the properties of all found IDs), so counting 266,000
+// pending chunks costs about 0.7 s of a core and 1.5 GB of garbage
+// (docs/deploy.md, "Sizing"); every health check (HealthTTL) instead asks
+// whether any chunk is pending with a one-object Get, a few milliseconds,
+// and a finished fill clears the warning at the next check.
+const PendingCountTTL = time.Minute
+
+// pendingCache is the last exact CountPending of healthPending.
+type pendingCache struct {
+	mu sync.Mutex
+	n  int
+	at time.Time
+}
+
+// healthPending is IndexHealth.Pending: 0 when no chunk waits for its
+// semantic vector (one Get of limit 1), else the last CountPending if it
+// is younger than PendingCountTTL, else a new one. Errors are Weaviate's.
+func (s *Store) healthPending(ctx context.Context) (int, error) {
+	if s.sem == "" {
+		return 0, nil
+	}
+	where := filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true)
+	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(1).
+		WithFields(graphql.Field{Name: "_additional { id }"}).Do(ctx))
+	if err != nil {
+		return 0, fmt.Errorf("weaviate: look for pending chunks: %w", describe(err))
+	}
+	rows, err := decodeGet[struct{}](resp, s.chunk)
+	if err != nil {
+		return 0, err
+	}
+	c := &s.pending
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(rows) == 0 {
+		c.n = 0
+		return 0, nil
+	}
+	if c.n > 0 && time.Since(c.at) < PendingCountTTL {
+		return c.n, nil
+	}
+	n, err := s.CountPending(ctx)
+	if err != nil {
+		return 0, err
+	}
+	c.n, c.at = max(n, 1), time.Now()
+	return c.n, nil
 }
 
 // CountSources returns how many chunks the collection holds for the

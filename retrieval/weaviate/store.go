@@ -102,8 +102,9 @@ type Store struct {
 	shards int    // StoreConfig.Shards
 	vindex string // StoreConfig.VectorIndex
 
-	counts countCache // DocFreq's counts by filter and term (docfreq.go)
-	vocabs vocabCache // Vocabulary's stamps and terms (vocabcache.go)
+	counts  countCache   // DocFreq's counts by filter and term (docfreq.go)
+	vocabs  vocabCache   // Vocabulary's stamps and terms (vocabcache.go)
+	pending pendingCache // healthPending's last count (state.go)
 }
 
 // ErrEmbedderMismatch is wrapped by OpenStore when the collection holds
