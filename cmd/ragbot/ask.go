@@ -100,13 +100,13 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	req := retrieval.Request{Question: question, Sources: ids, Branch: *branch, Groups: gs}
 	// An empty scope is "not indexed yet", not "no coverage": a new user
 	// who skipped `ragbot index` should be told to run it.
-	indexed, err := a.chunksInScope(ctx, ids)
+	indexed, err := a.anyInScope(ctx, ids)
 	if err != nil {
 		return fmt.Errorf("search is unavailable: %w", err)
 	}
 	var ans retrieval.Answer
 	requests.Take() // count the question's requests only
-	if indexed == 0 {
+	if !indexed {
 		ans = retrieval.Answer{Question: question, Coverage: retrieval.NotIndexed, Confidence: retrieval.NotIndexed.Confidence(),
 			Warnings: []string{notIndexed(a.cfg, *sources, cf.config)}}
 	} else if ans, err = asker.Ask(ctx, req); err != nil {
@@ -119,7 +119,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		ans.Warnings = []string{}
 	}
 	if *asJSON {
-		if *explain && indexed > 0 {
+		if *explain && indexed {
 			ev := ans.Evidence
 			ans.Explain = &ev
 		}
@@ -127,7 +127,7 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		enc.SetIndent("", "  ")
 		return enc.Encode(ans)
 	}
-	if indexed == 0 {
+	if !indexed {
 		fmt.Fprintln(stdout, ans.Warnings[0])
 		return nil
 	}
@@ -140,14 +140,14 @@ func runAsk(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// chunksInScope counts the indexed chunks of the sources ids (the
-// configured sources when ids is empty: chunks of a source taken out of the
-// config are not searched, see retrieval.OnlySources).
-func (a *app) chunksInScope(ctx context.Context, ids []string) (int, error) {
+// anyInScope reports whether the sources ids hold any indexed chunk (the
+// configured sources when ids is empty: chunks of a source taken out of
+// the config are not searched, see retrieval.OnlySources).
+func (a *app) anyInScope(ctx context.Context, ids []string) (bool, error) {
 	if len(ids) == 0 {
 		ids = a.cfg.SourceIDs()
 	}
-	return a.store.CountSources(ctx, ids)
+	return a.store.HasChunks(ctx, ids)
 }
 
 // notIndexed says that the sources in scope (the --source names, else all

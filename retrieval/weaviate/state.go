@@ -194,20 +194,14 @@ func (s *Store) healthPending(ctx context.Context) (int, error) {
 	if s.sem == "" {
 		return 0, nil
 	}
-	where := filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true)
-	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(1).
-		WithFields(graphql.Field{Name: "_additional { id }"}).Do(ctx))
-	if err != nil {
-		return 0, fmt.Errorf("weaviate: look for pending chunks: %w", describe(err))
-	}
-	rows, err := decodeGet[struct{}](resp, s.chunk)
+	some, err := s.any(ctx, filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true))
 	if err != nil {
 		return 0, err
 	}
 	c := &s.pending
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(rows) == 0 {
+	if !some {
 		c.n = 0
 		return 0, nil
 	}
@@ -222,16 +216,24 @@ func (s *Store) healthPending(ctx context.Context) (int, error) {
 	return c.n, nil
 }
 
-// CountSources returns how many chunks the collection holds for the
-// sources ids together: one Count per source. Errors are Count's.
-func (s *Store) CountSources(ctx context.Context, ids []string) (int, error) {
-	total := 0
-	for _, id := range ids {
-		n, err := s.Count(ctx, id)
-		if err != nil {
-			return 0, err
-		}
-		total += n
+// HasChunks reports whether the collection holds any chunk of the sources
+// ids: one Get of limit 1, where counting them (Count) would make Weaviate
+// read every one (see PendingCountTTL). Errors are Weaviate's.
+func (s *Store) HasChunks(ctx context.Context, ids []string) (bool, error) {
+	if len(ids) == 0 {
+		return false, nil
 	}
-	return total, nil
+	where := filters.Where().WithPath([]string{"source"}).WithOperator(filters.ContainsAny).WithValueText(ids...)
+	return s.any(ctx, where)
+}
+
+// any reports whether a chunk matches where: one Get of limit 1.
+func (s *Store) any(ctx context.Context, where *filters.WhereBuilder) (bool, error) {
+	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithLimit(1).
+		WithFields(graphql.Field{Name: "_additional { id }"}).Do(ctx))
+	if err != nil {
+		return false, fmt.Errorf("weaviate: look for chunks: %w", describe(err))
+	}
+	rows, err := decodeGet[struct{}](resp, s.chunk)
+	return len(rows) > 0, err
 }
