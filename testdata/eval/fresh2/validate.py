@@ -4,7 +4,7 @@
     python3 validate.py CORPUS_DIR
 
 CORPUS_DIR holds the corpora as the sets' fetch.sh scripts leave them
-(CORPUS_DIR/asynq@v0.26.0/, CORPUS_DIR/paramiko@2.12.0-2/). For each set
+(CORPUS_DIR/asynq@v0.26.0/, CORPUS_DIR/plumbum@1.8.0-1/). For each set
 folder next to this script (one with fetch.sh) it checks that:
 
 - every line of questions.jsonl parses, has exactly the public set's fields
@@ -47,10 +47,10 @@ import tokenize
 from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PREFIX = {"asynq": "GA", "paramiko": "GP"}
+PREFIX = {"asynq": "GA", "plumbum": "GP"}
 # File or folder names a newcomer says anyway (fresh/README.md allows
 # "client, server, connection, ..."); any other corpus file name is an error.
-EVERYDAY = {"client", "server", "file", "packet", "message", "config"}
+EVERYDAY = {"client", "server", "commands"}
 KINDS = {"identifier", "semantic", "config", "path_or_error", "docs",
          "paraphrase", "unanswerable"}
 FIELDS = {"id", "corpus", "kind", "question", "expect"}
