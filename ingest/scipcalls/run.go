@@ -50,9 +50,17 @@ func Dir() string {
 // if not, why, in a sentence that says how to install them.
 func Installed(dir string) error {
 	for _, tool := range []string{Python, TypeScript} {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", tool)); err != nil {
-			return fmt.Errorf("%s not installed in %s: run scripts/install-scip.sh", tool, dir)
+		if err := installed(dir, tool); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// installed is Installed for one tool.
+func installed(dir, tool string) error {
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", tool)); err != nil {
+		return fmt.Errorf("%s not installed in %s: run scripts/install-scip.sh", tool, dir)
 	}
 	if _, err := exec.LookPath("node"); err != nil {
 		return errors.New("node not found on PATH: the SCIP indexers run on Node 18+")
@@ -115,14 +123,13 @@ func resolve(ctx context.Context, repoDir, commit, dir string) *Result {
 		return nil
 	}
 	res := &Result{Files: map[string]File{}}
-	installed := Installed(dir)
 	for _, tool := range []string{Python, TypeScript} {
 		files := byTool[tool]
 		if len(files) == 0 {
 			continue
 		}
 		t0 := time.Now()
-		idx, err := []document(nil), installed
+		idx, err := []document(nil), installed(dir, tool)
 		if err == nil {
 			idx, err = run(ctx, dir, tool, root, filepath.Join(tmp, tool+".scip"))
 		}

@@ -26,13 +26,13 @@ import (
 // Tools, the values of retrieval.Chunk.Types of a file whose calls they
 // resolved.
 const (
-	Python     = "scip-python"
-	TypeScript = "scip-typescript"
+	Python     = retrieval.SCIPPython
+	TypeScript = retrieval.SCIPTypeScript
 )
 
 // UnresolvedPrefix starts the Name of a Call that SCIP did not resolve:
 // "?.close" is a ".close(" on a line where no "close" method has a symbol.
-const UnresolvedPrefix = "?."
+const UnresolvedPrefix = retrieval.UnresolvedCall
 
 // A Call is one use of a method or function on Line (1-based) of its
 // file. Name is "Type.method" (the innermost type declaring the method,
