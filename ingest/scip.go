@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"slices"
@@ -38,15 +39,11 @@ func (ix *Indexer) resolveSCIP(ctx context.Context, log *slog.Logger, repo gitRe
 	case res.Err != "":
 		log.Warn("scip resolution failed, usage answers match Python and JavaScript names by text", "reason", res.Err)
 		return nil
+	case res.Failed == len(res.Files) && scipcalls.Installed(cmp.Or(ix.SCIPDir, scipcalls.Dir())) != nil:
+		log.Info("scip indexers not installed, usage answers match Python and JavaScript names by text", "reason", res.FirstErr())
+		return res
 	case res.Failed > 0:
-		reason := ""
-		for _, f := range res.Files {
-			if f.Err != "" {
-				reason = f.Err
-				break
-			}
-		}
-		log.Warn("files not resolved by scip, their usage answers match names by text", "files", res.Failed, "reason", reason)
+		log.Warn("files not resolved by scip, their usage answers match names by text", "files", res.Failed, "reason", res.FirstErr())
 	}
 	log.Info("scip resolved", "calls", res.Calls, "by_name", res.Unresolved, "tools", res.Tools,
 		"seconds", res.Elapsed.Seconds())

@@ -17,6 +17,7 @@ type document struct {
 // An occurrence is one scip.Occurrence: a symbol at a range of a document.
 type occurrence struct {
 	line   int    // range[0] (field 1): the 0-based start line
+	char   int    // range[1]: the start character in the line, 0-based (UTF-16 code units for scip-typescript; Document.position_encoding)
 	symbol string // field 2; "" when the indexer gave none
 	roles  int32  // symbol_roles (field 3): a bit set, roleDefinition = 1
 }
@@ -62,7 +63,7 @@ func decodeDocument(data []byte) (document, error) {
 }
 
 func decodeOccurrence(data []byte) (occurrence, error) {
-	o := occurrence{line: -1}
+	o := occurrence{line: -1, char: -1}
 	err := fields(data, func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error {
 		switch {
 		case num == 1 && typ == protowire.BytesType: // packed int32: startLine, startChar, [endLine,] endChar
@@ -70,9 +71,17 @@ func decodeOccurrence(data []byte) (occurrence, error) {
 			if m < 0 {
 				return protowire.ParseError(m)
 			}
-			o.line = int(int32(x))
-		case num == 1 && typ == protowire.VarintType && o.line < 0: // unpacked
-			o.line = int(int32(n))
+			y, k := protowire.ConsumeVarint(v[m:])
+			if k < 0 {
+				return protowire.ParseError(k)
+			}
+			o.line, o.char = int(int32(x)), int(int32(y))
+		case num == 1 && typ == protowire.VarintType: // unpacked
+			if o.line < 0 {
+				o.line = int(int32(n))
+			} else if o.char < 0 {
+				o.char = int(int32(n))
+			}
 		case num == 2 && typ == protowire.BytesType:
 			o.symbol = string(v)
 		case num == 3 && typ == protowire.VarintType:

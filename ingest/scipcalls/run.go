@@ -215,32 +215,47 @@ func tail(s string, n int) string {
 var callRe = regexp.MustCompile(`\.([A-Za-z_$][A-Za-z0-9_$]*)\s*\(`)
 
 // fileCalls are the calls of one file: each reference (not a definition)
-// to a method or function symbol of doc, and each ".name(" of text on a
-// line where no occurrence has a method symbol named name (unresolved).
+// to a method or function symbol of doc, and each ".name(" of text whose
+// name starts no occurrence with a symbol (unresolved: SCIP could not
+// type the receiver). A ".name(" that SCIP gave a symbol of something else
+// (a local function of a bundle, a property, another method) is neither.
 func fileCalls(doc document, text []byte) []Call {
 	var calls []Call
-	named := map[int][]string{} // 0-based line -> method names with a symbol
+	type pos struct{ line, char int }
+	symbolAt := map[pos]bool{}
 	for _, o := range doc.occurrences {
-		n := methodName(o.symbol)
-		if n == "" {
-			continue
+		if o.symbol != "" {
+			symbolAt[pos{o.line, o.char}] = true
 		}
-		named[o.line] = append(named[o.line], n[strings.LastIndexByte(n, '.')+1:])
-		if o.roles&roleDefinition == 0 {
+		if n := methodName(o.symbol); n != "" && o.roles&roleDefinition == 0 {
 			calls = append(calls, Call{Line: o.line + 1, Name: n})
 		}
 	}
 	for i, l := range strings.Split(string(text), "\n") {
-		for _, m := range callRe.FindAllStringSubmatch(l, -1) {
-			if !slices.Contains(named[i], m[1]) {
-				calls = append(calls, Call{Line: i + 1, Name: UnresolvedPrefix + m[1]})
+		for _, m := range callRe.FindAllStringSubmatchIndex(l, -1) {
+			at := m[2] // the name's byte offset; SCIP counts UTF-16 units or bytes
+			if symbolAt[pos{i, at}] || symbolAt[pos{i, utf16Len(l[:at])}] {
+				continue
 			}
+			calls = append(calls, Call{Line: i + 1, Name: UnresolvedPrefix + l[m[2]:m[3]]})
 		}
 	}
 	slices.SortFunc(calls, func(a, b Call) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
 	})
 	return slices.Compact(calls)
+}
+
+// utf16Len is the length of s in UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 // toolFor is the indexer of a file by its extension, or "".

@@ -16,6 +16,7 @@ package scipcalls
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -97,11 +98,24 @@ func (r *Result) Summary() string {
 	if r.Err != "" {
 		return fmt.Sprintf("scip unavailable (%s), %.1fs", r.Err, r.Elapsed.Seconds())
 	}
+	if r.Failed == len(r.Files) {
+		return fmt.Sprintf("scip unavailable (%s), %.1fs", r.FirstErr(), r.Elapsed.Seconds())
+	}
 	s := fmt.Sprintf("scip %.1fs (%s), %d calls, %d by name", r.Elapsed.Seconds(), strings.Join(r.Tools, ", "), r.Calls, r.Unresolved)
 	if r.Failed > 0 {
 		s += fmt.Sprintf(", %d files unresolved", r.Failed)
 	}
 	return s
+}
+
+// FirstErr is the Err of the first file with one, in path order, or "".
+func (r *Result) FirstErr() string {
+	for _, p := range slices.Sorted(maps.Keys(r.Files)) {
+		if e := r.Files[p].Err; e != "" {
+			return e
+		}
+	}
+	return ""
 }
 
 // Attach sets c.Calls and c.Types from the resolution of c's file: the

@@ -68,12 +68,12 @@ func TestDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []document{{path: "shop/app.py", occurrences: []occurrence{{4, "s p x 1 `m`/Store#close().", 0}, {1, "s p x 1 `m`/Store#", 1}}}}
+	want := []document{{path: "shop/app.py", occurrences: []occurrence{{4, 4, "s p x 1 `m`/Store#close().", 0}, {1, 4, "s p x 1 `m`/Store#", 1}}}}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(document{}, occurrence{})); diff != "" {
 		t.Errorf("decode (-want +got):\n%s", diff)
 	}
 	calls := fileCalls(got[0], []byte("a\nb\nc\nd\n  s.close() or t.close()\n  u.open()\n"))
-	wantCalls := []Call{{5, "Store.close"}, {6, UnresolvedPrefix + "open"}}
+	wantCalls := []Call{{5, UnresolvedPrefix + "close"}, {5, "Store.close"}, {6, UnresolvedPrefix + "open"}} // t.close: no symbol
 	if diff := cmp.Diff(wantCalls, calls); diff != "" {
 		t.Errorf("fileCalls (-want +got):\n%s", diff)
 	}
