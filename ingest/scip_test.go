@@ -124,8 +124,8 @@ func TestUsageSCIP(t *testing.T) {
 	index(1, ingest.ModeFull)
 
 	at := func(p, s string) string { return lineOf(t, files, p, s) }
-	untypedPy := []string{"repo:svc shop/app.py (scip-python gave these calls no symbol (receiver of unknown type))"}
-	untypedJS := []string{"repo:svc lib/app.js (scip-typescript gave these calls no symbol (receiver of unknown type))"}
+	untypedPy := []string{"repo:svc shop/app.py (scip-python gave these calls no symbol: receiver of unknown type)"}
+	untypedJS := []string{"repo:svc lib/app.js (scip-typescript gave these calls no symbol: receiver of unknown type)"}
 	tests := []struct {
 		q          string
 		want       []string

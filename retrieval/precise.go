@@ -95,7 +95,7 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 			sites = append(sites, callSites(c, calls)...)
 			if found := unresolvedSites(c, match, lastPart(qual)); len(found) > 0 {
 				sites = append(sites, found...)
-				note(c, c.Types+" gave these calls no symbol (receiver of unknown type)")
+				note(c, c.Types+" gave these calls no symbol: receiver of unknown type")
 			}
 		case isGo(c) || strings.HasPrefix(c.Types, TypesUnavailable):
 			found := chunkSites(c, match, false)

@@ -81,7 +81,7 @@ func TestPreciseUsageSCIP(t *testing.T) {
 	}{
 		{"resolved, and by name where SCIP gave no symbol",
 			user(SCIPPython, "Conn.close@13", "Store.close@12", "?.close@14", "?.close@15", "Store.close@16"),
-			[]int{12, 14, 16}, []string{"repo:shop shop/store.py (scip-python gave these calls no symbol (receiver of unknown type))"}, true},
+			[]int{12, 14, 16}, []string{"repo:shop shop/store.py (scip-python gave these calls no symbol: receiver of unknown type)"}, true},
 		{"all resolved",
 			user(SCIPPython, "Store.close@12", "Conn.close@13", "Store.close@16"),
 			[]int{12, 16}, nil, true},

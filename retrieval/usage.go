@@ -96,7 +96,7 @@ type Usage struct {
 	// ByName names the sources and files whose sites were matched by
 	// name instead, each source with why: "repo:x a.go, b.go (package
 	// example.com/x: undefined: y)", "repo:y lib/a.js (scip-typescript
-	// gave these calls no symbol (receiver of unknown type))".
+	// gave these calls no symbol: receiver of unknown type)".
 	ByName []string `json:"by_name,omitempty"`
 }
 
