@@ -66,10 +66,13 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 	var (
 		sites      []site
 		resolvedBy []string
-		byName     = map[[2]string]*untyped{} // source, reason -> its files matched by name
+		byName     = map[[2]string]*untyped{} // source, kind -> its files matched by name, and the first reason
 	)
-	note := func(c Chunk, reason string) {
-		k := [2]string{c.Source, reason}
+	// note records that c's sites were matched by name: kind "" for a
+	// chunk not resolved (one entry per source, as for Go before SCIP),
+	// else the resolver that gave some calls no symbol.
+	note := func(c Chunk, kind, reason string) {
+		k := [2]string{c.Source, kind}
 		un := byName[k]
 		if un == nil {
 			un = &untyped{reason: reason}
@@ -95,7 +98,7 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 			sites = append(sites, callSites(c, calls)...)
 			if found := unresolvedSites(c, match, lastPart(qual)); len(found) > 0 {
 				sites = append(sites, found...)
-				note(c, c.Types+" gave these calls no symbol: receiver of unknown type")
+				note(c, c.Types, c.Types+" gave these calls no symbol: receiver of unknown type")
 			}
 		case isGo(c) || strings.HasPrefix(c.Types, TypesUnavailable):
 			found := chunkSites(c, match, false)
@@ -107,7 +110,7 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 			if c.Types == "" {
 				reason = "indexed without type resolution; index the source again"
 			}
-			note(c, reason)
+			note(c, "", reason)
 		default:
 			sites = append(sites, chunkSites(c, match, false)...)
 		}
