@@ -97,7 +97,8 @@ func requireSCIP(t *testing.T) {
 // scip-python and scip-typescript, and checks that "who calls Type.method"
 // lists the calls SCIP resolved to that method and, matched by name and
 // said so, the call on the untyped receiver, but not the calls of the other
-// class's method; then that an incremental commit keeps it so.
+// class's method; then that incremental commits keep it so, in the file
+// changed and in an unchanged one whose calls now resolve differently.
 func TestUsageSCIP(t *testing.T) {
 	requireSCIP(t)
 	ctx := context.Background()
@@ -166,6 +167,20 @@ func TestUsageSCIP(t *testing.T) {
 	u, got := usageSites(t, asker, "who calls Conn.close?")
 	if want := sorted([]string{at("shop/app.py", "conn.close()"), at("shop/app.py", "Conn().close()")}); !slices.Equal(want, got) || len(u.ByName) != 0 {
 		t.Errorf("after typing the receiver: who calls Conn.close: sites %v, by name %q; want %v, none by name", got, u.ByName, want)
+	}
+
+	// Conn loses its close: app.py is unchanged, but its conn.close() and
+	// Conn().close() now have no symbol, so they are Store.close's by name
+	// (the unchanged file's chunks are rewritten with the new calls).
+	files["shop/store.py"] = strings.Replace(files["shop/store.py"], "    def close(self):\n        return \"conn\"", "    def shut(self):\n        return \"conn\"", 1)
+	repo.write(t, map[string]string{"shop/store.py": files["shop/store.py"]})
+	repo.commit(t, "conn shuts")
+	index(3, ingest.ModeIncremental)
+	u, got = usageSites(t, asker, "who calls Store.close?")
+	want := sorted([]string{at("shop/app.py", "store.close()"), at("shop/app.py", "    thing.close()"), at("shop/app.py", "s.close()"),
+		at("shop/app.py", "conn.close()"), at("shop/app.py", "Conn().close()")})
+	if !slices.Equal(want, got) || !slices.Equal(u.ByName, untypedPy) {
+		t.Errorf("after Conn.close is gone: who calls Store.close: sites %v, by name %q; want %v, by name %q", got, u.ByName, want, untypedPy)
 	}
 }
 
