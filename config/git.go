@@ -23,6 +23,7 @@ import (
 //	    webhook_secret_env: PAYMENTS_WEBHOOK_SECRET
 //	    link_preset: github
 //	    go_types: false
+//	    scip: false
 type Git struct {
 	// TokenUser is the basic-auth user name sent with the token; default
 	// "x-access-token" (GitHub; GitLab and Gitea accept it with a personal
@@ -50,11 +51,22 @@ type Git struct {
 	// means true. For a repository whose type-checking costs too much time
 	// or memory at each indexed commit.
 	GoTypes *bool `yaml:"go_types"`
+	// SCIP, when false, turns off the SCIP resolution of the source's
+	// Python and JavaScript/TypeScript calls (ingest/scipcalls;
+	// docs/callers.md): their chunks then get no resolved calls, and "who
+	// calls Type.method" matches their names by text. Unset means true
+	// (the indexers run when scripts/install-scip.sh installed them).
+	SCIP *bool `yaml:"scip"`
 }
 
 // ResolveGoTypes reports whether the Go modules of git source s are
 // type-checked when it is indexed: unless go_types is false.
 func (s Source) ResolveGoTypes() bool { return s.GoTypes == nil || *s.GoTypes }
+
+// ResolveSCIP reports whether the Python and JavaScript/TypeScript files of
+// git source s are indexed with SCIP when it is indexed: unless scip is
+// false.
+func (s Source) ResolveSCIP() bool { return s.SCIP == nil || *s.SCIP }
 
 // MinPollInterval keeps a misconfigured poll from hammering a forge.
 const MinPollInterval = 10 * time.Second
@@ -137,7 +149,7 @@ func (v *validator) gitSource(p string, s Source) {
 			{"token_user", s.TokenUser != ""}, {"poll_interval", s.PollInterval != 0},
 			{"webhook_secret_env", s.WebhookSecretEnv != ""},
 			{"link_preset", s.LinkPreset != "" && !links}, {"web_url", s.WebURL != "" && !links},
-			{"go_types", s.GoTypes != nil},
+			{"go_types", s.GoTypes != nil}, {"scip", s.SCIP != nil},
 		} {
 			if f.set {
 				v.bad(p+"."+f.key, "only git sources have %s", f.key)

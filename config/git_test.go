@@ -29,7 +29,7 @@ func TestBadGitConfigs(t *testing.T) {
 		{"bad-git-link-preset-and-template.yaml", `sources[0].link_preset: set link_template or link_preset, not both`},
 		{"bad-git-link-preset-no-web-url.yaml", `sources[0].link_preset: needs web_url (or an https or ssh url to derive it from)`},
 		{"bad-git-link-preset-on-markdown-no-web-url.yaml", `sources[0].link_preset: needs web_url (the web page of the repository holding the folder)`},
-		{"bad-git-fields-on-markdown.yaml", "sources[0].poll_interval: only git sources have poll_interval\nsources[0].webhook_secret_env: only git sources have webhook_secret_env\nsources[0].go_types: only git sources have go_types"},
+		{"bad-git-fields-on-markdown.yaml", "sources[0].poll_interval: only git sources have poll_interval\nsources[0].webhook_secret_env: only git sources have webhook_secret_env\nsources[0].go_types: only git sources have go_types\nsources[0].scip: only git sources have scip"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSuffix(tt.file, ".yaml"), func(t *testing.T) {
@@ -57,20 +57,20 @@ func TestGitRemoteConfig(t *testing.T) {
 		URL, Links, Web string
 		Poll            time.Duration
 		Token, Webhook  string
-		GoTypes         bool
+		GoTypes, SCIP   bool
 	}
 	var gots []got
 	for _, s := range cfg.Sources {
 		sec := cfg.GitSecrets(s)
-		gots = append(gots, got{s.URL, s.Links(), s.RepoWebURL(), s.PollInterval, sec.Token.Reveal(), sec.Webhook.Reveal(), s.ResolveGoTypes()})
+		gots = append(gots, got{s.URL, s.Links(), s.RepoWebURL(), s.PollInterval, sec.Token.Reveal(), sec.Webhook.Reveal(), s.ResolveGoTypes(), s.ResolveSCIP()})
 	}
 	want := []got{
 		{"https://github.com/acme/payments.git", "https://github.com/acme/payments/blob/{commit}/{path}#L{start}-L{end}",
-			"https://github.com/acme/payments", 10 * time.Minute, "ghp_payments", "hook-secret", true},
+			"https://github.com/acme/payments", 10 * time.Minute, "ghp_payments", "hook-secret", true, true},
 		{"git@gitlab.acme.example:platform/billing.git", "https://gitlab.acme.example/platform/billing/-/blob/{commit}/{path}#L{start}-{end}",
-			"https://gitlab.acme.example/platform/billing", 0, "", "", false},
+			"https://gitlab.acme.example/platform/billing", 0, "", "", false, true},
 		{"", "https://gitea.acme.example/acme/tools/src/commit/{commit}/{path}#L{start}-L{end}",
-			"https://gitea.acme.example/acme/tools", 0, "", "", true},
+			"https://gitea.acme.example/acme/tools", 0, "", "", true, false},
 	}
 	if diff := cmp.Diff(want, gots); diff != "" {
 		t.Errorf("git sources (-want +got):\n%s", diff)

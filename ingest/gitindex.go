@@ -121,6 +121,7 @@ func (ix *Indexer) indexTree(ctx context.Context, log *slog.Logger, st *Stats, v
 		return err
 	}
 	meta.types = ix.resolveGo(ctx, log, repo, src, meta.commit, false, nil, st)
+	meta.scip = ix.resolveSCIP(ctx, log, repo, src, meta.commit, false, nil, st)
 	st.Skipped = map[string]int{}
 	keep := treeFiles(entries, src, func(e treeEntry, reason string) {
 		st.Skipped[reason]++
@@ -153,6 +154,7 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 		return err
 	}
 	meta.types = ix.resolveGo(ctx, log, repo, src, meta.commit, true, changes, st)
+	meta.scip = ix.resolveSCIP(ctx, log, repo, src, meta.commit, true, changes, st)
 	st.Skipped = map[string]int{}
 	affected := map[string]bool{}
 	var oldFiles, newFiles []treeEntry
@@ -182,7 +184,14 @@ func (ix *Indexer) indexDelta(ctx context.Context, log *slog.Logger, st *Stats, 
 	if err != nil {
 		return err
 	}
-	for _, e := range retyped { // unchanged, but their calls resolve differently now
+	rescoped, err := ix.rescoped(ctx, repo, meta, meta.scip, affected, src)
+	if err != nil {
+		return err
+	}
+	for _, e := range slices.Concat(retyped, rescoped) { // unchanged, but their calls resolve differently now
+		if affected[e.path] {
+			continue
+		}
 		affected[e.path] = true
 		oldFiles, newFiles = append(oldFiles, e), append(newFiles, e)
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/ragbot/ragbot/ingest/code"
 	"github.com/ragbot/ragbot/ingest/gocalls"
 	"github.com/ragbot/ragbot/ingest/markdown"
+	"github.com/ragbot/ragbot/ingest/scipcalls"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
 )
@@ -35,8 +36,9 @@ import (
 // SourceState.Settings. 3: author and modified_at from blame per symbol.
 // 4: search_text splits the identifiers inside content too. 5: code chunks
 // carry the names they use (refs). 6: Go chunks carry their type-resolved
-// calls (calls, types; ingest/gocalls).
-const pipelineVersion = "6"
+// calls (calls, types; ingest/gocalls). 7: Python and JavaScript chunks
+// carry their SCIP-resolved calls (ingest/scipcalls).
+const pipelineVersion = "7"
 
 // Indexer runs index runs: source -> files -> chunks -> embed -> upsert, then
 // deletes the chunks that no longer exist and records the SourceState.
@@ -88,6 +90,15 @@ type Indexer struct {
 	// (seconds to minutes, and the memory of go/types; Stats.Types).
 	// GitSource.NoGoTypes turns it off for one source.
 	NoGoTypes bool
+	// NoSCIP turns off the SCIP resolution of Python and
+	// JavaScript/TypeScript calls (ingest/scipcalls): usage answers then
+	// match their names by text. It costs seconds per indexed commit (Node,
+	// and scip-python's scan of the Python environment; Stats.Types).
+	// GitSource.NoSCIP turns it off for one source.
+	NoSCIP bool
+	// SCIPDir is where scripts/install-scip.sh installed the indexers; ""
+	// for scipcalls.Dir().
+	SCIPDir string
 }
 
 // RunReport is the outcome of one index run, for Indexer.OnRun.
@@ -126,7 +137,7 @@ type Stats struct {
 	Pending  int            // chunks of Embedded stored without their semantic vector, its embedder failing (the next run embeds them) or Deferred
 	Deferred bool           // Indexer.DeferSemantic: the Pending chunks wait for FillSemantic
 	Duration time.Duration
-	Types    string // cost and outcome of the Go type resolution (gocalls.Result.Summary); "" when none ran
+	Types    string // cost and outcome of the Go type and SCIP resolutions (gocalls and scipcalls Result.Summary), ", " between; "" when none ran
 	Removed  string // BranchUntracked or BranchGone when IndexRepo removed the branch from the index (its chunks, Deleted of them, and its state) instead of indexing it
 }
 
@@ -160,7 +171,8 @@ type fileInput struct {
 type runMeta struct {
 	source, branch, commit, link string
 	acl                          []string
-	types                        *gocalls.Result // Go calls of the commit; nil when not resolved
+	types                        *gocalls.Result   // Go calls of the commit; nil when not resolved
+	scip                         *scipcalls.Result // Python and JavaScript calls of the commit; nil when not resolved
 }
 
 func (ix *Indexer) now() time.Time {
@@ -799,6 +811,7 @@ func finishChunk(c *retrieval.Chunk, f fileInput, lines *blameLines, m runMeta, 
 	}
 	c.ACL = m.acl
 	m.types.Attach(c)
+	m.scip.Attach(c)
 	c.ContentHash = retrieval.HashContent(c.Content)
 	c.SearchText = retrieval.SearchText(*c)
 	if c.CommitSHA != "" { // a link points at lines of a commit

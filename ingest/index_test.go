@@ -756,6 +756,8 @@ func newIndexer(t testing.TB, store *weaviate.Store, emb retrieval.Embedder, now
 		Embedder: emb,
 		Now:      func() time.Time { return now },
 		Log:      slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})),
+		// SCIP costs seconds per run (Node); scip_test.go turns it on.
+		NoSCIP: true,
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // GitSettings is the fingerprint IndexGit stores for a branch of src (its
 // Branch does not enter it).
 func (ix *Indexer) GitSettings(src GitSource) string {
-	return ix.settings(fmt.Sprint(src.Include, src.Exclude, src.LinkTemplate, src.ACL, ix.NoGoTypes || src.NoGoTypes))
+	return ix.settings(fmt.Sprint(src.Include, src.Exclude, src.LinkTemplate, src.ACL, ix.NoGoTypes || src.NoGoTypes, ix.NoSCIP || src.NoSCIP))
 }
 
 // DirSettings is the fingerprint IndexDir stores for src.

@@ -24,6 +24,10 @@ type GitSource struct {
 	// NoGoTypes turns off the type resolution of the source's Go modules,
 	// as Indexer.NoGoTypes does for every source (config go_types: false).
 	NoGoTypes bool
+	// NoSCIP turns off the SCIP resolution of the source's Python and
+	// JavaScript/TypeScript calls, as Indexer.NoSCIP does for every source
+	// (config scip: false).
+	NoSCIP bool
 }
 
 // DirSource is a folder of markdown files read from the file system, which

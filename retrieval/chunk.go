@@ -17,6 +17,23 @@ import (
 // type-checking its module (ingest/gocalls).
 const TypesResolved = "go/types"
 
+// SCIPPython and SCIPTypeScript are Chunk.Types of a Python or
+// JavaScript/TypeScript chunk whose Calls were resolved by a SCIP indexer
+// (ingest/scipcalls): scip-python or scip-typescript.
+const (
+	SCIPPython     = "scip-python"
+	SCIPTypeScript = "scip-typescript"
+)
+
+// UnresolvedCall starts the name of an entry of Chunk.Calls that a SCIP
+// indexer did not resolve: "?.close@12" is a ".close(" on line 12 where no
+// method named close has a symbol (its receiver's type is unknown).
+const UnresolvedCall = "?."
+
+// IsSCIP reports whether types, a Chunk.Types, says a SCIP indexer
+// resolved the chunk's calls.
+func IsSCIP(types string) bool { return types == SCIPPython || types == SCIPTypeScript }
+
 // TypesUnavailable starts Chunk.Types of a Go chunk whose uses could not
 // be resolved; the reason follows.
 const TypesUnavailable = "unavailable: "
@@ -54,14 +71,19 @@ type Chunk struct {
 	// methods its code uses (calls, method and function values), each
 	// resolved by go/types to its declaration: "Name@Line" with Name
 	// "Type.Method" or "pkg.Func" (ingest/gocalls' Call) and Line 1-based
-	// in the file, sorted by line; their names are in Refs too. nil when
-	// Types is not TypesResolved or the code uses no function.
+	// in the file, sorted by line; their names are in Refs too. For
+	// Python and JavaScript/TypeScript code indexed by SCIP, the methods
+	// and functions it references, "Type.method@Line" or
+	// "module.func@Line" (ingest/scipcalls' Call), and the ".method(" calls
+	// SCIP gave no symbol, "?.method@Line" (UnresolvedCall). nil when Types
+	// is not TypesResolved or IsSCIP, or the code uses no function.
 	Calls []string
 	// Types says whether Calls hold the chunk's resolved uses:
-	// TypesResolved, or "unavailable: " and why (the package does not
-	// type-check, no go command, ...) for a Go chunk whose module could not
-	// be type-checked; "" for other languages and for chunks indexed
-	// before type resolution.
+	// TypesResolved, SCIPPython or SCIPTypeScript, or "unavailable: " and
+	// why (the package does not type-check, no go command, the SCIP
+	// indexer is not installed, ...) for a chunk whose calls could not be
+	// resolved; "" for other languages, for sources with go_types or scip
+	// false, and for chunks indexed before type resolution.
 	Types string
 	// Package is, for a Go chunk whose Types is TypesResolved, the name in
 	// its file's package clause ("retry", "retry_test"); "" otherwise.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,23 +29,32 @@ func qualifiedUsage(question string) string {
 	return strings.Join(parts[max(len(parts)-3, 0):], ".")
 }
 
-// preciseUsage answers a usage question about the qualified Go name qual
-// ("Policy.Do", "retry.Policy.Do", "retry.Do") from the type-resolved
-// calls of Go chunks (Chunk.Calls): a site is a line whose resolved callee
-// is qual (callMatcher), so http.Client.Do and sync.Once.Do are not sites
-// of Policy.Do. typed are the chunks whose refs hold qual, named those whose
-// refs hold its last part, found (the candidates of today's name match). A
-// Go chunk without resolved calls (Chunk.Types not TypesResolved: the
-// module did not type-check, or it was indexed before) is matched by name
-// as usage does, and the answer says so per source (Usage.ByName). ok is
-// false when no candidate or definition is Go code: the question is then
-// answered by name alone.
+// preciseUsage answers a usage question about the qualified name qual
+// ("Policy.Do", "retry.Policy.Do", "retry.Do", "Session.send") from the
+// resolved calls of chunks (Chunk.Calls): a site is a line whose resolved
+// callee is qual (callMatcher), so http.Client.Do and sync.Once.Do are not
+// sites of Policy.Do, nor HTTPAdapter.send of Session.send. typed are the
+// chunks whose refs hold qual, named those whose refs hold its last part,
+// found (the candidates of today's name match).
+//
+// Go chunks are resolved by go/types (Chunk.Types TypesResolved). Python
+// and JavaScript/TypeScript chunks are resolved by SCIP (Types SCIPPython
+// or SCIPTypeScript): their sites are the calls SCIP resolved to qual, plus
+// the lines that the name match finds where SCIP gave the method's name no
+// symbol (a receiver it could not type: an unresolved call "?.send@12"),
+// matched by name; the name-matched lines that SCIP resolved to another
+// method are dropped. A chunk that could not be resolved (Types
+// "unavailable: ...", or a Go chunk indexed before) is matched by name, and
+// the answer says so per source and reason (Usage.ByName). ok is false when
+// no candidate or definition is Go code or was resolved or tried by SCIP:
+// the question is then answered by name alone, as before.
 func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (ans Answer, ok bool) {
 	defs = preciseDefs(defs, qual)
 	isGo := func(c Chunk) bool { return c.Language == "go" || strings.HasSuffix(c.Path, ".go") }
+	precise := func(h Hit) bool { return isGo(h.Chunk) || h.Chunk.Types != "" }
 	goDefs := len(defs) > 0 && !slices.ContainsFunc(defs, func(d Hit) bool { return !isGo(d.Chunk) })
 	cands := append(slices.Clip(typed), named...)
-	if !slices.ContainsFunc(append(slices.Clip(defs), cands...), func(h Hit) bool { return isGo(h.Chunk) }) {
+	if !slices.ContainsFunc(append(slices.Clip(defs), cands...), precise) {
 		return Answer{}, false
 	}
 	calls := newCallMatcher(qual, defs, cands)
@@ -54,10 +64,24 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 		skip[d.ID] = true
 	}
 	var (
-		sites    []site
-		resolved bool
-		byName   = map[string]*untyped{} // source -> its Go files matched by name, and why
+		sites      []site
+		resolvedBy []string
+		byName     = map[[2]string]*untyped{} // source, kind -> its files matched by name, and the first reason
 	)
+	// note records that c's sites were matched by name: kind "" for a
+	// chunk not resolved (one entry per source, as for Go before SCIP),
+	// else the resolver that gave some calls no symbol.
+	note := func(c Chunk, kind, reason string) {
+		k := [2]string{c.Source, kind}
+		un := byName[k]
+		if un == nil {
+			un = &untyped{reason: reason}
+			byName[k] = un
+		}
+		if !slices.Contains(un.files, c.Path) {
+			un.files = append(un.files, c.Path)
+		}
+	}
 	for _, h := range cands {
 		c := h.Chunk
 		if skip[h.ID] {
@@ -65,12 +89,18 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 		}
 		skip[h.ID] = true
 		switch {
-		case c.Types == TypesResolved:
-			resolved = true
-			sites = append(sites, callSites(c, calls)...)
 		case !isGo(c) && goDefs:
 			// another language cannot call a Go function
-		case isGo(c):
+		case c.Types == TypesResolved || IsSCIP(c.Types):
+			if !slices.Contains(resolvedBy, c.Types) {
+				resolvedBy = append(resolvedBy, c.Types)
+			}
+			sites = append(sites, callSites(c, calls)...)
+			if found := unresolvedSites(c, match, lastPart(qual)); len(found) > 0 {
+				sites = append(sites, found...)
+				note(c, c.Types, c.Types+" gave these calls no symbol: receiver of unknown type")
+			}
+		case isGo(c) || strings.HasPrefix(c.Types, TypesUnavailable):
 			found := chunkSites(c, match, false)
 			if len(found) == 0 {
 				continue
@@ -80,14 +110,7 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 			if c.Types == "" {
 				reason = "indexed without type resolution; index the source again"
 			}
-			un := byName[c.Source]
-			if un == nil {
-				un = &untyped{reason: reason}
-				byName[c.Source] = un
-			}
-			if !slices.Contains(un.files, c.Path) {
-				un.files = append(un.files, c.Path)
-			}
+			note(c, "", reason)
 		default:
 			sites = append(sites, chunkSites(c, match, false)...)
 		}
@@ -96,15 +119,43 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 		return Answer{}, false
 	}
 	ans = usageAnswer(question, qual, defs, sites)
-	ans.Usage.Resolved = resolved
-	for _, src := range slices.Sorted(maps.Keys(byName)) {
-		ans.Usage.ByName = append(ans.Usage.ByName, byName[src].describe(src))
+	ans.Usage.Resolved, ans.Usage.ResolvedBy = len(resolvedBy) > 0, slices.Sorted(slices.Values(resolvedBy))
+	keys := slices.SortedFunc(maps.Keys(byName), func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
+	})
+	for _, k := range keys {
+		ans.Usage.ByName = append(ans.Usage.ByName, byName[k].describe(k[0]))
 	}
 	return ans, true
 }
 
-// untyped gathers the Go files of one source whose sites were matched by
-// name, and the first reason found.
+// unresolvedSites are the lines of c that the name match finds (chunkSites:
+// not in comments, docstrings or imports) and where c's resolver gave a
+// call of method no symbol (an entry "?.method@line" of c.Calls).
+func unresolvedSites(c Chunk, match *regexp.Regexp, method string) []site {
+	lines := map[int]bool{}
+	for _, call := range c.Calls {
+		n, at, _ := strings.Cut(call, "@")
+		if m, ok := strings.CutPrefix(n, UnresolvedCall); ok && strings.EqualFold(m, method) {
+			if l, err := strconv.Atoi(at); err == nil {
+				lines[l] = true
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	var out []site
+	for _, s := range chunkSites(c, match, false) {
+		if lines[s.line] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// untyped gathers the files of one source whose sites were matched by
+// name for one reason.
 type untyped struct {
 	reason string
 	files  []string
@@ -216,11 +267,19 @@ func callSites(c Chunk, m callMatcher) []site {
 func (u Usage) byNameNote() string {
 	switch {
 	case u.Resolved && len(u.ByName) == 0:
-		return "; callers type-resolved (go/types): only calls of this function"
+		return "; callers type-resolved (" + u.resolvers() + "): only calls of this function"
 	case u.Resolved:
-		return "; callers type-resolved (go/types), except matched by name: type information unavailable for " + strings.Join(u.ByName, ", ")
+		return "; callers type-resolved (" + u.resolvers() + "), except matched by name: type information unavailable for " + strings.Join(u.ByName, ", ")
 	case len(u.ByName) > 0:
 		return "; matched by name: type information unavailable for " + strings.Join(u.ByName, ", ")
 	}
 	return ""
+}
+
+// resolvers names what resolved the calls: "go/types", "scip-python", ...
+func (u Usage) resolvers() string {
+	if len(u.ResolvedBy) == 0 {
+		return TypesResolved
+	}
+	return strings.Join(u.ResolvedBy, ", ")
 }

@@ -1,6 +1,9 @@
 package retrieval
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestQualifiedUsage(t *testing.T) {
 	for _, tt := range []struct{ question, want string }{
@@ -47,6 +50,63 @@ func TestCallMatcher(t *testing.T) {
 			m := newCallMatcher(tt.qual, tt.defs, tt.cands)
 			if got := m.match(tt.call); got != tt.want {
 				t.Errorf("%q matches %q: %v, want %v", tt.qual, tt.call, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPreciseUsageSCIP answers "who calls Store.close" over one Python
+// chunk as ingest/scipcalls leaves it: the calls SCIP resolved to
+// Store.close, the ".close(" it gave no symbol by name (said in ByName),
+// not Conn.close; and the name match when SCIP did not run.
+func TestPreciseUsageSCIP(t *testing.T) {
+	const src = `def shutdown(store: Store, conn: Conn, thing):
+    store.close()
+    conn.close()
+    thing.close()
+    # thing.close() in a comment
+    Store().close()`
+	def := Hit{ID: "def", Chunk: Chunk{Source: "repo:shop", Kind: KindCode, Path: "shop/store.py", Symbol: "Store.close",
+		SymbolKind: "method", Language: "python", Content: "def close(self):\n    return 1", StartLine: 2, EndLine: 3}}
+	user := func(types string, calls ...string) Hit {
+		return Hit{ID: "user", Chunk: Chunk{Source: "repo:shop", Kind: KindCode, Path: "shop/store.py", Symbol: "shutdown",
+			SymbolKind: "function", Language: "python", Content: src, StartLine: 11, EndLine: 16, Types: types, Calls: calls}}
+	}
+	for _, tt := range []struct {
+		name       string
+		user       Hit
+		wantLines  []int
+		wantByName []string
+		wantOK     bool
+	}{
+		{"resolved, and by name where SCIP gave no symbol",
+			user(SCIPPython, "Conn.close@13", "Store.close@12", "?.close@14", "?.close@15", "Store.close@16"),
+			[]int{12, 14, 16}, []string{"repo:shop shop/store.py (scip-python gave these calls no symbol: receiver of unknown type)"}, true},
+		{"all resolved",
+			user(SCIPPython, "Store.close@12", "Conn.close@13", "Store.close@16"),
+			[]int{12, 16}, nil, true},
+		{"indexer missing: by name, said",
+			user(TypesUnavailable + "scip-python not installed in /x: run scripts/install-scip.sh"),
+			[]int{12, 13, 14, 16}, []string{"repo:shop shop/store.py (scip-python not installed in /x: run scripts/install-scip.sh)"}, true},
+		{"scip off: the usual name match", user(""), nil, nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ans, ok := preciseUsage("who calls Store.close", "Store.close", "Store.close", []Hit{def}, []Hit{tt.user}, []Hit{tt.user})
+			if ok != tt.wantOK {
+				t.Fatalf("ok = %v, want %v", ok, tt.wantOK)
+			}
+			if !ok {
+				return
+			}
+			var lines []int
+			for _, s := range ans.Snippets[1:] {
+				lines = append(lines, s.StartLine)
+			}
+			if fmt.Sprint(lines) != fmt.Sprint(tt.wantLines) {
+				t.Errorf("site lines = %v, want %v", lines, tt.wantLines)
+			}
+			if fmt.Sprint(ans.Usage.ByName) != fmt.Sprint(tt.wantByName) {
+				t.Errorf("by name = %q, want %q", ans.Usage.ByName, tt.wantByName)
 			}
 		})
 	}

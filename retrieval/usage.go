@@ -86,13 +86,17 @@ type Usage struct {
 	Sets        int          `json:"sets,omitempty"`
 	Mentions    int          `json:"mentions,omitempty"`
 	Groups      []UsageGroup `json:"groups,omitempty"` // several definitions only
-	// Resolved is set when the sites in Go code were found by type
-	// resolution (Chunk.Calls, precise.go): each calls the asked function
-	// itself, not another of its name.
+	// Resolved is set when the sites in Go, Python or JavaScript code
+	// were found by resolution (Chunk.Calls, precise.go): each calls the
+	// asked function itself, not another of its name.
 	Resolved bool `json:"resolved,omitempty"`
-	// ByName names the sources and Go files whose sites were matched by
+	// ResolvedBy names what resolved them, sorted: "go/types",
+	// "scip-python", "scip-typescript" (Chunk.Types).
+	ResolvedBy []string `json:"resolved_by,omitempty"`
+	// ByName names the sources and files whose sites were matched by
 	// name instead, each source with why: "repo:x a.go, b.go (package
-	// example.com/x: undefined: y)".
+	// example.com/x: undefined: y)", "repo:y lib/a.js (scip-typescript
+	// gave these calls no symbol: receiver of unknown type)".
 	ByName []string `json:"by_name,omitempty"`
 }
 

@@ -22,14 +22,15 @@ type Sources struct {
 // Repo is the ingest view of the git source s: the local repository at
 // path, or the clone of url under indexing.repos_dir with the token from
 // token_env; its branches, poll interval, webhook secret, links and
-// whether its Go types are resolved (go_types).
+// whether its Go types are resolved (go_types) and its Python and
+// JavaScript calls (scip).
 func (c Sources) Repo(s config.Source) ingest.Repo {
 	cfg := c.Config
 	sec := cfg.GitSecrets(s)
 	r := ingest.Repo{
 		Name: s.Name,
 		Source: ingest.GitSource{ID: s.SourceID(), Dir: cfg.Resolve(s.Path), Include: s.Include, Exclude: s.Exclude,
-			LinkTemplate: s.Links(), ACL: s.ACL, NoGoTypes: !s.ResolveGoTypes()},
+			LinkTemplate: s.Links(), ACL: s.ACL, NoGoTypes: !s.ResolveGoTypes(), NoSCIP: !s.ResolveSCIP()},
 		Branches: s.Branches, Poll: s.PollInterval, WebhookSecret: sec.Webhook,
 	}
 	if s.URL != "" {
