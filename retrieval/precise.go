@@ -257,7 +257,7 @@ func callSites(c Chunk, m callMatcher) []site {
 		if len(out) > 0 && out[len(out)-1].line == n {
 			continue // two calls on one line
 		}
-		out = append(out, site{chunk: c, line: n, text: strings.TrimSpace(body[i])})
+		out = append(out, site{chunk: c, line: n, end: n, text: strings.TrimSpace(body[i])})
 	}
 	return out
 }

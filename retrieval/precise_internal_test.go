@@ -101,6 +101,9 @@ func TestPreciseUsageSCIP(t *testing.T) {
 			var lines []int
 			for _, s := range ans.Snippets[1:] {
 				lines = append(lines, s.StartLine)
+				if s.EndLine != s.StartLine {
+					t.Errorf("site %s:%d-%d, want one line cited", s.Path, s.StartLine, s.EndLine)
+				}
 			}
 			if fmt.Sprint(lines) != fmt.Sprint(tt.wantLines) {
 				t.Errorf("site lines = %v, want %v", lines, tt.wantLines)
