@@ -232,6 +232,34 @@ func TestSCIPFallback(t *testing.T) {
 	}
 }
 
+// TestSCIPInstalledLater: a source indexed while the indexers were
+// missing is read again in full by the first run after they are installed,
+// though its commit did not change, and its callers are then resolved.
+func TestSCIPInstalledLater(t *testing.T) {
+	requireSCIP(t)
+	ctx := context.Background()
+	repo := newRepo(t)
+	emb := embed.NewOffline()
+	store := weaviatetest.NewStore(t, emb.Name())
+	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	repo.write(t, scipFiles)
+	repo.commit(t, "add the packages")
+	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir}
+	for run, dir := range []string{t.TempDir(), scipcalls.Dir()} {
+		ix := newIndexer(t, store, emb, t0.Add(time.Duration(100+run)*time.Hour))
+		ix.NoSCIP, ix.SCIPDir = false, dir
+		st, err := ix.IndexGit(ctx, src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _ := usageSites(t, asker, "who calls Store.close?")
+		if installed := run == 1; st.UpToDate || st.Mode != ingest.ModeFull || u.Resolved != installed {
+			t.Errorf("run %d (indexers installed: %v): up to date %v, mode %q, resolved %v; want a full run, resolved %v",
+				run+1, installed, st.UpToDate, st.Mode, u.Resolved, installed)
+		}
+	}
+}
+
 // usageSites asks q and returns its usage and its sites as "path:line",
 // sorted.
 func usageSites(t *testing.T, asker *retrieval.Asker, q string) (*retrieval.Usage, []string) {

@@ -1,9 +1,12 @@
 package ingest
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/ragbot/ragbot/ingest/scipcalls"
 )
 
 // The fingerprints below are what each kind of index run stores in
@@ -19,7 +22,22 @@ import (
 // GitSettings is the fingerprint IndexGit stores for a branch of src (its
 // Branch does not enter it).
 func (ix *Indexer) GitSettings(src GitSource) string {
-	return ix.settings(fmt.Sprint(src.Include, src.Exclude, src.LinkTemplate, src.ACL, ix.NoGoTypes || src.NoGoTypes, ix.NoSCIP || src.NoSCIP))
+	return ix.settings(fmt.Sprint(src.Include, src.Exclude, src.LinkTemplate, src.ACL, ix.NoGoTypes || src.NoGoTypes, ix.scipState(src)))
+}
+
+// scipState is the SCIP part of a git source's fingerprint: "off", or
+// whether the indexers are installed, so that the first run after
+// scripts/install-scip.sh (or after they are removed) reads the source
+// again in full and resolves its calls, where it would otherwise find the
+// commit up to date and keep the calls matched by name.
+func (ix *Indexer) scipState(src GitSource) string {
+	switch {
+	case ix.NoSCIP || src.NoSCIP:
+		return "scip off"
+	case scipcalls.Installed(cmp.Or(ix.SCIPDir, scipcalls.Dir())) != nil:
+		return "scip missing"
+	}
+	return "scip"
 }
 
 // DirSettings is the fingerprint IndexDir stores for src.

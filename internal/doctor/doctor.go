@@ -62,6 +62,9 @@ type Deployment struct {
 	Settings *ingest.Indexer
 	// SlackAPIURL is slack.api_url ending in "/", where auth.test is sent.
 	SlackAPIURL string
+	// SCIPDir is where the SCIP indexers are looked for; "" for
+	// scipcalls.Dir() (RAGBOT_SCIP_DIR, else the user's cache).
+	SCIPDir string
 }
 
 // Doctor runs the checks of `ragbot doctor` and prints one line each:
@@ -120,7 +123,7 @@ func (d *Doctor) Err() error {
 // shards of both collections writable, the collection's embedder against
 // the configured one, each git source readable and its index at the
 // branch head, each source indexed with the config's settings, the
-// coverage thresholds for the embedder, the webhook secrets, redaction,
+// coverage thresholds for the embedder, the webhook secrets, redaction, the SCIP indexers,
 // and the credentials of Confluence, Slack and Teams.
 func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 	cfg, eps := dep.Config, dep.Config.Weaviate.Endpoints()
@@ -160,6 +163,7 @@ func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 	}
 	d.checkWebhookSecrets(cfg)
 	d.checkRedaction(cfg, dep.RedactorErr)
+	d.checkSCIP(cfg, dep.SCIPDir)
 	d.checkConfluence(ctx, cfg)
 	d.checkSlack(ctx, cfg, dep.SlackAPIURL)
 	d.checkTeams(ctx, cfg)

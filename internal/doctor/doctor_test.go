@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/config/configtest"
+	"github.com/ragbot/ragbot/ingest/scipcalls"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
 	"github.com/ragbot/ragbot/retrieval/weaviate"
@@ -243,5 +245,47 @@ func TestSlackAuth(t *testing.T) {
 	wantLines(t, out.String(), "FAIL slack: auth.test: invalid_auth; fix: reinstall the app and export its Bot User OAuth Token (xoxb-) in RAGBOT_TEST_DOCTOR_TOKEN")
 	if d.Err() == nil {
 		t.Error("a revoked token is no failed check")
+	}
+}
+
+// TestCheckSCIP: with a git source that resolves calls with SCIP, doctor
+// warns while the indexers are missing (naming scripts/install-scip.sh and
+// what it changes) and says ok once they are installed; with scip: false
+// on every git source it says nothing about them.
+func TestCheckSCIP(t *testing.T) {
+	off := false
+	for _, tt := range []struct {
+		name string
+		dir  string
+		scip *bool
+		want string
+	}{
+		{"missing", t.TempDir(), nil, "warn scip indexers: "},
+		{"scip false", t.TempDir(), &off, ""},
+		{"installed", "", nil, "ok   scip indexers: scip-python and scip-typescript installed in "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.dir == "" {
+				if err := scipcalls.Installed(scipcalls.Dir()); err != nil {
+					if os.Getenv("RAGBOT_REQUIRE_MODEL") == "1" {
+						t.Fatalf("RAGBOT_REQUIRE_MODEL=1 and %v", err)
+					}
+					t.Skipf("%v (RAGBOT_REQUIRE_MODEL=1 makes this a failure)", err)
+				}
+			}
+			var out strings.Builder
+			d := New(&out, time.Second)
+			d.checkSCIP(&config.Config{Sources: []config.Source{{Name: "app", Kind: config.KindGit, Git: config.Git{SCIP: tt.scip}}}}, tt.dir)
+			got := out.String()
+			if tt.want == "" && got != "" || !strings.HasPrefix(got, tt.want) {
+				t.Errorf("doctor printed %q, want a line starting %q", got, tt.want)
+			}
+			if strings.HasPrefix(got, "warn") && (!strings.Contains(got, "scripts/install-scip.sh") || !strings.Contains(got, "matched by name")) {
+				t.Errorf("warning %q: want the install command and what is matched by name meanwhile", got)
+			}
+			if d.Err() != nil {
+				t.Errorf("a missing indexer failed doctor (%v); it is a warning", d.Err())
+			}
+		})
 	}
 }
