@@ -88,7 +88,7 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("doctor before any index: exit %d, want 1\n%s", code, out)
 	}
 	wantLines(t, out, "FAIL collection "+class+": does not exist: nothing is indexed; fix: run `ragbot index`",
-		"warn git httpx: branch ")
+		"warn git httpx: branch ", "skip vocabulary: nothing indexed yet")
 
 	if code, _, errOut := ragbot(t, "index", "--config", healthy); code != 0 {
 		t.Fatalf("index: exit %d\n%s", code, errOut)

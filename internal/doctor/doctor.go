@@ -163,7 +163,7 @@ func (d *Doctor) CheckAll(ctx context.Context, dep Deployment) {
 	}
 	d.checkWebhookSecrets(cfg)
 	d.checkRedaction(cfg, dep.RedactorErr)
-	d.checkSCIP(cfg, dep.SCIPDir)
+	d.checkSCIP(scipSources(ctx, cfg, dep.Sources), dep.SCIPDir)
 	d.checkConfluence(ctx, cfg)
 	d.checkSlack(ctx, cfg, dep.SlackAPIURL)
 	d.checkTeams(ctx, cfg)

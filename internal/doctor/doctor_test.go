@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/ragbot/ragbot/bot/slack/slackfake"
 	"github.com/ragbot/ragbot/config"
 	"github.com/ragbot/ragbot/config/configtest"
+	"github.com/ragbot/ragbot/ingest"
 	"github.com/ragbot/ragbot/ingest/scipcalls"
 	"github.com/ragbot/ragbot/retrieval"
 	"github.com/ragbot/ragbot/retrieval/embed"
@@ -248,21 +251,39 @@ func TestSlackAuth(t *testing.T) {
 	}
 }
 
-// TestCheckSCIP: with a git source that resolves calls with SCIP, doctor
-// warns while the indexers are missing (naming scripts/install-scip.sh and
-// what it changes) and says ok once they are installed; with scip: false
-// on every git source it says nothing about them.
+// TestCheckSCIP: with a git source whose commit holds Python or
+// JavaScript and resolves calls with SCIP, doctor warns while the indexers
+// are missing (naming scripts/install-scip.sh and what is matched by name
+// meanwhile) and says ok once they are installed; it says nothing for a
+// source with scip: false or with no such file.
 func TestCheckSCIP(t *testing.T) {
+	ctx := context.Background()
+	pyRepo, goRepo := t.TempDir(), t.TempDir()
+	for dir, file := range map[string]string{pyRepo: "shop/app.py", goRepo: "main.go"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(file)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "c"}} {
+			if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+	}
 	off := false
 	for _, tt := range []struct {
 		name string
+		repo string
 		dir  string
 		scip *bool
 		want string
 	}{
-		{"missing", t.TempDir(), nil, "warn scip indexers: "},
-		{"scip false", t.TempDir(), &off, ""},
-		{"installed", "", nil, "ok   scip indexers: scip-python and scip-typescript installed in "},
+		{"missing", pyRepo, t.TempDir(), nil, "warn scip indexers: "},
+		{"scip false", pyRepo, t.TempDir(), &off, ""},
+		{"no python or javascript", goRepo, t.TempDir(), nil, ""},
+		{"installed", pyRepo, "", nil, "ok   scip indexers: scip-python and scip-typescript installed in "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.dir == "" {
@@ -275,12 +296,13 @@ func TestCheckSCIP(t *testing.T) {
 			}
 			var out strings.Builder
 			d := New(&out, time.Second)
-			d.checkSCIP(&config.Config{Sources: []config.Source{{Name: "app", Kind: config.KindGit, Git: config.Git{SCIP: tt.scip}}}}, tt.dir)
+			cfg := &config.Config{Sources: []config.Source{{Name: "app", Kind: config.KindGit, Path: tt.repo, Git: config.Git{SCIP: tt.scip}}}}
+			d.checkSCIP(scipSources(ctx, cfg, repoSources{}), tt.dir)
 			got := out.String()
 			if tt.want == "" && got != "" || !strings.HasPrefix(got, tt.want) {
 				t.Errorf("doctor printed %q, want a line starting %q", got, tt.want)
 			}
-			if strings.HasPrefix(got, "warn") && (!strings.Contains(got, "scripts/install-scip.sh") || !strings.Contains(got, "matched by name")) {
+			if strings.HasPrefix(got, "warn") && (!strings.Contains(got, "scripts/install-scip.sh") || !strings.Contains(got, "JavaScript of app is matched by name")) {
 				t.Errorf("warning %q: want the install command and what is matched by name meanwhile", got)
 			}
 			if d.Err() != nil {
@@ -288,4 +310,12 @@ func TestCheckSCIP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// repoSources is a Sources whose git sources are the local repositories at
+// their path.
+type repoSources struct{ Sources }
+
+func (repoSources) Repo(s config.Source) ingest.Repo {
+	return ingest.Repo{Name: s.Name, Source: ingest.GitSource{ID: s.SourceID(), Dir: s.Path}}
 }
