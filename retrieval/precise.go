@@ -52,7 +52,15 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 	defs = preciseDefs(defs, qual)
 	isGo := func(c Chunk) bool { return c.Language == "go" || strings.HasSuffix(c.Path, ".go") }
 	precise := func(h Hit) bool { return isGo(h.Chunk) || h.Chunk.Types != "" }
-	goDefs := len(defs) > 0 && !slices.ContainsFunc(defs, func(d Hit) bool { return !isGo(d.Chunk) })
+	// One language's function is not called from another's: with every
+	// definition in one language family, other chunks are no sites.
+	lang := ""
+	if len(defs) > 0 {
+		lang = langFamily(defs[0].Chunk)
+	}
+	if slices.ContainsFunc(defs, func(d Hit) bool { return langFamily(d.Chunk) != lang }) {
+		lang = ""
+	}
 	cands := append(slices.Clip(typed), named...)
 	if !slices.ContainsFunc(append(slices.Clip(defs), cands...), precise) {
 		return Answer{}, false
@@ -89,8 +97,8 @@ func preciseUsage(question, name, qual string, defs []Hit, typed, named []Hit) (
 		}
 		skip[h.ID] = true
 		switch {
-		case !isGo(c) && goDefs:
-			// another language cannot call a Go function
+		case lang != "" && langFamily(c) != lang:
+			// another language cannot call it
 		case c.Types == TypesResolved || IsSCIP(c.Types):
 			if !slices.Contains(resolvedBy, c.Types) {
 				resolvedBy = append(resolvedBy, c.Types)
@@ -282,4 +290,19 @@ func (u Usage) resolvers() string {
 		return TypesResolved
 	}
 	return strings.Join(u.ResolvedBy, ", ")
+}
+
+// langFamily is the language family of c's file for preciseUsage: "go",
+// "python" or "js" (JavaScript and TypeScript, which call each other),
+// from its extension; "" for anything else (docs, specs, other languages).
+func langFamily(c Chunk) string {
+	switch path.Ext(c.Path) {
+	case ".go":
+		return "go"
+	case ".py", ".pyi":
+		return "python"
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+		return "js"
+	}
+	return ""
 }

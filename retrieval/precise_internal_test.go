@@ -114,3 +114,27 @@ func TestPreciseUsageSCIP(t *testing.T) {
 		})
 	}
 }
+
+// TestPreciseUsageOtherLanguage: a Python method's callers are Python
+// code; a JavaScript chunk with the same ".close(" (its indexer missing,
+// so it would be matched by name) is no site of it.
+func TestPreciseUsageOtherLanguage(t *testing.T) {
+	def := Hit{ID: "def", Chunk: Chunk{Source: "repo:shop", Kind: KindCode, Path: "shop/store.py", Symbol: "Store.close",
+		SymbolKind: "method", Language: "python", Content: "def close(self):\n    return 1", StartLine: 2, EndLine: 3}}
+	py := Hit{ID: "py", Chunk: Chunk{Source: "repo:shop", Kind: KindCode, Path: "shop/app.py", Symbol: "shutdown", SymbolKind: "function",
+		Language: "python", Content: "def shutdown(store: Store):\n    store.close()", StartLine: 1, EndLine: 2, Types: SCIPPython, Calls: []string{"Store.close@2"}}}
+	js := Hit{ID: "js", Chunk: Chunk{Source: "repo:web", Kind: KindCode, Path: "web/pool.js", Symbol: "drain", SymbolKind: "function",
+		Language: "javascript", Content: "function drain(pool) {\n  pool.close();\n}", StartLine: 1, EndLine: 3,
+		Types: TypesUnavailable + "scip-typescript not installed in /x: run scripts/install-scip.sh"}}
+	ans, ok := preciseUsage("who calls Store.close", "Store.close", "Store.close", []Hit{def}, []Hit{py}, []Hit{py, js})
+	if !ok {
+		t.Fatal("not answered precisely")
+	}
+	var got []string
+	for _, s := range ans.Snippets[1:] {
+		got = append(got, fmt.Sprintf("%s:%d", s.Path, s.StartLine))
+	}
+	if fmt.Sprint(got) != "[shop/app.py:2]" || len(ans.Usage.ByName) != 0 {
+		t.Errorf("sites %v, by name %q; want only shop/app.py:2, nothing by name", got, ans.Usage.ByName)
+	}
+}
