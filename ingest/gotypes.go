@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ragbot/ragbot/ingest/gocalls"
+	"github.com/ragbot/ragbot/ingest/scipcalls"
 )
 
 // resolveGo type-checks the Go modules of commit (gocalls.Resolve) for a
@@ -71,18 +72,28 @@ func (ix *Indexer) retyped(ctx context.Context, repo gitRepo, meta runMeta, type
 	if types == nil {
 		return nil, nil
 	}
+	return recalled(ctx, ix, repo, meta, affected, src, types.Changed)
+}
+
+// recalled returns the files of meta's commit that affected does not hold
+// (no change touched them) but whose stored chunks' calls changed
+// resolves differently now (gocalls or scipcalls Result.Changed of those
+// chunks), within src's include and exclude. It reads every stored chunk
+// of the branch (Store.ListStored). Errors are the store's and git's.
+func recalled[S gocalls.Stored | scipcalls.Stored](ctx context.Context, ix *Indexer, repo gitRepo, meta runMeta,
+	affected map[string]bool, src GitSource, changed func([]S) []string) ([]treeEntry, error) {
 	stored, err := ix.Store.ListStored(ctx, meta.source, meta.branch)
 	if err != nil {
 		return nil, err
 	}
-	var spans []gocalls.Stored
+	var spans []S
 	for _, s := range stored {
 		if !affected[s.Path] {
-			spans = append(spans, gocalls.Stored{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Calls: s.Calls, Types: s.Types})
+			spans = append(spans, S{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Calls: s.Calls, Types: s.Types})
 		}
 	}
-	changed := types.Changed(spans)
-	if len(changed) == 0 {
+	paths := changed(spans)
+	if len(paths) == 0 {
 		return nil, nil
 	}
 	entries, err := repo.files(ctx, meta.commit)
@@ -91,7 +102,7 @@ func (ix *Indexer) retyped(ctx context.Context, repo gitRepo, meta runMeta, type
 	}
 	var out []treeEntry
 	for _, e := range entries {
-		if _, ok := slices.BinarySearch(changed, e.path); ok && included(e.path, src.Include, src.Exclude) {
+		if _, ok := slices.BinarySearch(paths, e.path); ok && included(e.path, src.Include, src.Exclude) {
 			out = append(out, e)
 		}
 	}

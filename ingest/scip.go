@@ -57,29 +57,5 @@ func (ix *Indexer) rescoped(ctx context.Context, repo gitRepo, meta runMeta, res
 	if res == nil {
 		return nil, nil
 	}
-	stored, err := ix.Store.ListStored(ctx, meta.source, meta.branch)
-	if err != nil {
-		return nil, err
-	}
-	var spans []scipcalls.Stored
-	for _, s := range stored {
-		if !affected[s.Path] {
-			spans = append(spans, scipcalls.Stored{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Calls: s.Calls, Types: s.Types})
-		}
-	}
-	changed := res.Changed(spans)
-	if len(changed) == 0 {
-		return nil, nil
-	}
-	entries, err := repo.files(ctx, meta.commit)
-	if err != nil {
-		return nil, err
-	}
-	var out []treeEntry
-	for _, e := range entries {
-		if _, ok := slices.BinarySearch(changed, e.path); ok && included(e.path, src.Include, src.Exclude) {
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return recalled(ctx, ix, repo, meta, affected, src, res.Changed)
 }
