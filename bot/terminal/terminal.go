@@ -74,7 +74,8 @@ const MaxListed = 40
 // rest of the question when it has them (retrieval.Answer.ClosestFor), as
 // a "not sure" answer does; words read as typos are named first
 // (bot.DidYouMeanText). Then one header line per snippet,
-// `path:start-end  symbol  (commit abc1234, indexed 3 minutes ago)` (the
+// `path:start-end  symbol  (payments@abc1234, indexed 3 minutes ago)`, the
+// source and commit (the
 // head is retrieval's Snippet.Label: "handbook: docs/README.md:10-24" for a
 // doc snippet, "svc/reconcile.go:62-90 of 1-120" for a focused one), then
 // the snippet indented; a "not sure" answer's matches after the first
@@ -124,7 +125,10 @@ func Render(w io.Writer, ans retrieval.Answer, topK int, now time.Time, explain 
 			break
 		}
 		var meta []string
-		if c := s.ShortCommit(); c != "" {
+		switch c := s.ShortCommit(); {
+		case s.Where() == s.Path && s.Source != "": // a code snippet: which repository, as Slack's citation line says
+			meta = append(meta, s.SourceName()+"@"+cmp.Or(c, "?"))
+		case c != "":
 			meta = append(meta, "commit "+c)
 		}
 		if s.Author != "" {

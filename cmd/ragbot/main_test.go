@@ -151,9 +151,9 @@ func TestIndexThenAsk(t *testing.T) {
 		t.Errorf("indexed_at %v is not the index run's time", got.IndexedAt)
 	}
 
-	// The terminal form: `path:start-end  symbol  (commit abc1234, by author, indexed ...)`.
+	// The terminal form: `path:start-end  symbol  (source@abc1234, by author, indexed ...)`.
 	code, out, _ = ragbot(t, "ask", "--config", cfg, "RetryOn503")
-	header := regexp.MustCompile(`(?m)^\[1\] httpx/retry\.go:10-14  RetryOn503  \(commit ` + head[:7] + `, by Ann Lee, indexed just now\)$`)
+	header := regexp.MustCompile(`(?m)^\[1\] httpx/retry\.go:10-14  RetryOn503  \(httpx@` + head[:7] + `, by Ann Lee, indexed just now\)$`)
 	if code != 0 || !header.MatchString(out) || !strings.Contains(out, "return status == 503 || status == 429") {
 		t.Errorf("ask text output (exit %d):\n%s", code, out)
 	}
