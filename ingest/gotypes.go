@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/ragbot/ragbot/ingest/gocalls"
-	"github.com/ragbot/ragbot/ingest/scipcalls"
 )
 
 // resolveGo type-checks the Go modules of commit (gocalls.Resolve) for a
@@ -80,16 +79,16 @@ func (ix *Indexer) retyped(ctx context.Context, repo gitRepo, meta runMeta, type
 // resolves differently now (gocalls or scipcalls Result.Changed of those
 // chunks), within src's include and exclude. It reads every stored chunk
 // of the branch (Store.ListStored). Errors are the store's and git's.
-func recalled[S gocalls.Stored | scipcalls.Stored](ctx context.Context, ix *Indexer, repo gitRepo, meta runMeta,
-	affected map[string]bool, src GitSource, changed func([]S) []string) ([]treeEntry, error) {
+func recalled(ctx context.Context, ix *Indexer, repo gitRepo, meta runMeta,
+	affected map[string]bool, src GitSource, changed func([]gocalls.Stored) []string) ([]treeEntry, error) {
 	stored, err := ix.Store.ListStored(ctx, meta.source, meta.branch)
 	if err != nil {
 		return nil, err
 	}
-	var spans []S
+	var spans []gocalls.Stored
 	for _, s := range stored {
 		if !affected[s.Path] {
-			spans = append(spans, S{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Calls: s.Calls, Types: s.Types})
+			spans = append(spans, gocalls.Stored{Path: s.Path, StartLine: s.StartLine, EndLine: s.EndLine, Calls: s.Calls, Types: s.Types})
 		}
 	}
 	paths := changed(spans)

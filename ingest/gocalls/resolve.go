@@ -59,7 +59,7 @@ func resolve(ctx context.Context, repoDir, commit string) *Result {
 	if root, err := filepath.EvalSymlinks(tmp); err == nil {
 		tmp = root // go list reports resolved paths
 	}
-	if err := extract(ctx, repoDir, commit, tmp); err != nil {
+	if err := Extract(ctx, repoDir, commit, tmp); err != nil {
 		res.Err = err.Error()
 		return res
 	}
@@ -139,9 +139,11 @@ func clean(msg, root string) string {
 	return msg
 }
 
-// extract writes the files of commit into dir (git archive, untarred by
-// tar).
-func extract(ctx context.Context, repoDir, commit, dir string) error {
+// Extract writes the files of commit of the repository at repoDir into
+// dir (git archive, untarred by tar), as the resolvers of ingest/gocalls
+// and ingest/scipcalls read them. Errors name the failing command and its
+// stderr.
+func Extract(ctx context.Context, repoDir, commit, dir string) error {
 	archive := exec.CommandContext(ctx, "git", "-C", repoDir, "archive", "--format=tar", commit)
 	untar := exec.CommandContext(ctx, "tar", "-x", "-C", dir)
 	pipe, err := archive.StdoutPipe()

@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ragbot/ragbot/ingest/gocalls"
 )
 
 // lock is the npm lock file that pins the indexers; scripts/install-scip.sh
@@ -112,7 +114,7 @@ func resolve(ctx context.Context, repoDir, commit, dir string) *Result {
 	if err := os.Mkdir(root, 0o755); err != nil {
 		return &Result{Err: err.Error()}
 	}
-	if err := extract(ctx, repoDir, commit, root); err != nil {
+	if err := gocalls.Extract(ctx, repoDir, commit, root); err != nil {
 		return &Result{Err: err.Error()}
 	}
 	byTool, err := walk(root)
@@ -294,30 +296,6 @@ func walk(root string) (map[string][]string, error) {
 		return nil
 	})
 	return out, err
-}
-
-// extract writes the files of commit into dir (git archive, untarred by
-// tar), as ingest/gocalls does.
-func extract(ctx context.Context, repoDir, commit, dir string) error {
-	archive := exec.CommandContext(ctx, "git", "-C", repoDir, "archive", "--format=tar", commit)
-	untar := exec.CommandContext(ctx, "tar", "-x", "-C", dir)
-	pipe, err := archive.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	var aerr, terr bytes.Buffer
-	archive.Stderr, untar.Stdin, untar.Stderr = &aerr, pipe, &terr
-	if err := archive.Start(); err != nil {
-		return fmt.Errorf("git archive: %w", err)
-	}
-	if err := untar.Run(); err != nil {
-		_ = archive.Wait()
-		return fmt.Errorf("tar -x: %w: %s", err, strings.TrimSpace(terr.String()))
-	}
-	if err := archive.Wait(); err != nil {
-		return fmt.Errorf("git archive %s: %w: %s", commit, err, strings.TrimSpace(aerr.String()))
-	}
-	return nil
 }
 
 // Handles reports whether the file at path p is one the indexers read

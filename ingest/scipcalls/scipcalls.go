@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ragbot/ragbot/ingest/gocalls"
 	"github.com/ragbot/ragbot/retrieval"
 )
 
@@ -151,13 +152,9 @@ func (f File) span(start, end int) (calls []string, types string) {
 	return calls, f.Tool
 }
 
-// A Stored chunk is what Changed compares: a chunk as the store holds it.
-type Stored struct {
-	Path               string
-	StartLine, EndLine int // 1-based, inclusive
-	Calls              []string
-	Types              string
-}
+// A Stored chunk is what Changed compares: a chunk as the store holds it,
+// as for ingest/gocalls.
+type Stored = gocalls.Stored
 
 // Changed returns the paths of the stored chunks whose Calls or Types
 // differ from what Attach would set now, sorted, each once: files whose
