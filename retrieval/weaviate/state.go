@@ -160,13 +160,18 @@ func (s *Store) Count(ctx context.Context, source string) (int, error) {
 	return countWhere(ctx, s.client, s.chunk, where)
 }
 
+// pendingWhere matches the chunks stored without their semantic vector.
+func pendingWhere() *filters.WhereBuilder {
+	return filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true)
+}
+
 // CountPending returns how many chunks are stored without their semantic
 // vector (see Upsert); 0 without a semantic embedder.
 func (s *Store) CountPending(ctx context.Context) (int, error) {
 	if s.sem == "" {
 		return 0, nil
 	}
-	return countWhere(ctx, s.client, s.chunk, filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true))
+	return countWhere(ctx, s.client, s.chunk, pendingWhere())
 }
 
 // PendingCountTTL is how long Store.Health reuses its count of the chunks
@@ -194,7 +199,7 @@ func (s *Store) healthPending(ctx context.Context) (int, error) {
 	if s.sem == "" {
 		return 0, nil
 	}
-	some, err := s.any(ctx, filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true))
+	some, err := s.any(ctx, pendingWhere())
 	if err != nil {
 		return 0, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/go-openapi/strfmt"
-	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -83,7 +82,7 @@ func (s *Store) FillPending(ctx context.Context, re *Reembedder) (int, error) {
 
 // pendingIDs returns the ids of at most n chunks marked pending.
 func (s *Store) pendingIDs(ctx context.Context, n int) ([]string, error) {
-	where := filters.Where().WithPath([]string{pendingProperty}).WithOperator(filters.Equal).WithValueBoolean(true)
+	where := pendingWhere()
 	resp, err := gqlResult(s.client.GraphQL().Get().WithClassName(s.chunk).WithWhere(where).WithConsistencyLevel(s.gqlLevel()).
 		WithLimit(n).WithFields(graphql.Field{Name: "_additional { id }"}).Do(ctx))
 	if err != nil {
