@@ -17,10 +17,11 @@ folder next to this script (one with fetch.sh) it checks that:
   one declaration: go/parser (a tiny Go program) for Go, from the first
   doc-comment line to the closing brace; Python's `ast` for Python, from the
   first decorator or the def/class line to `end_lineno`; for JavaScript
-  (js_decls below) a function, class, method or assignment statement that
-  opens a brace, from the first line of the comment block directly above
-  it (or its own first line) to the line of the matching closing brace;
-  for Markdown an
+  (js_decls below) a function, class, method, function-valued object
+  property or assignment statement that opens a brace (a brace pair that
+  closes on the same line, as in a default parameter `= {}`, is skipped),
+  from the first line of the comment block directly above it (or its own
+  first line) to the line of the matching closing brace; for Markdown an
   H2/H3 section up to the line before the next H1-H3 heading or the end;
 - why.jsonl has one line per unanswerable question (id, why, no_hits), and
   each no_hits pattern (a case-insensitive Python regex, searched in every
@@ -147,11 +148,14 @@ def py_decls(path):
 
 # A JavaScript declaration starts with one of these (any indentation):
 # function NAME, class NAME, var/let/const NAME =, a.b.c = (assignments such
-# as X.prototype.m = function), a class or object method NAME(...) {, and
-# module.exports =.
+# as X.prototype.m = function), a class or object method NAME(...) {,
+# module.exports =, and (added for fresh4, as bookshelf writes its methods)
+# an object property whose value is a function, bare or wrapped in one call:
+# NAME: function(...) {, NAME: Promise.method(function(...) {.
 JS_DECL = re.compile(
     r"^\s*(?:(?:async\s+)?function\b|class\s|(?:var|let|const)\s+[\w$]+\s*=|"
-    r"[\w$]+(?:\.[\w$]+)+\s*=[^=]|(?:static\s+|async\s+|get\s+|set\s+)*[\w$]+\s*\([^;]*\)\s*\{\s*$)")
+    r"[\w$]+(?:\.[\w$]+)+\s*=[^=]|(?:static\s+|async\s+|get\s+|set\s+)*[\w$]+\s*\([^;]*\)\s*\{\s*$|"
+    r"[\w$]+\s*:\s*(?:[\w$]+(?:\.[\w$]+)*\(\s*)?(?:async\s+)?function\b)")
 JS_NOT = re.compile(r"^\s*(?:if|for|while|switch|catch|return|else|do|try)\b")
 
 
@@ -257,6 +261,11 @@ def js_decls(path):
         k = bisect.bisect_left(opens, starts[ln - 1])
         if k == len(opens):
             continue
+        # skip a brace pair closed on the declaration's own line when another
+        # brace opens later on that line (a default parameter `options = {}`)
+        eol = starts[ln] - 1
+        while k + 1 < len(opens) and match[opens[k]] < eol and opens[k + 1] < eol:
+            k += 1
         end = line_of(match[opens[k]])
         # the statement's first brace must open before any other statement
         between = text[starts[ln - 1]:opens[k]]
