@@ -7,7 +7,7 @@
 
 DIR/<candidate>/<set>/ holds the reports that the bench scripts wrote with
 RAGBOT_EVAL_JSON_DIR set: public (mode-*.json, coverage.json, latency.json,
-bench.log), heldout, paraphrase and fresh (<group>-<mode>.json, all.json,
+bench.log), heldout, paraphrase and fresh to fresh4 (<group>-<mode>.json, all.json,
 latency.json, index.out, index.time, candidates.jsonl), generated
 (hybrid+rerank.json, groups.tsv, bench.log). A set a candidate lacks is "-".
 """
@@ -17,8 +17,8 @@ import os
 import re
 import sys
 
-QDIR = {"heldout": "testdata/eval/heldout", "paraphrase": "testdata/eval/paraphrase",
-        "fresh": "testdata/eval/fresh", "generated": "testdata/eval/generated"}
+FAMILIES = ("heldout", "paraphrase", "fresh", "fresh2", "fresh3", "fresh4")
+QDIR = dict({f: "testdata/eval/" + f for f in FAMILIES}, generated="testdata/eval/generated")
 MODELS = {"minilm": "all-minilm-l6-v2-q", "minilm-fp32": "all-minilm-l6-v2", "bge": "bge-small-en-v1.5-q", "e5": "e5-small-v2-q"}
 
 
@@ -91,8 +91,10 @@ def column(d, c):
     col = {}
     pub = os.path.join(d, c, "public")
     col["public"] = r5mrr(load(os.path.join(pub, "mode-hybrid+rerank.json")))
-    for s in ("heldout", "paraphrase", "fresh"):
+    for s in FAMILIES:
         j = os.path.join(d, c, s)
+        if not os.path.isdir(j):
+            continue
         col[s + " ordinary"] = r5mrr(load(os.path.join(j, "ordinary-hybrid+rerank.json")))
         col[s + " paraphrase"] = r5mrr(load(os.path.join(j, "paraphrase-hybrid+rerank.json")))
         al = load(os.path.join(j, "all.json"))
