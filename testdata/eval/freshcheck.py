@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a family of fresh question sets (fresh3, fresh4) against their
+"""Checks a family of fresh question sets (fresh2, fresh3, fresh4) against their
 fetched corpora. Each family's validate.py calls main with its folder and
 its sets' id prefixes:
 
@@ -512,11 +512,13 @@ def check_set(name, corpus_root):
     return Counter(q["kind"] for q in qs)
 
 
-def main(family_dir, prefix):
+def main(family_dir, prefix, everyday=None):
     """Checks the sets of family_dir (prefix: set name -> id prefix) against
-    the corpora in sys.argv[1]; exits 1 on any error."""
-    global HERE, PREFIX
+    the corpora in sys.argv[1]; everyday, when given, replaces EVERYDAY.
+    Exits 1 on any error."""
+    global HERE, PREFIX, EVERYDAY
     HERE, PREFIX = family_dir, prefix
+    EVERYDAY = everyday or EVERYDAY
     family = os.path.basename(os.path.normpath(family_dir))
     if len(sys.argv) != 2:
         print(__doc__)
