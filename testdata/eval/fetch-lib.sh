@@ -75,18 +75,24 @@ fetch_deb() {
   echo "$out at $(git -C "$out" rev-parse HEAD)"
 }
 
-# fetch_npm NAME VERSION SHA1 DEST: the npm tarball (`npm pack`), its sha1
-# checked; the corpus is its package/ folder as DEST/NAME@VERSION,
-# committed as npm:NAME@VERSION.
+# fetch_npm NAME VERSION SUM DEST: the npm tarball (`npm pack`), checked
+# against SUM, the registry's dist.shasum (sha1 hex) or its dist.integrity
+# ("sha512-" and base64); the corpus is its package/ folder as
+# DEST/NAME@VERSION, committed as npm:NAME@VERSION.
 fetch_npm() {
-  local name=$1 version=$2 sha=$3 out tgz
+  local name=$1 version=$2 sha=$3 out tgz got
   out=$(dest_dir "$4" "${name}@${version}") || return 1
   TMP=$(mktemp -d)
   trap 'rm -rf "$TMP"' EXIT
   ( cd "$TMP" && npm pack --silent "${name}@${version}" >/dev/null )
   tgz="$TMP/${name}-${version}.tgz"
   [ -f "$tgz" ] || { echo "error: npm pack did not produce $tgz" >&2; return 1; }
-  echo "${sha}  ${tgz}" | sha1sum -c --quiet - || { echo "error: sha1 mismatch for $tgz" >&2; return 1; }
+  if [ "${sha#sha512-}" != "$sha" ]; then
+    got="sha512-$(openssl dgst -sha512 -binary "$tgz" | base64 -w0)"
+    [ "$got" = "$sha" ] || { echo "error: integrity mismatch for $tgz: got $got, expected $sha" >&2; return 1; }
+  else
+    echo "${sha}  ${tgz}" | sha1sum -c --quiet - || { echo "error: sha1 mismatch for $tgz" >&2; return 1; }
+  fi
   mkdir "$TMP/x"
   tar -xzf "$tgz" -C "$TMP/x"
   mv "$TMP/x/package" "$out"
