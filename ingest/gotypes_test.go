@@ -59,7 +59,7 @@ func TestUsageTypeResolved(t *testing.T) {
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	index := func(run int, want string) ingest.Stats {
 		t.Helper()
 		st, err := newIndexer(t, store, emb, t0.Add(time.Duration(100+run)*time.Hour)).IndexGit(ctx, src, false)
@@ -161,7 +161,7 @@ func TestGoTypesOffForOneSource(t *testing.T) {
 	repo := newRepo(t)
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	repo.write(t, files)
 	repo.commit(t, "add the module")
 	for run, off := range []bool{true, false} {

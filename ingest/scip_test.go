@@ -105,7 +105,7 @@ func TestUsageSCIP(t *testing.T) {
 	repo := newRepo(t)
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir}
 	index := func(run int, want string) {
 		t.Helper()
@@ -193,7 +193,7 @@ func TestSCIPFallback(t *testing.T) {
 	repo := newRepo(t)
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	files := maps.Clone(scipFiles)
 	repo.write(t, files)
 	repo.commit(t, "add the packages")
@@ -241,7 +241,7 @@ func TestSCIPInstalledLater(t *testing.T) {
 	repo := newRepo(t)
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	repo.write(t, scipFiles)
 	repo.commit(t, "add the packages")
 	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir}

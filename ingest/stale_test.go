@@ -222,8 +222,8 @@ func TestStaleCodeGuardUsageSites(t *testing.T) {
 	edited := strings.Replace(strings.Replace(file, "import \"os\"\n", "import \"os\"\n\n// load reads the mode.\n", 1), "\tb := os.Getenv(\"APP_MODE\") + \"!\"\n", "\tb := a + \"!\"\n", 1)
 	repo.write(t, map[string]string{"cfg/load.go": edited})
 	head := repo.commit(t, "load reads once")
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds(),
-		Guards: []retrieval.Guard{ingest.StaleCode{Repos: ingest.StaleRepos{Sources: map[string]ingest.GitSource{src.ID: src}}}}}
+	asker := usageAsker(store, emb)
+	asker.Guards = []retrieval.Guard{ingest.StaleCode{Repos: ingest.StaleRepos{Sources: map[string]ingest.GitSource{src.ID: src}}}}
 	ans, err := asker.Ask(ctx, retrieval.Request{Question: "where is APP_MODE read?", Sources: []string{src.ID}})
 	if err != nil {
 		t.Fatal(err)

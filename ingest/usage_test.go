@@ -45,7 +45,7 @@ func TestUsageAnswerFollowsPush(t *testing.T) {
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	index := func(run int, want string) {
 		t.Helper()
 		st, err := newIndexer(t, store, emb, t0.Add(time.Duration(100+run)*time.Hour)).IndexGit(ctx, src, false)
@@ -121,8 +121,8 @@ func TestUsageCase(t *testing.T) {
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds(),
-		Vocabularies: retrieval.OnlySourcesVocabulary(store, []string{"repo:svc"})}
+	asker := usageAsker(store, emb)
+	asker.Vocabularies = retrieval.OnlySourcesVocabulary(store, []string{"repo:svc"})
 	repo.write(t, map[string]string{
 		"svc/store.go":   "package svc\n\ntype Store struct{}\n\nfunc NewStore() *Store { return &Store{} }\n\nfunc OpenDB() *Store { return NewStore() }\n",
 		"cache/cache.go": "package cache\n\ntype store struct{}\n\nfunc newStore() *store { return &store{} }\n\nfunc warm() *store { return newStore() }\n",
@@ -177,7 +177,7 @@ func TestUsageMethod(t *testing.T) {
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
 	src := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	repo.write(t, map[string]string{
 		"svc/redact.go": "package svc\n\n// Chunk is a piece of a file.\ntype Chunk struct{ Text string }\n\n// Redactor hides secrets.\ntype Redactor struct{}\n\n" +
 			"func (r *Redactor) Chunk(c *Chunk) int { return len(c.Text) }\n\nconst collection = \"Chunk\"\n",
@@ -213,7 +213,7 @@ func TestUsageSplitSymbolLines(t *testing.T) {
 	repo := newRepo(t)
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	repo.write(t, map[string]string{"svc/envconfig.go": string(src)})
 	repo.commit(t, "add config")
 	gitSrc := ingest.GitSource{ID: "repo:svc", Dir: repo.dir, LinkTemplate: linkTemplate}
@@ -298,7 +298,7 @@ var readersFirstFiles = map[string]struct {
 func TestUsageReadersBeforeSetters(t *testing.T) {
 	emb := embed.NewOffline()
 	store := weaviatetest.NewStore(t, emb.Name())
-	asker := &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
+	asker := usageAsker(store, emb)
 	for lang, fx := range readersFirstFiles {
 		t.Run(lang, func(t *testing.T) {
 			repo := newRepo(t)
@@ -380,4 +380,10 @@ func TestUsageReadersBeforeSetters(t *testing.T) {
 			}
 		})
 	}
+}
+
+// usageAsker is the asker the usage tests share: hybrid at alpha 0.5, 5
+// snippets from 30 candidates, the default thresholds.
+func usageAsker(store retrieval.Searcher, emb retrieval.Embedder) *retrieval.Asker {
+	return &retrieval.Asker{Store: store, Embedder: emb, Alpha: 0.5, TopK: 5, Candidates: 30, Thresholds: retrieval.DefaultThresholds()}
 }
