@@ -5,6 +5,8 @@
 
     python3 scripts/eval-candidates.py DIR DOC CANDIDATE...
 
+DOC "-" prints the table and writes no document.
+
 DIR/<candidate>/<set>/ holds the reports that the bench scripts wrote with
 RAGBOT_EVAL_JSON_DIR set: public (mode-*.json, coverage.json, latency.json,
 bench.log), heldout, paraphrase and fresh to fresh5 (<group>-<mode>.json, all.json,
@@ -152,6 +154,9 @@ def main():
     for r in rows:
         lines.append("| " + r + " | " + " | ".join(cols[c].get(r, "-") for c in cands) + " |")
     table = "\n".join(lines)
+    print(table)
+    if doc == "-":
+        return
     text = open(doc).read()
     begin, end = "<!-- eval-candidates:begin -->", "<!-- eval-candidates:end -->"
     if begin in text:
@@ -161,7 +166,6 @@ def main():
     else:
         text += "\n" + begin + "\n" + table + "\n" + end + "\n"
     open(doc, "w").write(text)
-    print(table)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,10 @@
 #                      temporary folder, removed); a report already there is
 #                      not measured again
 #   --from DIR         render from DIR's reports; run nothing
-#   --doc FILE         the document to rewrite (default docs/evaluation.md)
+#   --doc FILE         the document to rewrite (default docs/evaluation.md,
+#                      but only by a run of the default candidates and sets: a
+#                      narrower run prints its table and leaves the document,
+#                      whose table holds every candidate, alone)
 #
 # The models of kind onnx are installed first (scripts/install-model.sh). A
 # full run on 2 cores takes about an hour per transformer candidate (the
@@ -33,7 +36,7 @@ CANDS="codesearch,minilm,bge,e5"
 SETS="public,heldout,paraphrase,fresh,fresh2,fresh3,fresh4,fresh5,generated"
 KEEP=""
 FROM=""
-DOC="docs/evaluation.md"
+DOC=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --candidates) CANDS="${2:?}"; shift ;;
@@ -62,6 +65,10 @@ model() { # CANDIDATE: its model name of kind onnx, or nothing
   embedder "$1" | sed -n 's/.*kind: onnx, model: \([^}]*\)}}/\1/p'
 }
 
+if [ -z "$DOC" ]; then
+  DOC="-"
+  [ "$CANDS" = "codesearch,minilm,bge,e5" ] && [ "$SETS" = "public,heldout,paraphrase,fresh,fresh2,fresh3,fresh4,fresh5,generated" ] && DOC="docs/evaluation.md"
+fi
 IFS=, read -r -a CLIST <<< "$CANDS"
 IFS=, read -r -a SLIST <<< "$SETS"
 if [ -z "$FROM" ]; then
