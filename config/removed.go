@@ -48,9 +48,9 @@ func (v *validator) removedKind(p string, e Embedder) bool {
 	if e.Kind != "static" {
 		return false
 	}
-	use := `use "offline" (the default, with the built-in codesearch semantic vector) or "openai"`
+	use := `use "offline" (the default, with the pretrained semantic vector of kind "` + DefaultSemanticKind + `") or "openai"`
 	if p == "embedder.semantic" {
-		use = `use "codesearch" (the default semantic vector) or "openai"`
+		use = `use "` + DefaultSemanticKind + `" (the default semantic vector), "codesearch" (built in, nothing to install) or "openai"`
 	}
 	v.bad(p+".kind", "%q was removed from ragbot after commit %s: it measured no gain over the default (see docs/evaluation.md); %s",
 		e.Kind, lastWithRemoved, use)

@@ -29,19 +29,19 @@ func TestRemovedOptions(t *testing.T) {
 		{
 			name: "static embedder, with its model and adapt",
 			yaml: "embedder: {kind: static, model: m.bin, adapt: true}\n" + sources,
-			want: "embedder.kind: " + static + `use "offline" (the default, with the built-in codesearch semantic vector) or "openai"` + "\n" +
+			want: "embedder.kind: " + static + `use "offline" (the default, with the pretrained semantic vector of kind "onnx") or "openai"` + "\n" +
 				"embedder.adapt: " + adapt,
 		},
 		{
 			name: "static semantic embedder",
 			yaml: "embedder: {kind: offline, semantic: {kind: static}}\n" + sources,
-			want: "embedder.semantic.kind: " + static + `use "codesearch" (the default semantic vector) or "openai"`,
+			want: "embedder.semantic.kind: " + static + `use "onnx" (the default semantic vector), "codesearch" (built in, nothing to install) or "openai"`,
 		},
 		{
 			name: "static embedder from the environment",
 			yaml: sources,
 			env:  map[string]string{"RAGBOT_EMBEDDER": "static"},
-			want: "embedder.kind (from RAGBOT_EMBEDDER): " + static + `use "offline" (the default, with the built-in codesearch semantic vector) or "openai"`,
+			want: "embedder.kind (from RAGBOT_EMBEDDER): " + static + `use "offline" (the default, with the pretrained semantic vector of kind "onnx") or "openai"`,
 		},
 		{
 			name: "adapt",

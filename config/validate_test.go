@@ -55,7 +55,7 @@ func TestBadConfigs(t *testing.T) {
 		{
 			file: "bad-removed-static.yaml",
 			want: `embedder.kind: "static" was removed from ragbot after commit b5f6b10: it measured no gain over the default (see docs/evaluation.md); ` +
-				`use "offline" (the default, with the built-in codesearch semantic vector) or "openai"`,
+				`use "offline" (the default, with the pretrained semantic vector of kind "onnx") or "openai"`,
 		},
 		{
 			file: "bad-removed-expansion.yaml",

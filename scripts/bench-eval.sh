@@ -23,6 +23,7 @@ CORPUS="${1:-$ROOT/.ragbot/eval-corpus}"
 PORT="${RAGBOT_EVAL_PORT:-8279}"
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 bash scripts/install-weaviate.sh >/dev/null
+bash scripts/install-model.sh >/dev/null # the default semantic model (all-MiniLM-L6-v2), when not cached yet
 [ -d "$CORPUS/alertmanager@v0.35.0" ] || bash "$EVAL/fetch-corpus.sh" "$CORPUS"
 mkdir -p bin && go build -o bin/ragbot ./cmd/ragbot
 

@@ -28,6 +28,7 @@ PUB="${RAGBOT_EVAL_CORPUS:-$ROOT/.ragbot/eval-corpus}"
 GEN="${RAGBOT_GENBENCH_DIR:-$ROOT/.ragbot/genbench}"
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 bash scripts/install-weaviate.sh >/dev/null
+bash scripts/install-model.sh >/dev/null # the default semantic model (all-MiniLM-L6-v2), when not cached yet
 mkdir -p bin "$DIR" && go build -o bin/ragbot ./cmd/ragbot
 . testdata/eval/fetch-lib.sh
 

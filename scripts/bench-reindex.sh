@@ -11,4 +11,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-weaviate.sh >/dev/null
+bash scripts/install-model.sh >/dev/null # the default semantic model (all-MiniLM-L6-v2), when not cached yet
 go test ./ingest/ -run '^$' -bench 'BenchmarkGitIndex' -benchtime "${1:-5}x" -timeout 60m

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Indexes the corpora of a family of question sets (testdata/eval/<family>/<set>:
 # heldout = hashicorp/raft, urllib3, axios; paraphrase = go.etcd.io/bbolt,
-# Debian's python3-requests, npm ws) into one collection, as a team's several
+# Debian's python3-requests, npm ws; fresh to fresh5, each folder's README.md)
+# into one collection, as a team's several
 # repositories would be, checks the sets with the family's validate.py when it
 # has one, and prints `ragbot eval` right after indexing for each retrieval
 # mode, split into the ordinary kinds and the paraphrases (each group only when
 # the sets have it), then every question with the unanswerable ones (no
-# coverage), with figures per corpus.
+# coverage), with figures per corpus. The figures are rates; docs/evaluation.md
+# gives them as found / questions. Fetching needs go (the Go module proxy),
+# npm and apt-get download (Debian) as the sets' fetch.sh use them.
 #   bash scripts/bench-sets.sh FAMILY [CORPUS_DIR]   (default .ragbot/FAMILY-corpus)
 # With RAGBOT_EVAL_JSON_DIR=DIR (scripts/eval-tables.sh) it writes, after
 # indexing, the reports of `ragbot eval --json` into DIR instead of printing
@@ -23,13 +26,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
-FAMILY="${1:?usage: bash scripts/bench-sets.sh heldout|paraphrase [CORPUS_DIR]}"
+FAMILY="${1:?usage: bash scripts/bench-sets.sh FAMILY [CORPUS_DIR], FAMILY a folder of testdata/eval: heldout, paraphrase, fresh, fresh2 .. fresh5}"
 SETDIR="testdata/eval/$FAMILY"
 [ -d "$SETDIR" ] || { echo "no question sets in $SETDIR" >&2; exit 2; }
 CORPUS="${2:-$ROOT/.ragbot/$FAMILY-corpus}"
 SETS=()
 for d in "$SETDIR"/*/; do [ -f "$d/fetch.sh" ] && SETS+=("$(basename "$d")"); done
 bash scripts/install-weaviate.sh >/dev/null
+bash scripts/install-model.sh >/dev/null # the default semantic model (all-MiniLM-L6-v2), when not cached yet
 mkdir -p "$CORPUS"
 # Each set's corpus folder is named <set>@<version>.
 for s in "${SETS[@]}"; do

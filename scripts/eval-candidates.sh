@@ -12,7 +12,8 @@
 #
 #   bash scripts/eval-candidates.sh [--candidates LIST] [--sets LIST] [--keep DIR] [--from DIR] [--doc FILE]
 #
-#   --candidates LIST  comma-separated, of: codesearch (the built-in encoder),
+#   --candidates LIST  comma-separated, of: codesearch (the code-search encoder
+#                      built into the binary, the default before minilm),
 #                      minilm (all-minilm-l6-v2-q), minilm-fp32, bge
 #                      (bge-small-en-v1.5-q), e5 (e5-small-v2-q), none
 #                      (no semantic vector); default codesearch,minilm,bge,e5
@@ -22,10 +23,11 @@
 #                      temporary folder, removed); a report already there is
 #                      not measured again
 #   --from DIR         render from DIR's reports; run nothing
-#   --doc FILE         the document to rewrite (default docs/evaluation.md,
-#                      but only by a run of the default candidates and sets: a
-#                      narrower run prints its table and leaves the document,
-#                      whose table holds every candidate, alone)
+#   --doc FILE         the document whose table to rewrite; "-" prints the
+#                      table only. Default: docs/evaluation.md for a run
+#                      without --candidates and --sets; a run with either
+#                      prints its table and leaves the document (whose
+#                      table holds every candidate) alone
 #
 # The models of kind onnx are installed first (scripts/install-model.sh). A
 # full run on 2 cores takes about an hour per transformer candidate (the
@@ -37,10 +39,11 @@ SETS="public,heldout,paraphrase,fresh,fresh2,fresh3,fresh4,fresh5,generated"
 KEEP=""
 FROM=""
 DOC=""
+NARROW=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --candidates) CANDS="${2:?}"; shift ;;
-    --sets) SETS="${2:?}"; shift ;;
+    --candidates) CANDS="${2:?}"; NARROW=1; shift ;;
+    --sets) SETS="${2:?}"; NARROW=1; shift ;;
     --keep) KEEP="${2:?}"; shift ;;
     --from) FROM="${2:?}"; shift ;;
     --doc) DOC="${2:?}"; shift ;;
@@ -66,8 +69,8 @@ model() { # CANDIDATE: its model name of kind onnx, or nothing
 }
 
 if [ -z "$DOC" ]; then
-  DOC="-"
-  [ "$CANDS" = "codesearch,minilm,bge,e5" ] && [ "$SETS" = "public,heldout,paraphrase,fresh,fresh2,fresh3,fresh4,fresh5,generated" ] && DOC="docs/evaluation.md"
+  DOC="docs/evaluation.md"
+  [ -z "$NARROW" ] || DOC="-"
 fi
 IFS=, read -r -a CLIST <<< "$CANDS"
 IFS=, read -r -a SLIST <<< "$SETS"
