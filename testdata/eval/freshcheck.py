@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a family of fresh question sets (fresh2 to fresh5) against their
+"""Checks a family of fresh question sets (fresh to fresh5) against their
 fetched corpora. Each family's validate.py calls main with its folder and
 its sets' id prefixes:
 
@@ -36,7 +36,10 @@ fetch.sh) it checks that:
   except the everyday words in EVERYDAY, and no five-word run shared with
   the corpus text (the checks of ../paraphrase/validate.py, the last one an
   error here); a made-up name in an unanswerable question (dotted,
-  camelCase or snake_case) occurs nowhere in the corpus.
+  camelCase or snake_case) occurs nowhere in the corpus. The first family,
+  fresh, is checked without the wording checks (main's wording=False): its
+  questions were written before those checks, two of them would fail the
+  identifier rule, and a set whose answers have been seen is not rewritten.
 
 The last line printed is a one-line summary (scripts/bench-sets.sh shows it).
 Exit status 1 when any check fails.
@@ -55,6 +58,7 @@ from collections import Counter
 
 HERE = ""  # the family's folder, set by main
 PREFIX = {}  # set name -> id prefix, set by main
+WORDING = True  # the paraphrases' wording checks, set by main
 # File or folder names a newcomer says anyway (fresh/README.md allows
 # "client, server, connection, ..."); any other corpus file name is an error.
 EVERYDAY = {"client", "server", "request", "response", "date", "query", "static"}
@@ -438,7 +442,7 @@ def check_set(name, corpus_root):
     idx = corpus_index(corpus_root)
     for q in qs:
         qid = q["id"]
-        if q["kind"] == "paraphrase":
+        if q["kind"] == "paraphrase" and WORDING:
             check_words(qid, q["question"], idx)
         if q["kind"] == "unanswerable":
             for ident in MADE_UP.findall(q["question"]):
@@ -512,12 +516,13 @@ def check_set(name, corpus_root):
     return Counter(q["kind"] for q in qs)
 
 
-def main(family_dir, prefix, everyday=None):
+def main(family_dir, prefix, everyday=None, wording=True):
     """Checks the sets of family_dir (prefix: set name -> id prefix) against
-    the corpora in sys.argv[1]; everyday, when given, replaces EVERYDAY.
+    the corpora in sys.argv[1]; everyday, when given, replaces EVERYDAY;
+    wording=False leaves out the paraphrases' wording checks (check_words).
     Exits 1 on any error."""
-    global HERE, PREFIX, EVERYDAY
-    HERE, PREFIX = family_dir, prefix
+    global HERE, PREFIX, EVERYDAY, WORDING
+    HERE, PREFIX, WORDING = family_dir, prefix, wording
     EVERYDAY = everyday or EVERYDAY
     family = os.path.basename(os.path.normpath(family_dir))
     if len(sys.argv) != 2:
