@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Indexes the corpora of a family of question sets (testdata/eval/<family>/<set>:
 # heldout = hashicorp/raft, urllib3, axios; paraphrase = go.etcd.io/bbolt,
-# Debian's python3-requests, npm ws; fresh to fresh5, each folder's README.md)
+# Debian's python3-requests, npm ws; fresh to fresh6, each folder's README.md)
 # into one collection, as a team's several
 # repositories would be, checks the sets with the family's validate.py when it
 # has one, and prints `ragbot eval` right after indexing for each retrieval
@@ -26,7 +26,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
-FAMILY="${1:?usage: bash scripts/bench-sets.sh FAMILY [CORPUS_DIR], FAMILY a folder of testdata/eval: heldout, paraphrase, fresh, fresh2 .. fresh5}"
+FAMILY="${1:?usage: bash scripts/bench-sets.sh FAMILY [CORPUS_DIR], FAMILY a folder of testdata/eval: heldout, paraphrase, fresh, fresh2 .. fresh6}"
 SETDIR="testdata/eval/$FAMILY"
 [ -d "$SETDIR" ] || { echo "no question sets in $SETDIR" >&2; exit 2; }
 CORPUS="${2:-$ROOT/.ragbot/$FAMILY-corpus}"

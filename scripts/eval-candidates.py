@@ -9,7 +9,7 @@ DOC "-" prints the table and writes no document.
 
 DIR/<candidate>/<set>/ holds the reports that the bench scripts wrote with
 RAGBOT_EVAL_JSON_DIR set: public (mode-*.json, coverage.json, latency.json,
-bench.log), heldout, paraphrase and fresh to fresh5 (<group>-<mode>.json, all.json,
+bench.log), heldout, paraphrase and fresh to fresh6 (<group>-<mode>.json, all.json,
 latency.json, index.out, index.time, candidates.jsonl), generated
 (hybrid+rerank.json, groups.tsv, bench.log). A set a candidate lacks is "-".
 """
@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-FAMILIES = ("heldout", "paraphrase", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+FAMILIES = ("heldout", "paraphrase", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 QDIR = dict({f: "testdata/eval/" + f for f in FAMILIES}, generated="testdata/eval/generated")
 MODELS = {"minilm": "all-minilm-l6-v2-q", "minilm-fp32": "all-minilm-l6-v2", "bge": "bge-small-en-v1.5-q", "e5": "e5-small-v2-q"}
 

@@ -18,7 +18,7 @@
 #                      (bge-small-en-v1.5-q), e5 (e5-small-v2-q), none
 #                      (no semantic vector); default codesearch,minilm,bge,e5
 #   --sets LIST        of public, heldout, paraphrase, fresh, fresh2, fresh3,
-#                      fresh4, fresh5, generated (default all)
+#                      fresh4, fresh5, fresh6, generated (default all)
 #   --keep DIR         keep the reports in DIR/<candidate>/<set> (default: a
 #                      temporary folder, removed); a report already there is
 #                      not measured again
@@ -35,7 +35,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CANDS="codesearch,minilm,bge,e5"
-SETS="public,heldout,paraphrase,fresh,fresh2,fresh3,fresh4,fresh5,generated"
+SETS="public,heldout,paraphrase,fresh,fresh2,fresh3,fresh4,fresh5,fresh6,generated"
 KEEP=""
 FROM=""
 DOC=""
@@ -90,7 +90,7 @@ if [ -z "$FROM" ]; then
       case "$s" in
         public) bash scripts/bench-eval.sh ;;
         heldout|paraphrase|fresh) bash "scripts/bench-$s.sh" ;;
-        fresh2|fresh3|fresh4|fresh5) bash scripts/bench-sets.sh "$s" ;;
+        fresh2|fresh3|fresh4|fresh5|fresh6) bash scripts/bench-sets.sh "$s" ;;
         generated) bash scripts/bench-generated.sh run "${RAGBOT_GENERATED_CORPUS:-.ragbot/genbench}" ;;
         *) echo "eval-candidates.sh: unknown set \"$s\"" >&2; exit 2 ;;
       esac > "$J/bench.log" 2>&1 || { tail -n 20 "$J/bench.log"; exit 1; }

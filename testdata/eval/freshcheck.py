@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a family of fresh question sets (fresh to fresh5) against their
+"""Checks a family of fresh question sets (fresh to fresh6) against their
 fetched corpora. Each family's validate.py calls main with its folder and
 its sets' id prefixes:
 
