@@ -33,58 +33,19 @@ Five-word runs a question shares with the corpus text are printed as
 warnings (a question should not copy the code's own wording), not errors.
 Exit status 1 when any check fails.
 """
-import ast
 import keyword
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+# The declaration listers are freshcheck.py's, the same code.
+from freshcheck import go_decls, py_decls  # noqa: E402
 PREFIX = {"bbolt": "PB", "requests": "PR", "ws": "PW"}
 WANT = {"paraphrase": 16, "unanswerable": 6}
 
-GO_LISTER = r'''
-package main
-
-import (
-	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"os"
-)
-
-// Prints "path<TAB>start<TAB>end" for every top-level declaration: from the
-// first doc-comment line (the declaration line when there is none) to the
-// closing brace or parenthesis.
-func main() {
-	for _, path := range os.Args[1:] {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		for _, d := range f.Decls {
-			start := fset.Position(d.Pos()).Line
-			var doc *ast.CommentGroup
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				doc = d.Doc
-			case *ast.GenDecl:
-				doc = d.Doc
-			}
-			if doc != nil {
-				start = fset.Position(doc.Pos()).Line
-			}
-			fmt.Printf("%s\t%d\t%d\n", path, start, fset.Position(d.End()).Line)
-		}
-	}
-}
-'''
 
 errors = []
 
@@ -92,40 +53,6 @@ errors = []
 def err(msg):
     errors.append(msg)
     print("ERROR:", msg)
-
-
-def go_decls(paths):
-    """Maps each Go file path to its set of (start, end) declaration ranges."""
-    out = {p: set() for p in paths}
-    if not paths:
-        return out
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "golist.go")
-        with open(src, "w") as f:
-            f.write(GO_LISTER)
-        env = dict(os.environ, GOWORK="off", GO111MODULE="on", GOFLAGS="")
-        exe = os.path.join(tmp, "golist")
-        res = subprocess.run(["go", "build", "-o", exe, src], cwd=tmp, env=env,
-                             capture_output=True, text=True)
-        if res.returncode == 0:
-            res = subprocess.run([exe] + sorted(paths), capture_output=True, text=True)
-        if res.returncode != 0:
-            err("go/parser lister failed: " + res.stderr.strip())
-            return out
-        for line in res.stdout.splitlines():
-            p, s, e = line.split("\t")
-            out[p].add((int(s), int(e)))
-    return out
-
-
-def py_decls(path):
-    tree = ast.parse(open(path, encoding="utf-8").read())
-    found = set()
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            start = min([n.lineno] + [d.lineno for d in n.decorator_list])
-            found.add((start, n.end_lineno))
-    return found
 
 
 JS_DECL = re.compile(
