@@ -87,9 +87,9 @@ case "$CMD" in
     write_config "$CFG"
     WORK="$(mktemp -d)"
     trap 'rm -rf "$WORK"' EXIT
+    bash scripts/install-model.sh >/dev/null # the default semantic model, when not cached yet: ragbot index runs here whatever Weaviate it writes to
     if [ -z "${RAGBOT_BENCH_WEAVIATE_URL:-}" ]; then
       bash scripts/install-weaviate.sh >/dev/null
-      bash scripts/install-model.sh >/dev/null # the default semantic model, when not cached yet
       bin/ragbot weaviate --config "$CFG" > "$WORK/weaviate.out" 2>&1 &
       WV_PID=$!
       trap 'kill $WV_PID 2>/dev/null; wait $WV_PID 2>/dev/null; rm -rf "$WORK"' EXIT
